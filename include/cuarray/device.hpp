@@ -1,0 +1,56 @@
+// Devices: count, per-thread current device, properties, and the guard that makes a device active.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+namespace cuarray {
+
+/// Number of CUDA devices; 0 when there is no driver or no device (never throws).
+int device_count();
+
+/// Whether a CUDA device can be used.
+bool is_available();
+
+/// Throws no_device_error with a clear message when no CUDA device can be used.
+void require_device();
+
+/// The calling thread's current device (0 until set).
+int current_device();
+
+/// Make `id` the calling thread's current device; throws cuda_error for an invalid id.
+void set_current_device(int id);
+
+/// Make `id` the device the CUDA runtime uses on this thread, if it is not already (cached per thread).
+void activate_device(int id);
+
+/// Restores the calling thread's current device on scope exit.
+class device_guard {
+ public:
+  explicit device_guard(int id) : previous_(current_device()) { set_current_device(id); }
+  ~device_guard() { set_current_device(previous_); }
+  device_guard(const device_guard&) = delete;
+  device_guard& operator=(const device_guard&) = delete;
+
+ private:
+  int previous_;
+};
+
+/// Compute capability as NumPy-free text, e.g. "90".
+std::string compute_capability(int id);
+
+/// Value of a cudaDeviceAttr for a device.
+int device_attribute(int id, int attribute);
+
+/// (free, total) bytes of device memory.
+std::pair<std::size_t, std::size_t> mem_info(int id);
+
+/// Block until all work on the device is done.
+void device_synchronize(int id);
+
+/// cudaRuntimeGetVersion / cudaDriverGetVersion.
+int runtime_version();
+int driver_version();
+
+}  // namespace cuarray

@@ -1,0 +1,52 @@
+"""cuarray: NumPy-compatible arrays on NVIDIA GPUs, a drop-in for CuPy (``import cuarray as cp``)."""
+import numpy
+
+from cuarray import _core
+from cuarray import cuda
+from cuarray._core import ndarray
+from cuarray._creation import (
+    arange, array, asanyarray, asarray, ascontiguousarray, asfortranarray, asnumpy, copy, empty, empty_like,
+    eye, from_dlpack, full, full_like, geomspace, get_array_module, identity, linspace, logspace, ones,
+    ones_like, zeros, zeros_like)
+from cuarray.cuda.memory import get_default_memory_pool
+from cuarray.cuda.pinned_memory import get_default_pinned_memory_pool
+from cuarray import profiler
+
+__version__ = "0.1.0"
+
+# NumPy's scalar types and dtype class are cuarray's (``cuarray.float32 is numpy.float32``).
+from numpy import (  # noqa: E402
+    bool_, byte, cdouble, complex64, complex128, csingle, double, dtype, float16, float32, float64, half,
+    int8, int16, int32, int64, intc, intp, longlong, short, single, ubyte, uint, uint8, uint16, uint32,
+    uint64, uintc, uintp, ulonglong, ushort, e, euler_gamma, inf, nan, newaxis, pi, finfo, iinfo,
+    can_cast, promote_types, result_type, min_scalar_type, issubdtype, generic, number, integer,
+    signedinteger, unsignedinteger, floating, complexfloating, inexact)
+
+bool = numpy.bool  # noqa: A001 - NumPy 2's name
+int_ = numpy.int_
+float_ = numpy.float64
+complex_ = numpy.complex128
+
+
+def is_available():
+    """Whether a CUDA device can be used (False without a driver or device; never raises)."""
+    return _core.is_available()
+
+
+def _ndarray_iter(self):
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    for i in range(self.shape[0]):
+        yield self[i]
+
+
+def _ndarray_reduce(self):
+    return (array, (self.get(),))
+
+
+ndarray.__iter__ = _ndarray_iter
+ndarray.__reduce__ = _ndarray_reduce
+ndarray.__hash__ = None
+ndarray.__array_priority__ = 100
+ndarray.device = property(lambda self: cuda.Device(self._device_id))
+ndarray.__module__ = "cuarray"

@@ -1,0 +1,28 @@
+"""The GPU runtime: devices, streams, events, memory (CuPy's cupy.cuda API)."""
+from cuarray import _core
+from cuarray.cuda import memory, pinned_memory, runtime
+from cuarray.cuda.device import Device, get_device_id
+from cuarray.cuda.memory import (
+    Memory, MemoryAsyncPool, MemoryPointer, MemoryPool, OutOfMemoryError, alloc, get_allocator,
+    malloc_managed, set_allocator, using_allocator)
+from cuarray.cuda.pinned_memory import (
+    PinnedMemoryPointer, PinnedMemoryPool, alloc_pinned_memory, set_pinned_memory_allocator)
+from cuarray.cuda.stream import Event, ExternalStream, Stream, get_current_stream, get_elapsed_time
+
+
+def is_available():
+    """Whether a CUDA device can be used."""
+    return _core.is_available()
+
+
+def get_local_runtime_version():
+    return _core.runtime_version()
+
+
+__all__ = [
+    "Device", "Event", "ExternalStream", "Memory", "MemoryAsyncPool", "MemoryPointer", "MemoryPool",
+    "OutOfMemoryError", "PinnedMemoryPointer", "PinnedMemoryPool", "Stream", "alloc", "alloc_pinned_memory",
+    "get_allocator", "get_current_stream", "get_device_id", "get_elapsed_time", "is_available",
+    "malloc_managed", "memory", "pinned_memory", "runtime", "set_allocator", "set_pinned_memory_allocator",
+    "using_allocator",
+]

@@ -1,0 +1,152 @@
+"""Streams and events (cuarray.cuda.Stream, Event); the current stream is per thread and per device."""
+import threading
+
+from cuarray import _core
+
+_local = threading.local()
+
+
+def _current_map():
+    m = getattr(_local, "current", None)
+    if m is None:
+        m = _local.current = {}
+    return m
+
+
+class _BaseStream:
+    __slots__ = ("_handle", "_ptr", "device_id", "_previous", "__weakref__")
+
+    @property
+    def ptr(self):
+        return self._ptr
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self._ptr:#x} (device {self.device_id})>"
+
+    def __eq__(self, other):
+        return isinstance(other, _BaseStream) and other._ptr == self._ptr
+
+    def __hash__(self):
+        return hash(("cuarray.Stream", self._ptr))
+
+    def synchronize(self):
+        _core.stream_synchronize(self._ptr)
+
+    def query(self):
+        return _core.stream_query(self._ptr)
+
+    @property
+    def done(self):
+        return self.query()
+
+    def record(self, event=None):
+        if event is None:
+            event = Event()
+        event.record(self)
+        return event
+
+    def wait_event(self, event):
+        _core.stream_wait_event(self._ptr, event._handle)
+
+    def use(self):
+        """Make this stream the current one of its device in this thread."""
+        device = _core.get_device_id()
+        _current_map()[device] = self
+        _core.set_current_stream_ptr(self._ptr)
+        return self
+
+    def __enter__(self):
+        stack = getattr(_local, "stack", None)
+        if stack is None:
+            stack = _local.stack = []
+        stack.append(get_current_stream())
+        self.use()
+        return self
+
+    def __exit__(self, *exc):
+        _local.stack.pop().use()
+
+
+class Stream(_BaseStream):
+    """A CUDA stream. ``Stream(null=True)`` is the legacy default stream."""
+
+    __slots__ = ()
+
+    def __init__(self, null=False, non_blocking=False, priority=0, ptds=False):
+        self.device_id = _core.get_device_id()
+        self._previous = None
+        if null:
+            self._handle = None
+            self._ptr = 0
+        elif ptds:
+            self._handle = None
+            self._ptr = 2
+        else:
+            self._handle = _core._StreamHandle(non_blocking, priority)
+            self._ptr = self._handle.ptr
+
+    def close(self):
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+
+class ExternalStream(_BaseStream):
+    """A stream created elsewhere (by its handle); cuarray never destroys it."""
+
+    __slots__ = ()
+
+    def __init__(self, ptr, device_id=-1):
+        self._handle = None
+        self._ptr = int(ptr)
+        self.device_id = _core.get_device_id() if device_id < 0 else device_id
+        self._previous = None
+
+
+class _StreamClassAttributes(type):
+    pass
+
+
+Stream.null = Stream(null=True)
+Stream.ptds = Stream(ptds=True)
+
+
+def get_current_stream(device_id=None):
+    device = _core.get_device_id() if device_id is None else device_id
+    s = _current_map().get(device)
+    if s is None:
+        return Stream.null
+    return s
+
+
+class Event:
+    """A CUDA event: record on a stream, wait for it, time between two."""
+
+    __slots__ = ("_handle",)
+
+    def __init__(self, block=False, disable_timing=False, interprocess=False):
+        self._handle = _core._EventHandle(block, disable_timing, interprocess)
+
+    @property
+    def ptr(self):
+        return self._handle.ptr
+
+    def record(self, stream=None):
+        if stream is None:
+            stream = get_current_stream()
+        self._handle.record(stream.ptr)
+
+    def synchronize(self):
+        self._handle.synchronize()
+
+    def query(self):
+        return self._handle.query()
+
+    @property
+    def done(self):
+        return self.query()
+
+
+def get_elapsed_time(start_event, end_event):
+    """Milliseconds between two recorded events."""
+    return _core.elapsed_time(start_event._handle, end_event._handle)

@@ -1,0 +1,207 @@
+// Conversions between Python objects and the C++ API's dtypes, shapes, orders and scalars.
+#include "common.hpp"
+
+#include <nanobind/stl/string.h>
+
+#include <array>
+#include <cstring>
+#include <string>
+
+namespace cuarray::py {
+
+nb::module_& numpy() {
+  static nb::module_* np = new nb::module_(nb::module_::import_("numpy"));
+  return *np;
+}
+
+namespace {
+
+std::array<nb::object, num_dtypes>& dtype_objects() {
+  static auto* objs = [] {
+    auto* a = new std::array<nb::object, num_dtypes>();
+    for (int i = 0; i < num_dtypes; ++i) {
+      (*a)[static_cast<std::size_t>(i)] = numpy().attr("dtype")(std::string(name(static_cast<dtype>(i))));
+    }
+    return a;
+  }();
+  return *objs;
+}
+
+// dtype-like objects seen before (types, dtype instances, strings) -> dtype index; saves numpy.dtype().
+nb::dict& dtype_cache() {
+  static nb::dict* d = new nb::dict();
+  return *d;
+}
+
+dtype from_numpy_dtype(nb::handle np_dtype, nb::handle original) {
+  std::string byteorder = nb::cast<std::string>(np_dtype.attr("byteorder"));
+  std::string ch = nb::cast<std::string>(np_dtype.attr("char"));
+  dtype t;
+  bool known = ch.size() == 1 && (ch != "S" && ch != "U" && ch != "O" && ch != "V");
+  // 'l' and 'q' (and 'L', 'Q') are both 64-bit on the platforms cuarray supports.
+  if (known) {
+    if (ch == "q") ch = "l";
+    if (ch == "Q") ch = "L";
+    known = parse_dtype(ch, t);
+  }
+  if (!known || byteorder == ">") {
+    std::string repr = nb::cast<std::string>(nb::repr(original));
+    throw type_error("cuarray does not support dtype " + nb::cast<std::string>(nb::str(np_dtype)) +
+                     " (from " + repr + ")");
+  }
+  return t;
+}
+
+}  // namespace
+
+nb::object numpy_dtype(dtype t) { return dtype_objects()[static_cast<std::size_t>(t)]; }
+
+dtype to_dtype(nb::handle obj, dtype if_none) {
+  if (obj.is_none()) return if_none;
+  return to_dtype(obj);
+}
+
+dtype to_dtype(nb::handle obj) {
+  if (obj.is_none()) return float64;  // numpy.dtype(None) is float64
+  nb::dict& cache = dtype_cache();
+  PyObject* hit = PyDict_GetItemWithError(cache.ptr(), obj.ptr());
+  if (hit) return static_cast<dtype>(PyLong_AsLong(hit));
+  if (PyErr_Occurred()) PyErr_Clear();  // unhashable: no caching
+  nb::object d;
+  try {
+    d = numpy().attr("dtype")(obj);
+  } catch (nb::python_error& e) {
+    throw type_error("data type " + nb::cast<std::string>(nb::repr(obj)) + " not understood");
+  }
+  dtype t = from_numpy_dtype(d, obj);
+  if (PyObject_Hash(obj.ptr()) != -1) {
+    if (cache.size() < 4096) PyDict_SetItem(cache.ptr(), obj.ptr(), PyLong_FromLong(static_cast<long>(t)));
+  } else {
+    PyErr_Clear();
+  }
+  return t;
+}
+
+shape_t to_shape(nb::handle obj) {
+  shape_t s;
+  auto as_int = [](PyObject* o) -> std::int64_t {
+    PyObject* idx = PyNumber_Index(o);
+    if (!idx) throw nb::python_error();
+    long long v = PyLong_AsLongLong(idx);
+    Py_DECREF(idx);
+    if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+    return v;
+  };
+  if (PyLong_Check(obj.ptr())) {
+    s.push_back(as_int(obj.ptr()));
+  } else if (PyTuple_Check(obj.ptr()) || PyList_Check(obj.ptr())) {
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(obj.ptr());
+    PyObject** items = PySequence_Fast_ITEMS(obj.ptr());
+    for (Py_ssize_t i = 0; i < n; ++i) s.push_back(as_int(items[i]));
+  } else if (PyObject_HasAttrString(obj.ptr(), "__index__")) {
+    s.push_back(as_int(obj.ptr()));
+  } else {
+    nb::object seq = nb::steal(PySequence_Tuple(obj.ptr()));
+    if (!seq.is_valid()) {
+      PyErr_Clear();
+      throw type_error("'" + nb::cast<std::string>(nb::handle((PyObject*)Py_TYPE(obj.ptr())).attr("__name__")) +
+                       "' object cannot be interpreted as an integer");
+    }
+    return to_shape(seq);
+  }
+  for (auto d : s) {
+    if (d < 0) throw value_error("negative dimensions are not allowed");
+  }
+  return s;
+}
+
+nb::tuple to_tuple(const dim_vector& v) {
+  PyObject* t = PyTuple_New(v.size());
+  for (int i = 0; i < v.size(); ++i) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(v[i]));
+  return nb::steal<nb::tuple>(t);
+}
+
+order to_order(nb::handle obj, order if_none) {
+  if (obj.is_none()) return if_none;
+  std::string s = nb::cast<std::string>(obj);
+  if (s.size() != 1) throw value_error("order must be one of 'C', 'F', 'A', or 'K' (got '" + s + "')");
+  return parse_order(s[0]);
+}
+
+bool is_python_scalar(nb::handle obj) {
+  PyObject* o = obj.ptr();
+  if (PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o)) return true;
+  static nb::object generic = numpy().attr("generic");
+  return PyObject_IsInstance(o, generic.ptr()) == 1;
+}
+
+dtype scalar_dtype(nb::handle obj) {
+  PyObject* o = obj.ptr();
+  if (PyBool_Check(o)) return bool_;
+  if (PyLong_Check(o)) return int64;
+  if (PyFloat_Check(o)) return float64;
+  if (PyComplex_Check(o)) return complex128;
+  return to_dtype(obj.attr("dtype"));
+}
+
+scalar to_scalar(nb::handle value, dtype t) {
+  PyObject* o = value.ptr();
+  if (PyBool_Check(o)) return scalar::from_bool(o == Py_True).cast(t);
+  if (PyLong_Check(o)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (is_integer(t)) {
+      // NumPy 2 refuses to store a Python int that the integer dtype cannot represent.
+      bool ok = overflow == 0;
+      unsigned long long uv = 0;
+      if (overflow > 0 && t == uint64) {
+        uv = PyLong_AsUnsignedLongLong(o);
+        if (PyErr_Occurred()) PyErr_Clear();
+        else ok = true;
+      }
+      if (ok && overflow == 0) {
+        switch (t) {
+          case int8: ok = v >= -128 && v <= 127; break;
+          case int16: ok = v >= -32768 && v <= 32767; break;
+          case int32: ok = v >= INT32_MIN && v <= INT32_MAX; break;
+          case uint8: ok = v >= 0 && v <= 255; break;
+          case uint16: ok = v >= 0 && v <= 65535; break;
+          case uint32: ok = v >= 0 && v <= static_cast<long long>(UINT32_MAX); break;
+          case uint64: ok = v >= 0; break;
+          default: break;
+        }
+      }
+      if (!ok) {
+        std::string text = nb::cast<std::string>(nb::str(value));
+        PyErr_Format(PyExc_OverflowError, "Python integer %s out of bounds for %s", text.c_str(), std::string(name(t)).c_str());
+        throw nb::python_error();
+      }
+      if (overflow > 0) return scalar::from_uint(uv, t);
+      return scalar::from_int(v, t);
+    }
+    if (overflow != 0) {
+      double d = PyLong_AsDouble(o);
+      if (d == -1.0 && PyErr_Occurred()) throw nb::python_error();
+      return scalar::from_double(d, t);
+    }
+    return scalar::from_int(v, t);
+  }
+  if (PyFloat_Check(o)) return scalar::from_double(PyFloat_AS_DOUBLE(o), t);
+  if (PyComplex_Check(o)) {
+    Py_complex c = PyComplex_AsCComplex(o);
+    return scalar::from_complex({c.real, c.imag}, t);
+  }
+  // NumPy scalars and 0-d arrays: read their bytes in their own dtype, then cast as NumPy does ('unsafe').
+  nb::object arr = numpy().attr("asarray")(value);
+  if (nb::cast<int>(arr.attr("ndim")) != 0) {
+    throw value_error("setting an array element with a sequence.");
+  }
+  dtype src = to_dtype(arr.attr("dtype"));
+  nb::bytes raw = nb::cast<nb::bytes>(arr.attr("tobytes")());
+  scalar s;
+  s.type = src;
+  std::memcpy(s.bytes, raw.c_str(), itemsize(src));
+  return s.cast(t);
+}
+
+}  // namespace cuarray::py

@@ -1,0 +1,72 @@
+// Shared pieces of the Python bindings: the ndarray wrapper, dtype and shape conversion, scalars.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include <cstdint>
+
+#include "cuarray/cuarray.hpp"
+
+namespace nb = nanobind;
+
+namespace cuarray::py {
+
+/// The Python ndarray: a C++ array plus the Python object it is a view of (None when it owns its data).
+struct py_array {
+  array a;
+  nb::object base;
+};
+
+/// CuPy's MemoryPointer: a block plus a byte offset into it.
+struct py_memory_pointer {
+  storage_ptr mem;
+  std::int64_t offset = 0;
+  std::uintptr_t ptr() const {
+    return mem && mem->ptr() ? reinterpret_cast<std::uintptr_t>(mem->ptr()) + static_cast<std::uintptr_t>(offset) : 0;
+  }
+};
+
+/// Python dtype-like (numpy.dtype, type, string, None) to a cuarray dtype; TypeError when unsupported.
+dtype to_dtype(nb::handle obj);
+dtype to_dtype(nb::handle obj, dtype if_none);
+/// The numpy.dtype object of a cuarray dtype (cached).
+nb::object numpy_dtype(dtype t);
+/// The numpy module (imported once).
+nb::module_& numpy();
+
+/// An int or a sequence of ints (anything with __index__) as a shape; TypeError / ValueError as NumPy.
+shape_t to_shape(nb::handle obj);
+nb::tuple to_tuple(const dim_vector& v);
+/// A sequence of possibly negative ints (strides).
+shape_t to_shape_signed(nb::handle obj);
+
+/// 'C', 'F', 'A', 'K' or None (-> `if_none`).
+order to_order(nb::handle obj, order if_none);
+
+/// A Python or NumPy scalar (or 0-d NumPy array) converted for storing into an array of dtype `t`,
+/// with NumPy 2's rules (OverflowError for out-of-range Python ints).
+scalar to_scalar(nb::handle value, dtype t);
+/// Whether `obj` is a Python or NumPy scalar (bool, int, float, complex, numpy.generic).
+bool is_python_scalar(nb::handle obj);
+/// Default dtype NumPy gives a Python scalar (or the NumPy scalar's own dtype).
+dtype scalar_dtype(nb::handle obj);
+
+/// Store a Python value (ndarray, scalar, NumPy array, nested list) into `dst`, broadcasting and casting.
+void assign_from_python(array& dst, nb::handle value);
+
+/// Wrap a new array as a Python ndarray.
+nb::object wrap(array a, nb::object base = nb::none());
+/// The Python ndarray type object.
+nb::handle ndarray_type();
+bool is_ndarray(nb::handle obj);
+py_array& as_py_array(nb::handle obj);
+
+// Area initialisers, one per binding file.
+void init_errors(nb::module_& m);
+void init_runtime(nb::module_& m);
+void init_memory(nb::module_& m);
+void init_ndarray(nb::module_& m);
+void init_creation(nb::module_& m);
+void init_interop(nb::module_& m);
+
+}  // namespace cuarray::py

@@ -1,0 +1,55 @@
+// C++ exceptions to Python exceptions of NumPy's and CuPy's types.
+#include <string>
+
+#include "common.hpp"
+
+namespace cuarray::py {
+
+namespace {
+
+PyObject* cuda_runtime_error_type = nullptr;
+PyObject* out_of_memory_error_type = nullptr;
+
+void raise_with(PyObject* type, const char* msg, const char* attr, PyObject* value) {
+  PyObject* exc = PyObject_CallFunction(type, "s", msg);
+  if (!exc) return;  // the call set an error already
+  if (attr && value) PyObject_SetAttrString(exc, attr, value);
+  Py_XDECREF(value);
+  PyErr_SetObject(type, exc);
+  Py_DECREF(exc);
+}
+
+}  // namespace
+
+void init_errors(nb::module_& m) {
+  cuda_runtime_error_type =
+      PyErr_NewExceptionWithDoc("cuarray.cuda.runtime.CUDARuntimeError",
+                                "A CUDA runtime call failed, or no CUDA device is available.", PyExc_RuntimeError, nullptr);
+  out_of_memory_error_type = PyErr_NewExceptionWithDoc(
+      "cuarray.cuda.memory.OutOfMemoryError", "A device memory allocation failed.", PyExc_MemoryError, nullptr);
+  m.attr("CUDARuntimeError") = nb::handle(cuda_runtime_error_type);
+  m.attr("OutOfMemoryError") = nb::handle(out_of_memory_error_type);
+
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const out_of_memory_error& e) {
+      PyObject* tuple = Py_BuildValue("(nnnn)", static_cast<Py_ssize_t>(e.requested), static_cast<Py_ssize_t>(e.used),
+                                      static_cast<Py_ssize_t>(e.total), static_cast<Py_ssize_t>(e.limit));
+      raise_with(out_of_memory_error_type, e.what(), "details", tuple);
+    } catch (const cuda_error& e) {
+      raise_with(cuda_runtime_error_type, e.what(), "status", PyLong_FromLong(e.status));
+    } catch (const axis_error& e) {
+      nb::object cls = nb::module_::import_("numpy.exceptions").attr("AxisError");
+      PyErr_SetObject(cls.ptr(), nb::str(e.what()).ptr());
+    } catch (const index_error& e) {
+      PyErr_SetString(PyExc_IndexError, e.what());
+    } catch (const type_error& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const value_error& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+}
+
+}  // namespace cuarray::py

@@ -1,0 +1,12 @@
+// The extension module cuarray._core: one initialiser per area.
+#include "common.hpp"
+
+NB_MODULE(_core, m) {
+  m.doc() = "cuarray's compiled core";
+  cuarray::py::init_errors(m);
+  cuarray::py::init_runtime(m);
+  cuarray::py::init_memory(m);
+  cuarray::py::init_ndarray(m);
+  cuarray::py::init_creation(m);
+  cuarray::py::init_interop(m);
+}

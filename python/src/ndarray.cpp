@@ -1,0 +1,491 @@
+// The Python ndarray: attributes, views, basic indexing, fills, casts and host transfers.
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+
+namespace cuarray::py {
+
+namespace {
+
+nb::handle g_ndarray_type;
+
+py_array& self_of(nb::handle h) { return nb::cast<py_array&>(h); }
+
+// The base a view should report: the owner of the data, as NumPy collapses chains of views.
+nb::object base_for_view(nb::handle self) {
+  py_array& s = self_of(self);
+  return s.base.is_none() ? nb::borrow(self) : s.base;
+}
+
+nb::object view_of(nb::handle self, array v) { return wrap(std::move(v), base_for_view(self)); }
+
+// A host-side NumPy array of the same shape and dtype, without data transfer: lets NumPy raise its own
+// exception for operations like int(a) on arrays of more than one element.
+nb::object host_stand_in(const array& a) {
+  return numpy().attr("empty")(to_tuple(a.shape()), numpy_dtype(a.type()));
+}
+
+struct scoped_stream {
+  explicit scoped_stream(nb::handle stream) : previous(current_stream()) {
+    if (!stream.is_none()) {
+      set_current_stream(stream_ref(reinterpret_cast<CUstream_st*>(nb::cast<std::uintptr_t>(stream.attr("ptr")))));
+      active = true;
+    }
+  }
+  ~scoped_stream() {
+    if (active) set_current_stream(previous);
+  }
+  stream_ref previous;
+  bool active = false;
+};
+
+struct host_buffer {
+  Py_buffer view{};
+  bool ok = false;
+  host_buffer(nb::handle obj, bool writable) {
+    int flags = PyBUF_RECORDS_RO | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj.ptr(), &view, flags) != 0) throw nb::python_error();
+    ok = true;
+  }
+  ~host_buffer() {
+    if (ok) PyBuffer_Release(&view);
+  }
+  bool c_contiguous() const { return PyBuffer_IsContiguous(&view, 'C'); }
+  bool f_contiguous() const { return PyBuffer_IsContiguous(&view, 'F'); }
+};
+
+// --------------------------------------------------------------------------------------------------------
+// Basic indexing: integers, slices, Ellipsis and None give views.
+
+bool is_advanced_index(PyObject* o) {
+  if (PyBool_Check(o)) return true;
+  if (PyList_Check(o) || PyTuple_Check(o)) return true;
+  if (PyObject_HasAttrString(o, "__array_interface__") || PyObject_HasAttrString(o, "__cuda_array_interface__")) {
+    // 0-d integer arrays index like integers; anything else is advanced.
+    if (is_ndarray(o)) {
+      const array& a = as_py_array(o).a;
+      return !(a.ndim() == 0 && is_integer(a.type()));
+    }
+    nb::object arr = numpy().attr("asarray")(nb::handle(o));
+    return !(nb::cast<int>(arr.attr("ndim")) == 0 && nb::cast<std::string>(arr.attr("dtype").attr("kind")).find_first_of("iu") == 0);
+  }
+  return false;
+}
+
+array basic_index(const array& a, nb::handle key) {
+  std::vector<nb::handle> items;
+  nb::object keep;
+  if (PyTuple_Check(key.ptr())) {
+    keep = nb::borrow(key);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(key.ptr()); ++i) items.push_back(PyTuple_GET_ITEM(key.ptr(), i));
+  } else {
+    items.push_back(key);
+  }
+  int consumed = 0, ellipses = 0;
+  for (auto h : items) {
+    PyObject* o = h.ptr();
+    if (o == Py_Ellipsis) {
+      ++ellipses;
+    } else if (o != Py_None) {
+      if (is_advanced_index(o)) {
+        throw index_error(
+            "cuarray: advanced indexing (integer or boolean arrays, lists) is not supported yet; "
+            "only integers, slices, Ellipsis and None are");
+      }
+      if (!PySlice_Check(o) && !PyLong_Check(o) && !PyObject_HasAttrString(o, "__index__") && !is_ndarray(o)) {
+        throw index_error(
+            "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays "
+            "are valid indices");
+      }
+      ++consumed;
+    }
+  }
+  if (ellipses > 1) throw index_error("an index can only have a single ellipsis ('...')");
+  if (consumed > a.ndim()) {
+    throw index_error("too many indices for array: array is " + std::to_string(a.ndim()) + "-dimensional, but " +
+                      std::to_string(consumed) + " were indexed");
+  }
+  descriptor d;
+  d.type = a.type();
+  d.offset = a.offset();
+  int axis = 0;
+  for (auto h : items) {
+    PyObject* o = h.ptr();
+    if (o == Py_Ellipsis) {
+      int fill = a.ndim() - consumed;
+      for (int k = 0; k < fill; ++k, ++axis) {
+        d.shape.push_back(a.shape()[axis]);
+        d.strides.push_back(a.strides()[axis]);
+      }
+    } else if (o == Py_None) {
+      d.shape.push_back(1);
+      d.strides.push_back(0);
+    } else if (PySlice_Check(o)) {
+      Py_ssize_t start, stop, step;
+      if (PySlice_Unpack(o, &start, &stop, &step) < 0) throw nb::python_error();
+      Py_ssize_t n = PySlice_AdjustIndices(static_cast<Py_ssize_t>(a.shape()[axis]), &start, &stop, step);
+      if (n > 0) d.offset += static_cast<std::int64_t>(start) * a.strides()[axis];
+      d.shape.push_back(n);
+      d.strides.push_back(a.strides()[axis] * step);
+      ++axis;
+    } else {
+      std::int64_t i;
+      if (is_ndarray(o)) {
+        i = nb::cast<std::int64_t>(nb::handle(o).attr("item")());
+      } else {
+        PyObject* idx = PyNumber_Index(o);
+        if (!idx) throw nb::python_error();
+        i = PyLong_AsLongLong(idx);
+        Py_DECREF(idx);
+        if (i == -1 && PyErr_Occurred()) {
+          PyErr_Clear();
+          throw index_error("cannot fit index into an index-sized integer");
+        }
+      }
+      std::int64_t n = a.shape()[axis];
+      if (i < -n || i >= n) {
+        throw index_error("index " + std::to_string(i) + " is out of bounds for axis " + std::to_string(axis) +
+                          " with size " + std::to_string(n));
+      }
+      if (i < 0) i += n;
+      d.offset += i * a.strides()[axis];
+      ++axis;
+    }
+  }
+  for (; axis < a.ndim(); ++axis) {
+    d.shape.push_back(a.shape()[axis]);
+    d.strides.push_back(a.strides()[axis]);
+  }
+  return array(a.storage(), std::move(d));
+}
+
+// --------------------------------------------------------------------------------------------------------
+// Host transfers.
+
+nb::object to_host(nb::handle self, nb::handle stream, nb::handle order_obj, nb::handle out, bool blocking) {
+  const array& a = self_of(self).a;
+  scoped_stream guard(stream);
+  if (out.is_none()) {
+    order o = to_order(order_obj, order::C);
+    if (o == order::A || o == order::K) o = (a.is_f_contiguous() && !a.is_c_contiguous()) ? order::F : order::C;
+    nb::object result = numpy().attr("empty")(to_tuple(a.shape()), numpy_dtype(a.type()), o == order::F ? "F" : "C");
+    if (a.size() > 0) {
+      host_buffer buf(result, true);
+      nb::gil_scoped_release release;
+      a.copy_to_host(buf.view.buf, o);
+    }
+    return result;
+  }
+  // Into a caller's array: same shape and dtype, contiguous.
+  nb::object out_shape = out.attr("shape");
+  if (!out_shape.equal(to_tuple(a.shape()))) {
+    throw value_error("Shape mismatch. Old shape: " + shape_to_string(a.shape()) +
+                      ", new shape: " + nb::cast<std::string>(nb::str(out_shape)));
+  }
+  if (to_dtype(out.attr("dtype")) != a.type()) {
+    throw type_error("dtype mismatch: " + std::string(name(a.type())) + " != " +
+                     nb::cast<std::string>(nb::str(out.attr("dtype"))));
+  }
+  host_buffer buf(out, true);
+  order o;
+  if (buf.c_contiguous()) o = order::C;
+  else if (buf.f_contiguous()) o = order::F;
+  else throw value_error("`out` cannot be specified when copying to non-contiguous ndarray");
+  if (a.size() == 0) return nb::borrow(out);
+  if (!blocking && is_pinned(buf.view.buf)) {
+    // Asynchronous copy into pinned memory: the source (or its packed copy) and `out` stay alive until the
+    // copy has finished.
+    array src = (o == order::C ? a.is_c_contiguous() : a.is_f_contiguous()) ? a : a.copy(o);
+    activate_device(src.device());
+    stream_ref s = current_stream(src.device());
+    memcpy_device_to_host_async(buf.view.buf, src.data(), src.nbytes(), s);
+    auto keep_src = std::make_shared<array>(src);
+    default_pinned_memory_pool()->keep_until(s, keep_src);
+    PyObject* raw = nb::borrow(out).release().ptr();
+    default_pinned_memory_pool()->keep_until(s, std::shared_ptr<void>(raw, [](void* p) {
+      if (!Py_IsInitialized()) return;
+      PyGILState_STATE st = PyGILState_Ensure();
+      Py_DECREF(static_cast<PyObject*>(p));
+      PyGILState_Release(st);
+    }));
+    return nb::borrow(out);
+  }
+  {
+    nb::gil_scoped_release release;
+    a.copy_to_host(buf.view.buf, o);
+  }
+  return nb::borrow(out);
+}
+
+void from_host_into(array& dst, nb::handle host) {
+  host_buffer* buf = new host_buffer(host, false);
+  std::unique_ptr<host_buffer> owner(buf);
+  if (!buf->c_contiguous() && !buf->f_contiguous()) {
+    nb::object packed = numpy().attr("ascontiguousarray")(host);
+    owner.reset();
+    from_host_into(dst, packed);
+    return;
+  }
+  order o = buf->c_contiguous() ? order::C : order::F;
+  nb::gil_scoped_release release;
+  dst.copy_from_host(buf->view.buf, o);
+}
+
+void set_from_host(nb::handle self, nb::handle arr, nb::handle stream) {
+  array& a = self_of(self).a;
+  scoped_stream guard(stream);
+  nb::object shape = arr.attr("shape");
+  if (!shape.equal(to_tuple(a.shape()))) {
+    throw value_error("Shape mismatch. Old shape: " + shape_to_string(a.shape()) +
+                      ", new shape: " + nb::cast<std::string>(nb::str(shape)));
+  }
+  if (to_dtype(arr.attr("dtype")) != a.type()) {
+    throw type_error("dtype mismatch: old dtype: " + std::string(name(a.type())) +
+                     ", new dtype: " + nb::cast<std::string>(nb::str(arr.attr("dtype"))));
+  }
+  if (a.size() == 0) return;
+  from_host_into(a, arr);
+}
+
+// A NumPy array (native byte order, supported dtype) to a new device array, keeping C or F layout
+// (order 'K'/'A'), or the requested one.
+nb::object from_numpy(nb::handle host, nb::handle order_obj) {
+  dtype t = to_dtype(host.attr("dtype"));
+  shape_t shape = to_shape(host.attr("shape"));
+  order want = to_order(order_obj, order::K);
+  host_buffer buf(host, false);
+  bool c = buf.c_contiguous(), f = buf.f_contiguous();
+  order layout = c ? order::C : order::F;
+  if (want == order::C || want == order::F) layout = want;
+  array out = empty(shape, t, layout);
+  if (out.size() > 0) {
+    if (c || f) {
+      order src_layout = c ? order::C : order::F;
+      nb::gil_scoped_release release;
+      if (src_layout == layout) {
+        out.copy_from_host(buf.view.buf, layout);
+      } else {
+        // Upload in the source's layout and transpose on the device, which is far faster than on the host.
+        array tmp = empty(shape, t, src_layout);
+        tmp.copy_from_host(buf.view.buf, src_layout);
+        out.assign(tmp);
+      }
+    } else {
+      from_host_into(out, host);
+    }
+  }
+  return wrap(std::move(out));
+}
+
+// --------------------------------------------------------------------------------------------------------
+
+nb::object getitem(nb::handle self, nb::handle key) {
+  const array& a = self_of(self).a;
+  return view_of(self, basic_index(a, key));
+}
+
+void assign_value(array& dst, nb::handle value) {
+  if (is_ndarray(value)) {
+    dst.assign(as_py_array(value).a);
+  } else if (is_python_scalar(value)) {
+    dst.fill(to_scalar(value, dst.type()));
+  } else {
+    nb::object host = numpy().attr("asarray")(value);
+    dtype t = to_dtype(host.attr("dtype"));
+    if (nb::cast<int>(host.attr("ndim")) == 0) {
+      dst.fill(to_scalar(host, dst.type()));
+      return;
+    }
+    shape_t shape = to_shape(host.attr("shape"));
+    if (t == dst.type() && shape == dst.shape()) {
+      from_host_into(dst, host);
+    } else {
+      nb::object tmp = from_numpy(host, nb::str("C"));
+      dst.assign(as_py_array(tmp).a);
+    }
+  }
+}
+
+void setitem(nb::handle self, nb::handle key, nb::handle value) {
+  array view = basic_index(self_of(self).a, key);
+  assign_value(view, value);
+}
+
+nb::object item(nb::handle self) {
+  const array& a = self_of(self).a;
+  if (a.size() != 1) throw value_error("can only convert an array of size 1 to a Python scalar");
+  return to_host(self, nb::none(), nb::none(), nb::none(), true).attr("item")();
+}
+
+// int(a), float(a), bool(a)...: NumPy decides, on a host copy when the array holds one element, else on a
+// data-less stand-in, so that the exception is exactly NumPy's.
+nb::object host_scalar_op(nb::handle self, const char* op) {
+  const array& a = self_of(self).a;
+  nb::object builtins = nb::module_::import_("builtins");
+  nb::object host = a.size() == 1 ? to_host(self, nb::none(), nb::none(), nb::none(), true) : host_stand_in(a);
+  if (std::strcmp(op, "index") == 0) return nb::module_::import_("operator").attr("index")(host);
+  return builtins.attr(op)(host);
+}
+
+std::vector<int> parse_axes(nb::args args, int ndim) {
+  std::vector<int> axes;
+  if (args.size() == 0 || (args.size() == 1 && args[0].is_none())) {
+    for (int i = ndim - 1; i >= 0; --i) axes.push_back(i);
+    return axes;
+  }
+  nb::handle src = args;
+  if (args.size() == 1 && (PyTuple_Check(args[0].ptr()) || PyList_Check(args[0].ptr()))) src = args[0];
+  for (nb::handle h : src) axes.push_back(static_cast<int>(nb::cast<std::int64_t>(h)));
+  return axes;
+}
+
+shape_t parse_shape_args(nb::args args) {
+  if (args.size() == 1) return to_shape(args[0]);
+  return to_shape(args);
+}
+
+nb::object flags_of(nb::handle self) {
+  static nb::object flags_type = nb::module_::import_("cuarray._flags").attr("Flags");
+  const py_array& s = self_of(self);
+  return flags_type(s.a.is_c_contiguous(), s.a.is_f_contiguous(), s.base.is_none());
+}
+
+}  // namespace
+
+void assign_from_python(array& dst, nb::handle value) { assign_value(dst, value); }
+
+nb::handle ndarray_type() { return g_ndarray_type; }
+bool is_ndarray(nb::handle obj) { return nb::isinstance<py_array>(obj); }
+py_array& as_py_array(nb::handle obj) { return nb::cast<py_array&>(obj); }
+
+nb::object wrap(array a, nb::object base) { return nb::cast(py_array{std::move(a), std::move(base)}); }
+
+void init_ndarray(nb::module_& m) {
+  nb::class_<py_array> cls(m, "ndarray");
+  g_ndarray_type = cls;
+  cls.def("__init__",
+          [](py_array* self, nb::handle shape, nb::handle dt, nb::handle memptr, nb::handle strides, nb::handle ord) {
+            dtype t = to_dtype(dt, float64);
+            shape_t s = to_shape(shape);
+            order o = to_order(ord, order::C);
+            if (memptr.is_none()) {
+              new (self) py_array{empty(s, t, o == order::F ? order::F : order::C), nb::none()};
+              return;
+            }
+            auto& mp = nb::cast<py_memory_pointer&>(memptr);
+            strides_t st = strides.is_none() ? contiguous_strides(s, itemsize(t), o == order::F ? order::F : order::C)
+                                             : to_shape(strides);
+            new (self) py_array{array(mp.mem, descriptor{t, s, st, mp.offset}), nb::none()};
+          },
+          nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("memptr") = nb::none(),
+          nb::arg("strides") = nb::none(), nb::arg("order") = "C")
+      .def_prop_ro("shape", [](const py_array& s) { return to_tuple(s.a.shape()); })
+      .def_prop_ro("strides", [](const py_array& s) { return to_tuple(s.a.strides()); })
+      .def_prop_ro("ndim", [](const py_array& s) { return s.a.ndim(); })
+      .def_prop_ro("size", [](const py_array& s) { return s.a.size(); })
+      .def_prop_ro("itemsize", [](const py_array& s) { return s.a.itemsize(); })
+      .def_prop_ro("nbytes", [](const py_array& s) { return s.a.nbytes(); })
+      .def_prop_ro("dtype", [](const py_array& s) { return numpy_dtype(s.a.type()); })
+      .def_prop_ro("base", [](const py_array& s) { return s.base; })
+      .def_prop_ro("flags", [](nb::handle self) { return flags_of(self); })
+      .def_prop_ro("data", [](const py_array& s) { return py_memory_pointer{s.a.storage(), s.a.offset()}; })
+      .def_prop_ro("_device_id", [](const py_array& s) { return s.a.device(); })
+      .def_prop_ro("T", [](nb::handle self) { return view_of(self, self_of(self).a.transpose()); })
+      .def("transpose", [](nb::handle self, nb::args args) {
+        const array& a = self_of(self).a;
+        return view_of(self, a.transpose(parse_axes(args, a.ndim())));
+      })
+      .def("reshape", [](nb::handle self, nb::args args, nb::kwargs kwargs) {
+        const array& a = self_of(self).a;
+        order o = kwargs.contains("order") ? to_order(kwargs["order"], order::C) : order::C;
+        array r = a.reshape(parse_shape_args(args), o);
+        if (r.storage() == a.storage()) return view_of(self, std::move(r));
+        return wrap(std::move(r));
+      })
+      .def("ravel", [](nb::handle self, nb::handle ord) {
+        const array& a = self_of(self).a;
+        array r = a.reshape(shape_t{-1}, to_order(ord, order::C));
+        if (r.storage() == a.storage()) return view_of(self, std::move(r));
+        return wrap(std::move(r));
+      }, nb::arg("order") = "C")
+      .def("flatten", [](const py_array& s, nb::handle ord) {
+        order o = to_order(ord, order::C);
+        array c = s.a.copy(o == order::F ? order::F : order::C);
+        return wrap(c.reshape(shape_t{-1}, o == order::F ? order::F : order::C));
+      }, nb::arg("order") = "C")
+      .def("__len__", [](const py_array& s) {
+        if (s.a.ndim() == 0) throw type_error("len() of unsized object");
+        return s.a.shape()[0];
+      })
+      .def("__getitem__", &getitem)
+      .def("__setitem__", &setitem)
+      .def("copy", [](const py_array& s, nb::handle ord) { return wrap(s.a.copy(to_order(ord, order::C))); },
+           nb::arg("order") = "C")
+      .def("__copy__", [](const py_array& s) { return wrap(s.a.copy(order::K)); })
+      .def("__deepcopy__", [](const py_array& s, nb::handle) { return wrap(s.a.copy(order::K)); })
+      .def("view", [](nb::handle self, nb::handle dt) {
+        const array& a = self_of(self).a;
+        if (dt.is_none()) return view_of(self, a);
+        return view_of(self, a.view(to_dtype(dt)));
+      }, nb::arg("dtype") = nb::none())
+      .def("fill", [](py_array& s, nb::handle value) {
+        if (is_ndarray(value)) {
+          const array& v = as_py_array(value).a;
+          if (v.size() != 1) throw value_error("fill value must be a scalar or a size-1 array");
+          s.a.assign(v.reshape(shape_t{}));
+          return;
+        }
+        s.a.fill(to_scalar(value, s.a.type()));
+      })
+      .def("astype", [](nb::handle self, nb::handle dt, nb::handle ord, nb::handle casting, nb::handle subok, bool copy) {
+        (void)subok;
+        const array& a = self_of(self).a;
+        dtype t = to_dtype(dt);
+        if (!casting.is_none()) {
+          std::string c = nb::cast<std::string>(casting);
+          bool allowed = c == "unsafe" || c == "same_value" || t == a.type() || (c == "safe" && can_cast_safely(a.type(), t)) ||
+                         (c == "same_kind" && (can_cast_safely(a.type(), t) || kind(a.type()) == kind(t) ||
+                                               (is_integer(a.type()) && is_inexact(t)) || (is_floating(a.type()) && is_complex(t)) ||
+                                               (is_signed_integer(t) && is_integer(a.type()))));
+          if (c != "unsafe" && c != "safe" && c != "same_kind" && c != "equiv" && c != "no" && c != "same_value") {
+            throw value_error("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'");
+          }
+          if (!allowed) {
+            throw type_error("Cannot cast array data from dtype('" + std::string(name(a.type())) + "') to dtype('" +
+                             std::string(name(t)) + "') according to the rule '" + c + "'");
+          }
+        }
+        array r = a.astype(t, to_order(ord, order::K), copy);
+        if (r.storage() == a.storage() && r.data() == a.data()) return nb::borrow(self);
+        return wrap(std::move(r));
+      }, nb::arg("dtype"), nb::arg("order") = "K", nb::arg("casting") = nb::none(), nb::arg("subok") = nb::none(),
+         nb::arg("copy") = true)
+      .def("get", &to_host, nb::arg("stream") = nb::none(), nb::arg("order") = "C", nb::arg("out") = nb::none(),
+           nb::arg("blocking") = true)
+      .def("set", &set_from_host, nb::arg("arr"), nb::arg("stream") = nb::none())
+      .def("item", &item)
+      .def("tolist", [](nb::handle self) { return to_host(self, nb::none(), nb::none(), nb::none(), true).attr("tolist")(); })
+      .def("__bool__", [](nb::handle self) { return host_scalar_op(self, "bool"); })
+      .def("__int__", [](nb::handle self) { return host_scalar_op(self, "int"); })
+      .def("__float__", [](nb::handle self) { return host_scalar_op(self, "float"); })
+      .def("__complex__", [](nb::handle self) { return host_scalar_op(self, "complex"); })
+      .def("__index__", [](nb::handle self) { return host_scalar_op(self, "index"); })
+      .def("__repr__", [](nb::handle self) { return nb::repr(to_host(self, nb::none(), nb::none(), nb::none(), true)); })
+      .def("__str__", [](nb::handle self) { return nb::str(to_host(self, nb::none(), nb::none(), nb::none(), true)); })
+      .def("__array__", [](nb::handle, nb::args, nb::kwargs) -> nb::object {
+        throw type_error(
+            "Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a NumPy array "
+            "explicitly.");
+      })
+      .def("_same_storage", [](const py_array& s, const py_array& o) { return s.a.storage() == o.a.storage(); });
+
+  m.def("from_numpy", &from_numpy, nb::arg("host"), nb::arg("order") = nb::none());
+  m.def("assign", [](py_array& dst, nb::handle value) { assign_value(dst.a, value); });
+}
+
+}  // namespace cuarray::py

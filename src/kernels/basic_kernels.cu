@@ -1,0 +1,439 @@
+// Ahead-of-time kernels of the foundation: strided copies with casts, fills, and range generators.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstring>
+#include <type_traits>
+
+#include "src/cuda/check.hpp"
+#include "src/kernels/basic_kernels.hpp"
+
+namespace cuarray::detail {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------------------
+// Device-side value types. bool is stored as one byte that may hold any value; it is normalised on read.
+
+struct bool8 {
+  unsigned char v;
+};
+struct alignas(8) c64 {
+  float re, im;
+};
+struct alignas(16) c128 {
+  double re, im;
+};
+struct alignas(16) bytes16 {
+  unsigned long long a, b;
+};
+
+template <class T>
+struct value_kind {
+  static constexpr int k = std::is_floating_point_v<T> ? 2 : (std::is_signed_v<T> ? 1 : 0);
+};
+
+// Conversions follow NumPy's casts: complex to real keeps the real part, anything to bool tests for
+// non-zero, and floating values convert to narrow unsigned types through int64 so that small negative
+// values wrap as they do on the CPU rather than saturate as the GPU's conversion instructions would.
+template <class To>
+struct convert_to;
+
+template <class From>
+__device__ inline double as_double(From v) {
+  return static_cast<double>(v);
+}
+template <>
+__device__ inline double as_double(__half v) {
+  return static_cast<double>(__half2float(v));
+}
+template <>
+__device__ inline double as_double(bool8 v) {
+  return v.v ? 1.0 : 0.0;
+}
+template <>
+__device__ inline double as_double(c64 v) {
+  return v.re;
+}
+template <>
+__device__ inline double as_double(c128 v) {
+  return v.re;
+}
+
+template <class From>
+__device__ inline double imag_part(From) {
+  return 0.0;
+}
+template <>
+__device__ inline double imag_part(c64 v) {
+  return v.im;
+}
+template <>
+__device__ inline double imag_part(c128 v) {
+  return v.im;
+}
+
+template <class From>
+__device__ inline bool is_nonzero(From v) {
+  return v != From(0);
+}
+template <>
+__device__ inline bool is_nonzero(__half v) {
+  return __half2float(v) != 0.0f;
+}
+template <>
+__device__ inline bool is_nonzero(c64 v) {
+  return v.re != 0.0f || v.im != 0.0f;
+}
+template <>
+__device__ inline bool is_nonzero(c128 v) {
+  return v.re != 0.0 || v.im != 0.0;
+}
+
+template <class From>
+constexpr bool is_float_like = std::is_floating_point_v<From> || std::is_same_v<From, __half> ||
+                               std::is_same_v<From, c64> || std::is_same_v<From, c128>;
+
+template <class From>
+__device__ inline long long as_int64(From v) {
+  if constexpr (std::is_same_v<From, bool8>) {
+    return v.v ? 1 : 0;
+  } else if constexpr (is_float_like<From>) {
+    double d = as_double(v);
+    return static_cast<long long>(d);
+  } else {
+    return static_cast<long long>(v);
+  }
+}
+
+template <class From>
+__device__ inline unsigned long long as_uint64(From v) {
+  if constexpr (std::is_same_v<From, bool8>) {
+    return v.v ? 1 : 0;
+  } else if constexpr (is_float_like<From>) {
+    double d = as_double(v);
+    return d < 0 ? static_cast<unsigned long long>(static_cast<long long>(d)) : static_cast<unsigned long long>(d);
+  } else {
+    return static_cast<unsigned long long>(v);
+  }
+}
+
+template <class To, class From>
+__device__ inline To convert(From v) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else if constexpr (std::is_same_v<To, bool8>) {
+    return bool8{static_cast<unsigned char>(is_nonzero(v) ? 1 : 0)};
+  } else if constexpr (std::is_same_v<To, c64>) {
+    return c64{static_cast<float>(as_double(v)), static_cast<float>(imag_part(v))};
+  } else if constexpr (std::is_same_v<To, c128>) {
+    return c128{as_double(v), imag_part(v)};
+  } else if constexpr (std::is_same_v<To, __half>) {
+    if constexpr (std::is_same_v<From, float>) return __float2half_rn(v);
+    else if constexpr (std::is_same_v<From, c64>) return __float2half_rn(v.re);
+    else return __double2half(as_double(v));
+  } else if constexpr (std::is_floating_point_v<To>) {
+    if constexpr (std::is_same_v<From, bool8>) return v.v ? To(1) : To(0);
+    else if constexpr (std::is_same_v<From, __half>) return static_cast<To>(__half2float(v));
+    else if constexpr (std::is_same_v<From, c64> || std::is_same_v<From, c128>) return static_cast<To>(v.re);
+    else return static_cast<To>(v);
+  } else if constexpr (std::is_signed_v<To>) {
+    if constexpr (std::is_integral_v<From>) return static_cast<To>(v);
+    else return static_cast<To>(as_int64(v));
+  } else {  // unsigned integer
+    if constexpr (std::is_integral_v<From>) return static_cast<To>(v);
+    else return static_cast<To>(as_uint64(v));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Layout arguments passed by value: a small inline form for the common case, the full form beyond.
+
+template <int D>
+struct layout_arg {
+  int ndim;
+  long long size;
+  long long shape[D];
+  long long dst_strides[D];
+  long long src_strides[D];
+};
+
+template <int D>
+layout_arg<D> make_arg(const loop_layout& l) {
+  layout_arg<D> a;
+  a.ndim = l.ndim;
+  a.size = l.size;
+  for (int i = 0; i < l.ndim; ++i) {
+    a.shape[i] = l.shape[i];
+    a.dst_strides[i] = l.dst_strides[i];
+    a.src_strides[i] = l.src_strides[i];
+  }
+  return a;
+}
+
+template <int D>
+__device__ inline void offsets(const layout_arg<D>& a, long long i, long long& dst, long long& src) {
+  dst = 0;
+  src = 0;
+  for (int d = a.ndim - 1; d >= 0; --d) {
+    long long n = a.shape[d];
+    long long q = i / n;
+    long long r = i - q * n;
+    dst += r * a.dst_strides[d];
+    src += r * a.src_strides[d];
+    i = q;
+  }
+}
+
+constexpr int block_size = 256;
+
+int grid_for(long long n) {
+  long long blocks = (n + block_size - 1) / block_size;
+  // Enough blocks to fill any current GPU several times over; the grid-stride loops cover the rest.
+  if (blocks > 65536) blocks = 65536;
+  return static_cast<int>(blocks < 1 ? 1 : blocks);
+}
+
+template <class To, class From, int D>
+__global__ void copy_strided_kernel(char* dst, const char* src, layout_arg<D> a) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < a.size;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    long long od, os;
+    offsets(a, i, od, os);
+    *reinterpret_cast<To*>(dst + od) = convert<To>(*reinterpret_cast<const From*>(src + os));
+  }
+}
+
+template <class To, class From>
+__global__ void copy_contiguous_kernel(To* dst, const From* src, long long n) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    dst[i] = convert<To>(src[i]);
+  }
+}
+
+template <class T, int D>
+__global__ void fill_strided_kernel(char* dst, T value, layout_arg<D> a) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < a.size;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    long long od, os;
+    offsets(a, i, od, os);
+    *reinterpret_cast<T*>(dst + od) = value;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Dispatch over dtypes.
+
+template <class F>
+void dispatch_type(dtype t, F&& f) {
+  switch (t) {
+    case dtype::bool_: return f(bool8{});
+    case dtype::int8: return f(static_cast<signed char>(0));
+    case dtype::int16: return f(static_cast<short>(0));
+    case dtype::int32: return f(0);
+    case dtype::int64: return f(0LL);
+    case dtype::uint8: return f(static_cast<unsigned char>(0));
+    case dtype::uint16: return f(static_cast<unsigned short>(0));
+    case dtype::uint32: return f(0U);
+    case dtype::uint64: return f(0ULL);
+    case dtype::float16: return f(__half{});
+    case dtype::float32: return f(0.0f);
+    case dtype::float64: return f(0.0);
+    case dtype::complex64: return f(c64{});
+    case dtype::complex128: return f(c128{});
+  }
+}
+
+// Copies between equal dtypes move bytes, whatever the dtype: one kernel per item size.
+template <class F>
+void dispatch_bytes(std::size_t itemsize, F&& f) {
+  switch (itemsize) {
+    case 1: return f(static_cast<unsigned char>(0));
+    case 2: return f(static_cast<unsigned short>(0));
+    case 4: return f(0U);
+    case 8: return f(0ULL);
+    default: return f(bytes16{});
+  }
+}
+
+void check_launch() { CUARRAY_CUDA_CHECK(cudaGetLastError()); }
+
+template <class To, class From>
+void copy_typed(const loop_layout& l, void* dst, const void* src, cudaStream_t s) {
+  int grid = grid_for(l.size);
+  bool contiguous = l.ndim == 1 && l.dst_strides[0] == static_cast<long long>(sizeof(To)) &&
+                    l.src_strides[0] == static_cast<long long>(sizeof(From));
+  if (contiguous) {
+    copy_contiguous_kernel<To, From><<<grid, block_size, 0, s>>>(static_cast<To*>(dst),
+                                                                  static_cast<const From*>(src), l.size);
+  } else if (l.ndim <= small_kernel_ndim) {
+    copy_strided_kernel<To, From, small_kernel_ndim><<<grid, block_size, 0, s>>>(
+        static_cast<char*>(dst), static_cast<const char*>(src), make_arg<small_kernel_ndim>(l));
+  } else {
+    copy_strided_kernel<To, From, 64>
+        <<<grid, block_size, 0, s>>>(static_cast<char*>(dst), static_cast<const char*>(src), make_arg<64>(l));
+  }
+  check_launch();
+}
+
+}  // namespace
+
+void launch_copy(const loop_layout& layout, void* dst, dtype dst_type, const void* src, dtype src_type,
+                 cudaStream_t stream) {
+  if (layout.size == 0) return;
+  if (dst_type == src_type) {
+    dispatch_bytes(itemsize(dst_type), [&](auto t) {
+      using T = decltype(t);
+      // Same type: the strided kernel for bytes never converts, so reuse copy_typed<T, T>.
+      copy_typed<T, T>(layout, dst, src, stream);
+    });
+    return;
+  }
+  if (layout.ndim > small_kernel_ndim) {
+    // Casting kernels exist only for up to small_kernel_ndim dimensions (there are 182 dtype pairs): the
+    // rare deeper layout is first gathered into contiguous memory by the byte-moving kernel.
+    throw std::logic_error("launch_copy: casting layout deeper than the kernels support");
+  }
+  dispatch_type(dst_type, [&](auto to) {
+    dispatch_type(src_type, [&](auto from) {
+      using To = decltype(to);
+      using From = decltype(from);
+      if constexpr (!std::is_same_v<To, From>) copy_typed<To, From>(layout, dst, src, stream);
+    });
+  });
+}
+
+void launch_fill(const loop_layout& layout, void* dst, std::size_t isize, const unsigned char* value,
+                 cudaStream_t stream) {
+  if (layout.size == 0) return;
+  dispatch_bytes(isize, [&](auto t) {
+    using T = decltype(t);
+    T v;
+    std::memcpy(&v, value, sizeof(T));
+    int grid = grid_for(layout.size);
+    if (layout.ndim <= small_kernel_ndim) {
+      fill_strided_kernel<T, small_kernel_ndim>
+          <<<grid, block_size, 0, stream>>>(static_cast<char*>(dst), v, make_arg<small_kernel_ndim>(layout));
+    } else {
+      fill_strided_kernel<T, 64><<<grid, block_size, 0, stream>>>(static_cast<char*>(dst), v, make_arg<64>(layout));
+    }
+    check_launch();
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// arange: NumPy's fill functions compute start + i * delta in the array's own type (float16 in float32,
+// complex componentwise, integers with wraparound).
+
+namespace {
+
+template <class T>
+__global__ void arange_kernel(T* out, long long n, T start, T step) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    if constexpr (std::is_same_v<T, __half>) {
+      out[i] = __float2half_rn(__half2float(start) + static_cast<float>(i) * __half2float(step));
+    } else if constexpr (std::is_same_v<T, c64>) {
+      out[i] = c64{start.re + static_cast<float>(i) * step.re, start.im + static_cast<float>(i) * step.im};
+    } else if constexpr (std::is_same_v<T, c128>) {
+      out[i] = c128{start.re + static_cast<double>(i) * step.re, start.im + static_cast<double>(i) * step.im};
+    } else if constexpr (std::is_same_v<T, bool8>) {
+      out[i] = bool8{static_cast<unsigned char>((start.v + i * step.v) != 0)};
+    } else if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      out[i] = static_cast<T>(static_cast<U>(start) + static_cast<U>(i) * static_cast<U>(step));
+    } else {
+      out[i] = start + static_cast<T>(i) * step;
+    }
+  }
+}
+
+// linspace family in double or complex double arithmetic, then one cast, as NumPy computes in float64
+// (or complex128) and casts at the end.
+struct cplx {
+  double re, im;
+};
+__device__ inline cplx cmul(cplx a, cplx b) { return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
+__device__ inline cplx cadd(cplx a, cplx b) { return {a.re + b.re, a.im + b.im}; }
+__device__ inline cplx cexp(cplx a) {
+  double m = exp(a.re);
+  double s, c;
+  sincos(a.im, &s, &c);
+  return {m * c, m * s};
+}
+__device__ inline cplx clog(cplx a) { return {log(hypot(a.re, a.im)), atan2(a.im, a.re)}; }
+__device__ inline cplx cpow(cplx b, cplx e) {
+  if (e.re == 0 && e.im == 0) return {1, 0};
+  if (b.re == 0 && b.im == 0) return {0, 0};
+  return cexp(cmul(e, clog(b)));
+}
+
+struct space_arg {
+  cplx start, step, delta, stop, base, first, last, sign;
+  double div;
+  int linear_mode;
+  bool set_last, log, geometric, floor, complex_math;
+};
+
+template <class T>
+__global__ void space_kernel(T* out, long long n, space_arg p) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    double fi = static_cast<double>(i);
+    cplx y;
+    if (p.set_last && i == n - 1) {
+      y = p.stop;
+    } else if (p.linear_mode == 0) {
+      y = {fi * p.step.re + p.start.re, fi * p.step.im + p.start.im};
+    } else if (p.linear_mode == 1) {
+      y = {(fi / p.div) * p.delta.re + p.start.re, (fi / p.div) * p.delta.im + p.start.im};
+    } else {
+      y = {fi * p.delta.re + p.start.re, fi * p.delta.im + p.start.im};
+    }
+    if (p.log) {
+      if (p.complex_math) {
+        y = cpow(p.base, y);
+      } else {
+        y = {pow(p.base.re, y.re), 0.0};
+      }
+    }
+    if (p.geometric) {
+      if (i == 0) y = p.first;
+      if (p.set_last && i == n - 1 && n > 1) y = p.last;
+      y = p.complex_math ? cmul(y, p.sign) : cplx{y.re * p.sign.re, 0.0};
+    }
+    if (p.floor) y = {::floor(y.re), ::floor(y.im)};
+    out[i] = convert<T>(c128{y.re, y.im});
+  }
+}
+
+}  // namespace
+
+void launch_arange(void* out, dtype t, std::int64_t n, const unsigned char* start, const unsigned char* step,
+                   cudaStream_t stream) {
+  if (n <= 0) return;
+  dispatch_type(t, [&](auto z) {
+    using T = decltype(z);
+    T a, b;
+    std::memcpy(&a, start, sizeof(T));
+    std::memcpy(&b, step, sizeof(T));
+    arange_kernel<T><<<grid_for(n), block_size, 0, stream>>>(static_cast<T*>(out), n, a, b);
+    check_launch();
+  });
+}
+
+void launch_space(void* out, dtype t, std::int64_t n, const space_params& p, cudaStream_t stream) {
+  if (n <= 0) return;
+  auto c = [](std::complex<double> v) { return cplx{v.real(), v.imag()}; };
+  space_arg a{c(p.start), c(p.step),  c(p.delta),    c(p.stop),     c(p.base),    c(p.first),
+              c(p.last),  c(p.sign),  p.div,         p.linear_mode, p.set_last,   p.log,
+              p.geometric, p.floor,   p.complex_math};
+  dispatch_type(t, [&](auto z) {
+    using T = decltype(z);
+    space_kernel<T><<<grid_for(n), block_size, 0, stream>>>(static_cast<T*>(out), n, a);
+    check_launch();
+  });
+}
+
+}  // namespace cuarray::detail

@@ -1,0 +1,464 @@
+// Device memory pools (pooled, driver-async, plain, managed), the current allocator, and pinned memory.
+#include "cuarray/memory.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuarray/device.hpp"
+#include "cuarray/errors.hpp"
+#include "src/cuda/check.hpp"
+#include "src/memory/pool_core.hpp"
+
+namespace cuarray {
+
+namespace {
+
+class external_memory final : public memory {
+ public:
+  external_memory(void* p, std::size_t n, int dev, std::function<void()> release)
+      : memory(p, n, dev), release_(std::move(release)) {}
+  ~external_memory() override {
+    if (release_) release_();
+  }
+
+ private:
+  std::function<void()> release_;
+};
+
+// Runs cudaFree-like calls on the right device without disturbing the thread's active device for long.
+template <class F>
+void on_device(int device, F&& f) {
+  int previous = current_device();
+  activate_device(device);
+  f();
+  if (previous != device) activate_device(previous);
+}
+
+}  // namespace
+
+storage_ptr make_external_storage(void* ptr, std::size_t size, int device, std::function<void()> release) {
+  return std::make_shared<external_memory>(ptr, size, device, std::move(release));
+}
+
+std::size_t parse_memory_limit(const char* text, std::size_t total_memory) {
+  if (!text || !*text) return 0;
+  std::string s(text);
+  char* end = nullptr;
+  if (!s.empty() && s.back() == '%') {
+    double pct = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size() - 1 || pct < 0) throw value_error("invalid memory limit: " + s);
+    return static_cast<std::size_t>(static_cast<double>(total_memory) * pct / 100.0);
+  }
+  unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+  if (end != s.c_str() + s.size()) throw value_error("invalid memory limit: " + s);
+  return static_cast<std::size_t>(v);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Pooled allocator
+
+namespace {
+
+class cuda_backend final : public detail::raw_backend {
+ public:
+  explicit cuda_backend(int device) : device_(device) {}
+  void* raw_alloc(std::size_t bytes) override {
+    void* p = nullptr;
+    cudaError_t st = cudaSuccess;
+    on_device(device_, [&] { st = cudaMalloc(&p, bytes); });
+    if (st == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      return nullptr;
+    }
+    if (st != cudaSuccess) detail::throw_cuda_error(st, "cudaMalloc");
+    return p;
+  }
+  void raw_free(void* ptr, std::size_t) override {
+    on_device(device_, [&] { (void)cudaFree(ptr); });
+    (void)cudaGetLastError();
+  }
+
+ private:
+  int device_;
+};
+
+}  // namespace
+
+struct memory_pool::impl {
+  struct device_pool {
+    explicit device_pool(int device) : backend(device), core(&backend) {
+      const char* env = std::getenv("CUARRAY_GPU_MEMORY_LIMIT");
+      if (env && *env) core.set_limit(parse_memory_limit(env, mem_info(device).second));
+    }
+    cuda_backend backend;
+    detail::pool_core core;
+  };
+
+  std::mutex mutex;
+  std::vector<std::unique_ptr<device_pool>> pools;
+
+  detail::pool_core& get(int device) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (pools.size() <= static_cast<std::size_t>(device)) pools.resize(static_cast<std::size_t>(device) + 1);
+    auto& p = pools[static_cast<std::size_t>(device)];
+    if (!p) p = std::make_unique<device_pool>(device);
+    return p->core;
+  }
+};
+
+namespace {
+
+class pooled_memory final : public memory {
+ public:
+  pooled_memory(void* p, std::size_t n, int dev, std::shared_ptr<memory_pool::impl> pool, detail::pool_core* core)
+      : memory(p, n, dev), pool_(std::move(pool)), core_(core) {}
+  ~pooled_memory() override { core_->deallocate(ptr_); }
+
+ private:
+  std::shared_ptr<memory_pool::impl> pool_;  // keeps the pool alive while its memory is
+  detail::pool_core* core_;
+};
+
+}  // namespace
+
+memory_pool::memory_pool() : impl_(std::make_shared<impl>()) {}
+memory_pool::~memory_pool() = default;
+
+storage_ptr memory_pool::allocate(std::size_t bytes, int device, stream_ref stream) {
+  require_device();
+  if (bytes == 0) return std::make_shared<memory>(nullptr, 0, device);
+  detail::pool_core& core = impl_->get(device);
+  void* p = core.allocate(bytes, stream.ptr());
+  return std::make_shared<pooled_memory>(p, core.allocation_size(p), device, impl_, &core);
+}
+
+std::size_t memory_pool::used_bytes() const { return impl_->get(current_device()).used_bytes(); }
+std::size_t memory_pool::total_bytes() const { return impl_->get(current_device()).total_bytes(); }
+std::size_t memory_pool::free_bytes() const { return impl_->get(current_device()).free_bytes(); }
+std::size_t memory_pool::n_free_blocks() const { return impl_->get(current_device()).n_free_blocks(); }
+void memory_pool::free_all_blocks() { impl_->get(current_device()).free_all_blocks(); }
+void memory_pool::free_all_blocks(stream_ref s) { impl_->get(current_device()).free_all_blocks(s.ptr()); }
+void memory_pool::set_limit(std::size_t bytes) { impl_->get(current_device()).set_limit(bytes); }
+std::size_t memory_pool::get_limit() const { return impl_->get(current_device()).get_limit(); }
+
+// ---------------------------------------------------------------------------------------------------------
+// Driver's stream-ordered allocator
+
+namespace {
+
+class async_memory final : public memory {
+ public:
+  async_memory(void* p, std::size_t n, int dev) : memory(p, n, dev) {}
+  ~async_memory() override {
+    // Freed in the order of the stream current at release, as CuPy does: work already enqueued there that
+    // reads this memory finishes first.
+    on_device(device_, [&] { (void)cudaFreeAsync(ptr_, current_stream(device_).get()); });
+    (void)cudaGetLastError();
+  }
+};
+
+cudaMemPool_t device_mempool(int device) {
+  cudaMemPool_t pool = nullptr;
+  CUARRAY_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+  return pool;
+}
+
+std::size_t mempool_attr(int device, cudaMemPoolAttr attr) {
+  std::uint64_t v = 0;
+  CUARRAY_CUDA_CHECK(cudaMemPoolGetAttribute(device_mempool(device), attr, &v));
+  return static_cast<std::size_t>(v);
+}
+
+}  // namespace
+
+async_memory_pool::async_memory_pool() {
+  require_device();
+  if (!device_attribute(current_device(), cudaDevAttrMemoryPoolsSupported)) {
+    throw cuda_error(static_cast<int>(cudaErrorNotSupported), "this device does not support cudaMallocAsync");
+  }
+}
+
+storage_ptr async_memory_pool::allocate(std::size_t bytes, int device, stream_ref stream) {
+  require_device();
+  if (bytes == 0) return std::make_shared<memory>(nullptr, 0, device);
+  std::size_t used = mempool_attr(device, cudaMemPoolAttrUsedMemCurrent);
+  if (limit_ && used + bytes > limit_) {
+    throw out_of_memory_error(bytes, used, mempool_attr(device, cudaMemPoolAttrReservedMemCurrent), limit_);
+  }
+  void* p = nullptr;
+  cudaError_t st = cudaSuccess;
+  on_device(device, [&] { st = cudaMallocAsync(&p, bytes, stream.get()); });
+  if (st == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    on_device(device, [&] {
+      (void)cudaStreamSynchronize(stream.get());
+      (void)cudaMemPoolTrimTo(device_mempool(device), 0);
+      st = cudaMallocAsync(&p, bytes, stream.get());
+    });
+    if (st == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      throw out_of_memory_error(bytes, mempool_attr(device, cudaMemPoolAttrUsedMemCurrent),
+                                mempool_attr(device, cudaMemPoolAttrReservedMemCurrent), limit_);
+    }
+  }
+  if (st != cudaSuccess) detail::throw_cuda_error(st, "cudaMallocAsync");
+  return std::make_shared<async_memory>(p, bytes, device);
+}
+
+std::size_t async_memory_pool::used_bytes() const {
+  return mempool_attr(current_device(), cudaMemPoolAttrUsedMemCurrent);
+}
+std::size_t async_memory_pool::total_bytes() const {
+  return mempool_attr(current_device(), cudaMemPoolAttrReservedMemCurrent);
+}
+std::size_t async_memory_pool::free_bytes() const { return total_bytes() - used_bytes(); }
+void async_memory_pool::free_all_blocks() {
+  device_synchronize(current_device());
+  CUARRAY_CUDA_CHECK(cudaMemPoolTrimTo(device_mempool(current_device()), 0));
+}
+void async_memory_pool::set_limit(std::size_t bytes) { limit_ = bytes; }
+std::size_t async_memory_pool::get_limit() const { return limit_; }
+
+// ---------------------------------------------------------------------------------------------------------
+// Plain and managed allocations
+
+namespace {
+
+class plain_memory final : public memory {
+ public:
+  plain_memory(void* p, std::size_t n, int dev) : memory(p, n, dev) {}
+  ~plain_memory() override {
+    on_device(device_, [&] { (void)cudaFree(ptr_); });
+    (void)cudaGetLastError();
+  }
+};
+
+}  // namespace
+
+storage_ptr plain_allocator::allocate(std::size_t bytes, int device, stream_ref) {
+  require_device();
+  if (bytes == 0) return std::make_shared<memory>(nullptr, 0, device);
+  void* p = nullptr;
+  cudaError_t st = cudaSuccess;
+  on_device(device, [&] { st = cudaMalloc(&p, bytes); });
+  if (st == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    throw out_of_memory_error(bytes, 0, 0, 0);
+  }
+  if (st != cudaSuccess) detail::throw_cuda_error(st, "cudaMalloc");
+  return std::make_shared<plain_memory>(p, bytes, device);
+}
+
+storage_ptr malloc_managed(std::size_t bytes, int device) {
+  require_device();
+  if (bytes == 0) return std::make_shared<memory>(nullptr, 0, device);
+  void* p = nullptr;
+  cudaError_t st = cudaSuccess;
+  on_device(device, [&] { st = cudaMallocManaged(&p, bytes, cudaMemAttachGlobal); });
+  if (st == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    throw out_of_memory_error(bytes, 0, 0, 0);
+  }
+  if (st != cudaSuccess) detail::throw_cuda_error(st, "cudaMallocManaged");
+  return std::make_shared<plain_memory>(p, bytes, device);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The current allocator
+
+namespace {
+
+std::mutex g_allocator_mutex;
+std::atomic<allocator*> g_allocator{nullptr};
+std::shared_ptr<allocator> g_allocator_owner;
+// Allocators once made current stay alive: another thread may still be inside one after a switch.
+std::vector<std::shared_ptr<allocator>>& retired_allocators() {
+  static auto* v = new std::vector<std::shared_ptr<allocator>>();
+  return *v;
+}
+thread_local std::shared_ptr<allocator> tls_allocator;
+
+}  // namespace
+
+const std::shared_ptr<memory_pool>& default_memory_pool() {
+  static auto* pool = new std::shared_ptr<memory_pool>(std::make_shared<memory_pool>());
+  return *pool;
+}
+
+allocator& current_allocator() {
+  if (tls_allocator) return *tls_allocator;
+  allocator* a = g_allocator.load(std::memory_order_acquire);
+  return a ? *a : *default_memory_pool();
+}
+
+std::shared_ptr<allocator> get_allocator() {
+  if (tls_allocator) return tls_allocator;
+  std::lock_guard<std::mutex> lock(g_allocator_mutex);
+  return g_allocator_owner ? g_allocator_owner : std::shared_ptr<allocator>(default_memory_pool());
+}
+
+void set_allocator(std::shared_ptr<allocator> a) {
+  std::lock_guard<std::mutex> lock(g_allocator_mutex);
+  if (g_allocator_owner) retired_allocators().push_back(g_allocator_owner);
+  g_allocator_owner = std::move(a);
+  g_allocator.store(g_allocator_owner.get(), std::memory_order_release);
+}
+
+void set_thread_allocator(std::shared_ptr<allocator> a) { tls_allocator = std::move(a); }
+std::shared_ptr<allocator> get_thread_allocator() { return tls_allocator; }
+
+storage_ptr allocate(std::size_t bytes) {
+  int dev = current_device();
+  return current_allocator().allocate(bytes, dev, current_stream(dev));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Pinned memory
+
+struct pinned_memory_pool::impl {
+  std::mutex mutex;
+  std::map<std::size_t, std::vector<void*>> free_blocks;  // by rounded size
+  struct kept {
+    cudaEvent_t event;
+    std::shared_ptr<void> owner;
+  };
+  std::vector<kept> kept_alive;
+
+  void poll_locked() {
+    auto it = std::remove_if(kept_alive.begin(), kept_alive.end(), [](kept& k) {
+      cudaError_t st = cudaEventQuery(k.event);
+      if (st == cudaErrorNotReady) {
+        (void)cudaGetLastError();
+        return false;
+      }
+      (void)cudaEventDestroy(k.event);
+      (void)cudaGetLastError();
+      return true;
+    });
+    std::vector<kept> done(std::make_move_iterator(it), std::make_move_iterator(kept_alive.end()));
+    kept_alive.erase(it, kept_alive.end());
+    // `done` owners are released after this function returns, outside the lock, by the caller's scope.
+    mutex.unlock();
+    done.clear();
+    mutex.lock();
+  }
+
+  ~impl() { release_all_locked(); }
+
+  void release_all_locked() {
+    for (auto& [size, blocks] : free_blocks) {
+      for (void* p : blocks) (void)cudaFreeHost(p);
+    }
+    free_blocks.clear();
+    (void)cudaGetLastError();
+  }
+};
+
+namespace {
+
+constexpr std::size_t pinned_rounding = 512;
+
+class pooled_pinned final : public pinned_memory {
+ public:
+  pooled_pinned(void* p, std::size_t n, std::shared_ptr<pinned_memory_pool::impl> pool)
+      : pinned_memory(p, n), pool_(std::move(pool)) {}
+  ~pooled_pinned() override {
+    std::lock_guard<std::mutex> lock(pool_->mutex);
+    pool_->free_blocks[size_].push_back(ptr_);
+  }
+
+ private:
+  std::shared_ptr<pinned_memory_pool::impl> pool_;
+};
+
+}  // namespace
+
+pinned_memory_pool::pinned_memory_pool() : impl_(std::make_shared<impl>()) {}
+
+// Blocks still in use keep the pool's state alive; the last of them frees everything (impl::~impl).
+pinned_memory_pool::~pinned_memory_pool() = default;
+
+pinned_ptr pinned_memory_pool::allocate(std::size_t bytes) {
+  require_device();
+  std::size_t size = std::max<std::size_t>(pinned_rounding, (bytes + pinned_rounding - 1) / pinned_rounding * pinned_rounding);
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->poll_locked();
+    auto it = impl_->free_blocks.find(size);
+    if (it != impl_->free_blocks.end() && !it->second.empty()) {
+      void* p = it->second.back();
+      it->second.pop_back();
+      return std::make_shared<pooled_pinned>(p, size, impl_);
+    }
+  }
+  void* p = nullptr;
+  cudaError_t st = cudaHostAlloc(&p, size, cudaHostAllocPortable);
+  if (st == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    free_all_blocks();
+    st = cudaHostAlloc(&p, size, cudaHostAllocPortable);
+    if (st == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      throw out_of_memory_error(bytes, 0, 0, 0);
+    }
+  }
+  if (st != cudaSuccess) detail::throw_cuda_error(st, "cudaHostAlloc");
+  return std::make_shared<pooled_pinned>(p, size, impl_);
+}
+
+std::size_t pinned_memory_pool::n_free_blocks() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  std::size_t n = 0;
+  for (auto& [size, blocks] : impl_->free_blocks) n += blocks.size();
+  return n;
+}
+
+void pinned_memory_pool::free_all_blocks() {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->release_all_locked();
+}
+
+void pinned_memory_pool::keep_until(stream_ref s, std::shared_ptr<void> owner) {
+  cudaEvent_t e = nullptr;
+  CUARRAY_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  cudaError_t st = cudaEventRecord(e, s.get());
+  if (st != cudaSuccess) {
+    (void)cudaEventDestroy(e);
+    detail::throw_cuda_error(st, "cudaEventRecord");
+  }
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->kept_alive.push_back({e, std::move(owner)});
+}
+
+void pinned_memory_pool::poll() {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->poll_locked();
+}
+
+const std::shared_ptr<pinned_memory_pool>& default_pinned_memory_pool() {
+  static auto* pool = new std::shared_ptr<pinned_memory_pool>(std::make_shared<pinned_memory_pool>());
+  return *pool;
+}
+
+pinned_ptr alloc_pinned_memory(std::size_t bytes) { return default_pinned_memory_pool()->allocate(bytes); }
+
+bool is_pinned(const void* host_ptr) {
+  if (!is_available()) return false;
+  cudaPointerAttributes attr{};
+  cudaError_t st = cudaPointerGetAttributes(&attr, host_ptr);
+  if (st != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return attr.type == cudaMemoryTypeHost;
+}
+
+}  // namespace cuarray

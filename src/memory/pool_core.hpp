@@ -1,0 +1,95 @@
+// Best-fit device memory pool over a raw allocator: splitting, merging, per-stream free lists, limit.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+namespace cuarray::detail {
+
+/// Source of raw memory for a pool: cudaMalloc/cudaFree in production, a fake in tests.
+struct raw_backend {
+  virtual ~raw_backend() = default;
+  /// Returns nullptr when the memory is exhausted (never throws for that).
+  virtual void* raw_alloc(std::size_t bytes) = 0;
+  /// Gives back a block obtained from raw_alloc, with the size it was asked for.
+  virtual void raw_free(void* ptr, std::size_t bytes) = 0;
+};
+
+/// Thread-safe best-fit pool. Stream handles are opaque integers.
+class pool_core {
+ public:
+  static constexpr std::size_t rounding = 512;
+  explicit pool_core(raw_backend* backend);  // not owned
+  ~pool_core();                              // returns every segment whose chunks are all free to the backend
+  pool_core(const pool_core&) = delete;
+  pool_core& operator=(const pool_core&) = delete;
+
+  /// bytes > 0, rounded up to `rounding`. Throws cuarray::out_of_memory_error.
+  void* allocate(std::size_t bytes, std::uintptr_t stream);
+  /// ptr must come from allocate() and not be freed yet; otherwise throw std::invalid_argument.
+  void deallocate(void* ptr);
+  /// Size (rounded) of a live allocation; 0 if unknown.
+  std::size_t allocation_size(const void* ptr) const;
+
+  std::size_t used_bytes() const;               ///< bytes in live allocations (rounded sizes)
+  std::size_t total_bytes() const;              ///< bytes held from the backend
+  std::size_t free_bytes() const;               ///< total - used
+  std::size_t n_free_blocks() const;            ///< number of free chunks (all streams)
+  std::size_t n_segments() const;               ///< number of raw allocations held from the backend
+  void free_all_blocks();                       ///< give back segments that are entirely free (any stream)
+  void free_all_blocks(std::uintptr_t stream);  ///< only segments of that stream
+  void set_limit(std::size_t bytes);            ///< 0 = no limit; limit on total_bytes()
+  std::size_t get_limit() const;
+
+  /// Walks every segment and cross-checks all bookkeeping; "" when consistent, else what is wrong.
+  std::string check_invariants() const;
+
+ private:
+  /// A piece of a segment; neighbours are linked in address order and never across segments.
+  struct chunk {
+    std::uintptr_t addr;
+    std::size_t size;
+    std::uintptr_t stream;
+    chunk* prev;
+    chunk* next;
+    bool free;
+  };
+
+  /// Free-set entry; size first so that lower_bound gives the best fit, address breaks ties.
+  struct free_key {
+    std::size_t size;
+    std::uintptr_t addr;
+    chunk* c;
+    bool operator<(const free_key& o) const noexcept {
+      return size != o.size ? size < o.size : addr < o.addr;
+    }
+  };
+  using free_set = std::set<free_key>;
+
+  static free_key key_of(chunk* c) noexcept { return free_key{c->size, c->addr, c}; }
+
+  chunk* new_chunk();
+  void recycle(chunk* c) noexcept;
+  void trim_spares() noexcept;
+  bool over_limit(std::size_t size) const noexcept;
+  void* take_free_chunk(free_set& set, free_set::iterator it, std::size_t size);
+  void* take_new_segment(std::size_t size, std::uintptr_t stream);
+  void release_free_segments(const std::uintptr_t* only_stream);
+
+  raw_backend* backend_;
+  mutable std::mutex mutex_;
+  std::unordered_map<std::uintptr_t, chunk*> live_;    // by address
+  std::unordered_map<std::uintptr_t, free_set> free_;  // by stream
+  chunk* spare_ = nullptr;                             // recycled chunk records, linked through `next`
+  std::size_t used_ = 0;
+  std::size_t total_ = 0;
+  std::size_t n_free_ = 0;
+  std::size_t n_segments_ = 0;
+  std::size_t limit_ = 0;
+};
+
+}  // namespace cuarray::detail

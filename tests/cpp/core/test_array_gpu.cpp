@@ -1,0 +1,94 @@
+// Arrays on the device through the C++ API: creation, transfers, casts, views (skipped without a GPU).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "cuarray/cuarray.hpp"
+
+using namespace cuarray;
+
+#define REQUIRE_GPU() \
+  if (!is_available()) GTEST_SKIP() << "no CUDA device"
+
+TEST(ArrayGpu, ImportWithoutDeviceRaisesClearError) {
+  if (is_available()) GTEST_SKIP() << "a device is present";
+  try {
+    (void)zeros({3});
+    FAIL() << "expected no_device_error";
+  } catch (const no_device_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no CUDA device"), std::string::npos);
+  }
+}
+
+TEST(ArrayGpu, ZerosOnesFullRoundTrip) {
+  REQUIRE_GPU();
+  array z = zeros({3, 4}, float32);
+  std::vector<float> host(12, 7.0f);
+  z.copy_to_host(host.data());
+  for (float v : host) EXPECT_EQ(v, 0.0f);
+  array f = full({5}, 2.5, float64);
+  std::vector<double> h2(5);
+  f.copy_to_host(h2.data());
+  for (double v : h2) EXPECT_EQ(v, 2.5);
+}
+
+TEST(ArrayGpu, TransposedCopyAndCast) {
+  REQUIRE_GPU();
+  std::vector<std::int32_t> src(6);
+  std::iota(src.begin(), src.end(), 0);
+  array a = from_host(src.data(), int32, {2, 3});
+  array t = a.transpose().copy(order::C);
+  std::vector<std::int32_t> out(6);
+  t.copy_to_host(out.data());
+  EXPECT_EQ(out, (std::vector<std::int32_t>{0, 3, 1, 4, 2, 5}));
+  array d = a.astype(float64);
+  std::vector<double> dout(6);
+  d.copy_to_host(dout.data());
+  EXPECT_EQ(dout[5], 5.0);
+}
+
+TEST(ArrayGpu, ArangeLinspaceEye) {
+  REQUIRE_GPU();
+  array r = arange(std::int64_t{0}, std::int64_t{10}, std::int64_t{3});
+  std::vector<std::int64_t> h(4);
+  r.copy_to_host(h.data());
+  EXPECT_EQ(h, (std::vector<std::int64_t>{0, 3, 6, 9}));
+  double step = 0;
+  array l = linspace(0.0, 1.0, 5, true, float64, &step);
+  std::vector<double> lh(5);
+  l.copy_to_host(lh.data());
+  EXPECT_DOUBLE_EQ(step, 0.25);
+  EXPECT_DOUBLE_EQ(lh[4], 1.0);
+  array e = eye(3, 4, 1, float32);
+  std::vector<float> eh(12);
+  e.copy_to_host(eh.data());
+  EXPECT_EQ(eh[1], 1.0f);
+  EXPECT_EQ(eh[6], 1.0f);
+  EXPECT_EQ(eh[0], 0.0f);
+}
+
+TEST(ArrayGpu, LargeTransferUsesStagingAndIsExact) {
+  REQUIRE_GPU();
+  std::size_t n = (std::size_t{40} << 20) / 4 + 3;  // crosses several staging chunks
+  std::vector<float> src(n);
+  for (std::size_t i = 0; i < n; ++i) src[i] = static_cast<float>(i % 1000003);
+  array a = from_host(src.data(), float32, {static_cast<std::int64_t>(n)});
+  std::vector<float> back(n, -1.0f);
+  a.copy_to_host(back.data());
+  EXPECT_EQ(src, back);
+}
+
+TEST(ArrayGpu, PoolReturnsToBaseline) {
+  REQUIRE_GPU();
+  auto& pool = *default_memory_pool();
+  current_stream().synchronize();
+  std::size_t base = pool.used_bytes();
+  {
+    array a = empty({1000}, float32);
+    array b = a.copy();
+    EXPECT_GT(pool.used_bytes(), base);
+  }
+  EXPECT_EQ(pool.used_bytes(), base);
+}

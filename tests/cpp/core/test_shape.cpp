@@ -1,0 +1,79 @@
+// Shapes and strides: contiguity flags, broadcasting, axis normalisation, dim_vector storage.
+#include <gtest/gtest.h>
+
+#include "cuarray/errors.hpp"
+#include "cuarray/shape.hpp"
+
+using namespace cuarray;
+
+TEST(Shape, ContiguousStridesInBothOrders) {
+  EXPECT_EQ(contiguous_strides({2, 3, 4}, 4), (strides_t{48, 16, 4}));
+  EXPECT_EQ(contiguous_strides({2, 3, 4}, 4, order::F), (strides_t{4, 8, 24}));
+  EXPECT_EQ(contiguous_strides({}, 8), strides_t{});
+  EXPECT_EQ(contiguous_strides({0, 3}, 8), (strides_t{24, 8}));
+}
+
+TEST(Shape, ContiguityIgnoresUnitDimensionsAndEmptyArrays) {
+  EXPECT_TRUE(is_c_contiguous({2, 1, 3}, {24, 999, 8}, 8));
+  EXPECT_TRUE(is_f_contiguous({1, 5}, {77, 4}, 4));
+  EXPECT_TRUE(is_c_contiguous({0, 3}, {-5, 3}, 8));
+  EXPECT_FALSE(is_c_contiguous({3}, {-8}, 8));
+  EXPECT_FALSE(is_c_contiguous({2, 3}, {8, 16}, 8));
+  EXPECT_TRUE(is_f_contiguous({2, 3}, {8, 16}, 8));
+  EXPECT_TRUE(is_c_contiguous({}, {}, 8));
+}
+
+TEST(Shape, StridesLikeKeepsAxisOrder) {
+  // An F-ordered prototype gives F-ordered strides.
+  EXPECT_EQ(strides_like({2, 3}, {8, 16}, 4), (strides_t{4, 8}));
+  // A transposed 3-d prototype.
+  EXPECT_EQ(strides_like({4, 3, 2}, {8, 16, 48}, 8), (strides_t{8, 32, 96}));
+}
+
+TEST(Shape, BroadcastsLikeNumPy) {
+  EXPECT_EQ(broadcast_shapes({3, 1}, {4}), (shape_t{3, 4}));
+  EXPECT_EQ(broadcast_shapes({}, {2, 2}), (shape_t{2, 2}));
+  EXPECT_EQ(broadcast_shapes({0, 1}, {1, 5}), (shape_t{0, 5}));
+  EXPECT_THROW(broadcast_shapes({3}, {4}), value_error);
+}
+
+TEST(Shape, NormalizesAxesOrThrowsAxisError) {
+  EXPECT_EQ(normalize_axis(-1, 3), 2);
+  EXPECT_EQ(normalize_axis(0, 1), 0);
+  EXPECT_THROW(normalize_axis(3, 3), axis_error);
+  EXPECT_THROW(normalize_axis(-4, 3), axis_error);
+}
+
+TEST(Shape, CheckedSizeRejectsNegativeAndOverflow) {
+  EXPECT_EQ(checked_size({2, 3, 4}), 24);
+  EXPECT_EQ(checked_size({0, 1LL << 62}), 0);
+  EXPECT_THROW(checked_size({-1}), value_error);
+  EXPECT_THROW(checked_size({1LL << 62, 1LL << 62}), value_error);
+  EXPECT_THROW(checked_size({1LL << 61}, 8), value_error);
+}
+
+TEST(Shape, DimVectorSpillsToHeapAndCopies) {
+  dim_vector v;
+  for (int i = 0; i < 40; ++i) v.push_back(i);
+  dim_vector w = v;
+  EXPECT_EQ(w.size(), 40);
+  EXPECT_EQ(w[39], 39);
+  dim_vector m = std::move(w);
+  EXPECT_EQ(m, v);
+  m.insert(0, -1);
+  EXPECT_EQ(m[0], -1);
+  EXPECT_EQ(m[1], 0);
+  m.erase(0);
+  EXPECT_EQ(m, v);
+  EXPECT_EQ(shape_to_string({4}), "(4,)");
+  EXPECT_EQ(shape_to_string({2, 3}), "(2, 3)");
+}
+
+TEST(Shape, ByteExtentCoversNegativeStrides) {
+  std::int64_t lo, hi;
+  byte_extent({3}, {-8}, 8, lo, hi);
+  EXPECT_EQ(lo, -16);
+  EXPECT_EQ(hi, 8);
+  byte_extent({2, 0}, {8, 8}, 8, lo, hi);
+  EXPECT_EQ(hi, 0);
+}
