@@ -192,10 +192,14 @@ def _require_scalars(name, *values):
                             "(array-valued ends come with the elementwise engine)")
 
 
-def arange(start, stop=None, step=None, *, dtype=None):
+def arange(start=None, stop=None, step=None, dtype=None):
     """Evenly spaced values in [start, stop), with NumPy's length and dtype rules."""
+    if start is None and stop is None:
+        raise TypeError("arange() requires stop to be specified.")
     if stop is None:
         start, stop = 0, start
+    elif start is None:
+        start = 0
     if step is None:
         step = 1
     for v in (start, stop, step):
@@ -213,13 +217,13 @@ def arange(start, stop=None, step=None, *, dtype=None):
         n = -((start - stop) // step)
     else:
         q = (stop - start) / step
-        if isinstance(q, complex) or numpy.iscomplexobj(q):
-            q = complex(q).real
-        if math.isnan(q):
+        # A complex range is as long as the shorter of its real and imaginary extents (NumPy's rule).
+        parts = [complex(q).real, complex(q).imag] if numpy.iscomplexobj(q) else [float(q)]
+        if any(math.isnan(p) for p in parts):
             raise ValueError("arange: cannot compute length")
-        if math.isinf(q):
+        if any(math.isinf(p) for p in parts):
             raise ValueError("Maximum allowed size exceeded")
-        n = math.ceil(q)
+        n = min(math.ceil(p) for p in parts)
     n = max(n, 0)
     return _core.arange_n(n, start, step, dtype)
 
@@ -234,6 +238,9 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     dtype = dt if dtype is None else numpy.dtype(dtype)
     y, step = _core.linspace(complex(start), complex(stop), num, bool(endpoint), dtype)
     if retstep:
+        div = (num - 1) if endpoint else num
+        if div <= 0:
+            return y, math.nan  # NumPy's undefined step is a Python float
         return y, (dt.type(step) if dt.kind == "c" else dt.type(step.real))
     return y
 

@@ -144,8 +144,18 @@ dtype scalar_dtype(nb::handle obj) {
   return to_dtype(obj.attr("dtype"));
 }
 
-scalar to_scalar(nb::handle value, dtype t) {
+scalar to_scalar(nb::handle value, dtype t, bool strict) {
   PyObject* o = value.ptr();
+  if (strict && (is_integer(t) || is_floating(t)) && PyComplex_Check(o)) {
+    PyErr_Format(PyExc_TypeError, "%s() argument must be a string%s or a real number, not 'complex'",
+                 is_integer(t) ? "int" : "float", is_integer(t) ? ", a bytes-like object" : "");
+    throw nb::python_error();
+  }
+  if (strict && is_integer(t) && PyFloat_Check(o)) {
+    nb::object as_int = nb::steal(PyNumber_Long(o));  // int(): ValueError for NaN, OverflowError for inf
+    if (!as_int.is_valid()) throw nb::python_error();
+    return to_scalar(as_int, t, strict);
+  }
   if (PyBool_Check(o)) return scalar::from_bool(o == Py_True).cast(t);
   if (PyLong_Check(o)) {
     int overflow = 0;

@@ -44,8 +44,11 @@ shape_t to_shape_signed(nb::handle obj);
 order to_order(nb::handle obj, order if_none);
 
 /// A Python or NumPy scalar (or 0-d NumPy array) converted for storing into an array of dtype `t`,
-/// with NumPy 2's rules (OverflowError for out-of-range Python ints).
-scalar to_scalar(nb::handle value, dtype t);
+/// with NumPy 2's rules (OverflowError for out-of-range Python ints). `strict` is the element-assignment
+/// rule of fill() and __setitem__: a Python float goes to an integer dtype through int() (ValueError for
+/// NaN, OverflowError for inf and out-of-range values) and a Python complex refuses to become real. Without
+/// it (full(), copyto), Python floats and complexes are cast like arrays ('unsafe').
+scalar to_scalar(nb::handle value, dtype t, bool strict = true);
 /// Whether `obj` is a Python or NumPy scalar (bool, int, float, complex, numpy.generic).
 bool is_python_scalar(nb::handle obj);
 /// Default dtype NumPy gives a Python scalar (or the NumPy scalar's own dtype).

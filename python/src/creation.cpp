@@ -20,6 +20,10 @@ array like(const array& proto, nb::handle dt, nb::handle ord, nb::handle shape) 
   order o = to_order(ord, order::K);
   if (!shape.is_none()) {
     shape_t s = to_shape(shape);
+    if (o == order::K && s.size() == proto.ndim()) {
+      // Same number of dimensions: keep the prototype's axis order, as NumPy does.
+      return empty_like(array(proto.storage(), descriptor{proto.type(), s, proto.strides(), proto.offset()}), t, o);
+    }
     if (o == order::K || o == order::A) {
       o = (proto.is_f_contiguous() && !proto.is_c_contiguous() && s.size() == proto.ndim()) ? order::F : order::C;
     }
@@ -65,7 +69,7 @@ void init_creation(nb::module_& m) {
       return wrap(std::move(out));
     }
     dtype t = dt.is_none() ? scalar_dtype(value) : to_dtype(dt);
-    return wrap(full(s, to_scalar(value, t), t, o));
+    return wrap(full(s, to_scalar(value, t, false), t, o));
   }, nb::arg("shape"), nb::arg("fill_value"), nb::arg("dtype") = nb::none(), nb::arg("order") = "C");
 
   m.def("empty_like", [](const py_array& a, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape) {
@@ -94,7 +98,7 @@ void init_creation(nb::module_& m) {
     if (is_ndarray(value)) {
       out.assign(as_py_array(value).a);
     } else if (is_python_scalar(value)) {
-      out.fill(to_scalar(value, out.type()));
+      out.fill(to_scalar(value, out.type(), false));
     } else {
       assign_from_python(out, numpy().attr("asarray")(value));
     }

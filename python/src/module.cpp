@@ -3,6 +3,9 @@
 
 NB_MODULE(_core, m) {
   m.doc() = "cuarray's compiled core";
+  // Cached Python objects (NumPy dtypes, the default pools' wrappers) live until the process ends by
+  // design; nanobind's shutdown report of them would be noise.
+  nb::set_leak_warnings(false);
   cuarray::py::init_errors(m);
   cuarray::py::init_runtime(m);
   cuarray::py::init_memory(m);

@@ -316,10 +316,37 @@ void setitem(nb::handle self, nb::handle key, nb::handle value) {
   assign_value(view, value);
 }
 
-nb::object item(nb::handle self) {
+// ndarray.item(*args): no argument for a size-1 array, a flat index, or one index per dimension.
+nb::object item(nb::handle self, nb::args args) {
   const array& a = self_of(self).a;
-  if (a.size() != 1) throw value_error("can only convert an array of size 1 to a Python scalar");
-  return to_host(self, nb::none(), nb::none(), nb::none(), true).attr("item")();
+  array element;
+  if (args.size() == 0) {
+    if (a.size() != 1) throw value_error("can only convert an array of size 1 to a Python scalar");
+    element = a;
+  } else if (args.size() == 1 && !PyTuple_Check(args[0].ptr())) {
+    std::int64_t i = nb::cast<std::int64_t>(args[0]);
+    if (i < -a.size() || i >= a.size()) {
+      throw index_error("index " + std::to_string(i) + " is out of bounds for size " + std::to_string(a.size()));
+    }
+    if (i < 0) i += a.size();
+    descriptor d{a.type(), shape_t{}, strides_t{}, a.offset()};
+    for (int ax = a.ndim() - 1; ax >= 0; --ax) {
+      d.offset += (i % a.shape()[ax]) * a.strides()[ax];
+      i /= a.shape()[ax];
+    }
+    element = array(a.storage(), std::move(d));
+  } else {
+    nb::tuple key = args.size() == 1 ? nb::borrow<nb::tuple>(args[0]) : nb::tuple(args);
+    if (static_cast<int>(key.size()) != a.ndim()) throw value_error("incorrect number of indices for array");
+    element = basic_index(a, key);
+  }
+  std::vector<unsigned char> bytes(element.itemsize());
+  {
+    nb::gil_scoped_release release;
+    element.copy_to_host(bytes.data());
+  }
+  nb::object host = numpy().attr("frombuffer")(nb::bytes(bytes.data(), bytes.size()), numpy_dtype(a.type()));
+  return host.attr("item")(0);
 }
 
 // int(a), float(a), bool(a)...: NumPy decides, on a host copy when the array holds one element, else on a
@@ -422,8 +449,8 @@ void init_ndarray(nb::module_& m) {
         if (s.a.ndim() == 0) throw type_error("len() of unsized object");
         return s.a.shape()[0];
       })
-      .def("__getitem__", &getitem)
-      .def("__setitem__", &setitem)
+      .def("__getitem__", &getitem, nb::arg("key").none())
+      .def("__setitem__", &setitem, nb::arg("key").none(), nb::arg("value").none())
       .def("copy", [](const py_array& s, nb::handle ord) { return wrap(s.a.copy(to_order(ord, order::C))); },
            nb::arg("order") = "C")
       .def("__copy__", [](const py_array& s) { return wrap(s.a.copy(order::K)); })

@@ -4,9 +4,10 @@ from cuarray.cuda import memory, pinned_memory, runtime
 from cuarray.cuda.device import Device, get_device_id
 from cuarray.cuda.memory import (
     Memory, MemoryAsyncPool, MemoryPointer, MemoryPool, OutOfMemoryError, alloc, get_allocator,
-    malloc_managed, set_allocator, using_allocator)
+    get_default_memory_pool, malloc_managed, set_allocator, using_allocator)
 from cuarray.cuda.pinned_memory import (
-    PinnedMemoryPointer, PinnedMemoryPool, alloc_pinned_memory, set_pinned_memory_allocator)
+    PinnedMemoryPointer, PinnedMemoryPool, alloc_pinned_memory, get_default_pinned_memory_pool,
+    set_pinned_memory_allocator)
 from cuarray.cuda.stream import Event, ExternalStream, Stream, get_current_stream, get_elapsed_time
 
 
@@ -22,7 +23,7 @@ def get_local_runtime_version():
 __all__ = [
     "Device", "Event", "ExternalStream", "Memory", "MemoryAsyncPool", "MemoryPointer", "MemoryPool",
     "OutOfMemoryError", "PinnedMemoryPointer", "PinnedMemoryPool", "Stream", "alloc", "alloc_pinned_memory",
-    "get_allocator", "get_current_stream", "get_device_id", "get_elapsed_time", "is_available",
+    "get_allocator", "get_current_stream", "get_default_memory_pool", "get_default_pinned_memory_pool", "get_device_id", "get_elapsed_time", "is_available",
     "malloc_managed", "memory", "pinned_memory", "runtime", "set_allocator", "set_pinned_memory_allocator",
     "using_allocator",
 ]

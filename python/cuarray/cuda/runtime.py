@@ -3,6 +3,9 @@ from cuarray import _core
 
 CUDARuntimeError = _core.CUDARuntimeError
 
+#: cuarray runs on CUDA only.
+is_hip = False
+
 #: Special stream handles of the CUDA runtime.
 streamLegacy = 1
 streamPerThread = 2

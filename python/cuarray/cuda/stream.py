@@ -14,7 +14,7 @@ def _current_map():
 
 
 class _BaseStream:
-    __slots__ = ("_handle", "_ptr", "device_id", "_previous", "__weakref__")
+    __slots__ = ("_handle", "_ptr", "device_id", "_previous", "is_non_blocking", "priority", "__weakref__")
 
     @property
     def ptr(self):
@@ -75,6 +75,8 @@ class Stream(_BaseStream):
     def __init__(self, null=False, non_blocking=False, priority=0, ptds=False):
         self.device_id = _core.get_device_id()
         self._previous = None
+        self.is_non_blocking = bool(non_blocking) and not (null or ptds)
+        self.priority = int(priority)
         if null:
             self._handle = None
             self._ptr = 0
@@ -101,6 +103,8 @@ class ExternalStream(_BaseStream):
         self._ptr = int(ptr)
         self.device_id = _core.get_device_id() if device_id < 0 else device_id
         self._previous = None
+        self.is_non_blocking = False
+        self.priority = 0
 
 
 class _StreamClassAttributes(type):
