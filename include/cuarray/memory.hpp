@@ -153,6 +153,10 @@ const std::shared_ptr<pinned_memory_pool>& default_pinned_memory_pool();
 /// Pinned memory from the default pinned pool.
 pinned_ptr alloc_pinned_memory(std::size_t bytes);
 
+/// Release what asynchronous copies were keeping alive once their work has finished (called after every
+/// stream, event or device synchronisation, and on pinned allocations).
+void poll_pending_copies();
+
 /// Whether a host pointer lies in page-locked memory known to CUDA.
 bool is_pinned(const void* host_ptr);
 

@@ -94,7 +94,12 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=
         if _contains_device_array(obj):
             a = _from_nested(obj, dtype)
         else:
-            host = numpy.asarray(obj, dtype=dtype, order=order if order in ("C", "F") else None)
+            if order in ("C", "F"):
+                host = numpy.asarray(obj, dtype=dtype, order=order)
+            else:
+                host = numpy.asarray(obj, dtype=dtype)
+                if order == "A" and not (host.flags.c_contiguous or host.flags.f_contiguous):
+                    host = numpy.ascontiguousarray(host)
             a = _core.from_numpy(_native(host), order)
     if a.ndim < ndmin:
         a = a.reshape((1,) * (ndmin - a.ndim) + a.shape)

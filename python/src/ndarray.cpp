@@ -2,11 +2,13 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "common.hpp"
+#include "src/core/internal.hpp"
 
 namespace cuarray::py {
 
@@ -189,7 +191,7 @@ nb::object to_host(nb::handle self, nb::handle stream, nb::handle order_obj, nb:
   }
   if (to_dtype(out.attr("dtype")) != a.type()) {
     throw type_error("dtype mismatch: " + std::string(name(a.type())) + " != " +
-                     nb::cast<std::string>(nb::str(out.attr("dtype"))));
+                     nb::cast<std::string>(nb::str(nb::object(out.attr("dtype")))));
   }
   host_buffer buf(out, true);
   order o;
@@ -246,39 +248,59 @@ void set_from_host(nb::handle self, nb::handle arr, nb::handle stream) {
   }
   if (to_dtype(arr.attr("dtype")) != a.type()) {
     throw type_error("dtype mismatch: old dtype: " + std::string(name(a.type())) +
-                     ", new dtype: " + nb::cast<std::string>(nb::str(arr.attr("dtype"))));
+                     ", new dtype: " + nb::cast<std::string>(nb::str(nb::object(arr.attr("dtype")))));
   }
   if (a.size() == 0) return;
   from_host_into(a, arr);
 }
 
-// A NumPy array (native byte order, supported dtype) to a new device array, keeping C or F layout
-// (order 'K'/'A'), or the requested one.
+// Whether a host layout is packed: positive strides that are a permutation of some contiguous layout, so
+// the bytes can move as one block and keep their strides on the device.
+bool is_dense(const Py_buffer& v) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> axes;  // (stride, extent)
+  for (int i = 0; i < v.ndim; ++i) {
+    if (v.shape[i] == 0) return true;
+    if (v.shape[i] == 1) continue;
+    if (v.strides[i] <= 0) return false;
+    axes.emplace_back(v.strides[i], v.shape[i]);
+  }
+  std::sort(axes.begin(), axes.end());
+  std::int64_t expected = v.itemsize;
+  for (auto& [stride, extent] : axes) {
+    if (stride != expected) return false;
+    expected *= extent;
+  }
+  return true;
+}
+
+// A NumPy array (native byte order, supported dtype) to a new device array. Packed host layouts (C, F or
+// any permutation) keep their strides under order 'K'/'A'/None; 'C' and 'F' are produced on the device.
 nb::object from_numpy(nb::handle host, nb::handle order_obj) {
   dtype t = to_dtype(host.attr("dtype"));
   shape_t shape = to_shape(host.attr("shape"));
   order want = to_order(order_obj, order::K);
   host_buffer buf(host, false);
-  bool c = buf.c_contiguous(), f = buf.f_contiguous();
-  order layout = c ? order::C : order::F;
-  if (want == order::C || want == order::F) layout = want;
-  array out = empty(shape, t, layout);
-  if (out.size() > 0) {
-    if (c || f) {
-      order src_layout = c ? order::C : order::F;
-      nb::gil_scoped_release release;
-      if (src_layout == layout) {
-        out.copy_from_host(buf.view.buf, layout);
-      } else {
-        // Upload in the source's layout and transpose on the device, which is far faster than on the host.
-        array tmp = empty(shape, t, src_layout);
-        tmp.copy_from_host(buf.view.buf, src_layout);
-        out.assign(tmp);
-      }
-    } else {
-      from_host_into(out, host);
-    }
+  if (!is_dense(buf.view)) {
+    nb::object packed = numpy().attr("array")(host, nb::arg("order") = want == order::F ? "F" : (want == order::C ? "C" : "K"));
+    return from_numpy(packed, order_obj);
   }
+  strides_t host_strides;
+  for (int i = 0; i < buf.view.ndim; ++i) host_strides.push_back(buf.view.strides[i]);
+  // Unit and empty dimensions carry arbitrary strides on the host: normalise through the flags.
+  bool c = buf.c_contiguous(), f = buf.f_contiguous();
+  if (c) host_strides = contiguous_strides(shape, itemsize(t), order::C);
+  else if (f) host_strides = contiguous_strides(shape, itemsize(t), order::F);
+  array raw = detail::new_array(t, shape, host_strides, current_device());
+  if (raw.size() > 0) {
+    nb::gil_scoped_release release;
+    activate_device(raw.device());
+    memcpy_host_to_device(raw.data(), buf.view.buf, raw.nbytes(), current_stream(raw.device()));
+  }
+  bool ok = want == order::K || want == order::A || (want == order::C && raw.is_c_contiguous()) ||
+            (want == order::F && raw.is_f_contiguous());
+  if (ok) return wrap(std::move(raw));
+  array out = empty(shape, t, want);
+  out.assign(raw);
   return wrap(std::move(out));
 }
 

@@ -303,7 +303,21 @@ void array::fill(const scalar& value) {
 
 void array::assign(const array& src_in) {
   if (size_ == 0) return;
-  array src = src_in.shape() == desc_.shape ? src_in : src_in.broadcast_to(desc_.shape);
+  array src = src_in;
+  if (src.ndim() > ndim()) {
+    // NumPy drops leading unit dimensions of the value: a (1, 5) value fills a (5,) target.
+    int extra = src.ndim() - ndim();
+    for (int i = 0; i < extra; ++i) {
+      if (src.shape()[i] != 1) {
+        throw value_error("could not broadcast input array from shape " + shape_to_string(src.shape()) +
+                          " into shape " + shape_to_string(desc_.shape));
+      }
+    }
+    descriptor d{src.type(), shape_t(src.shape().begin() + extra, src.shape().end()),
+                 strides_t(src.strides().begin() + extra, src.strides().end()), src.offset()};
+    src = array(src.storage(), std::move(d));
+  }
+  if (src.shape() != desc_.shape) src = src.broadcast_to(desc_.shape);
   if (src.device() != device()) src = to_device(src, device());
   if (src.data() == data() && src.strides() == desc_.strides && src.type() == desc_.type) return;
   if (detail::may_overlap(*this, src)) src = src.copy(order::K);  // NumPy's result, not a race

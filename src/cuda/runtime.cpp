@@ -8,6 +8,7 @@
 #include "cuarray/device.hpp"
 #include "cuarray/errors.hpp"
 #include "cuarray/event.hpp"
+#include "cuarray/memory.hpp"
 #include "cuarray/stream.hpp"
 #include "src/cuda/check.hpp"
 
@@ -129,6 +130,7 @@ void device_synchronize(int id) {
   cudaError_t st = cudaDeviceSynchronize();
   activate_device(previous);
   if (st != cudaSuccess) detail::throw_cuda_error(st, "cudaDeviceSynchronize");
+  poll_pending_copies();
 }
 
 int runtime_version() {
@@ -149,6 +151,7 @@ int driver_version() {
 void stream_ref::synchronize() const {
   require_device();
   CUARRAY_CUDA_CHECK(cudaStreamSynchronize(handle_));
+  poll_pending_copies();
 }
 
 bool stream_ref::query() const {
@@ -215,7 +218,10 @@ event::~event() {
 
 void event::record(stream_ref s) { CUARRAY_CUDA_CHECK(cudaEventRecord(handle_, s.get())); }
 
-void event::synchronize() const { CUARRAY_CUDA_CHECK(cudaEventSynchronize(handle_)); }
+void event::synchronize() const {
+  CUARRAY_CUDA_CHECK(cudaEventSynchronize(handle_));
+  poll_pending_copies();
+}
 
 bool event::query() const {
   cudaError_t st = cudaEventQuery(handle_);

@@ -450,6 +450,8 @@ const std::shared_ptr<pinned_memory_pool>& default_pinned_memory_pool() {
 
 pinned_ptr alloc_pinned_memory(std::size_t bytes) { return default_pinned_memory_pool()->allocate(bytes); }
 
+void poll_pending_copies() { default_pinned_memory_pool()->poll(); }
+
 bool is_pinned(const void* host_ptr) {
   if (!is_available()) return false;
   cudaPointerAttributes attr{};

@@ -1,0 +1,745 @@
+"""Benchmark framework: library back ends (cuarray, cupy, torch), timing helpers, case registry, result tables."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import gc
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+LIBRARIES = ("cuarray", "cupy", "torch")
+PEERS = ("cupy", "torch")
+# A target missed by less than this fraction is marked 'close', not 'FAIL'.  On an H200 (2026-11-22),
+# CuPy measured under two names in one --quick run gave ratios of 0.95 to 1.08 (full runs: 0.97 to 1.00).
+CLOSE_FRACTION = 0.10
+
+
+# ---------------------------------------------------------------------------
+# Library back ends
+# ---------------------------------------------------------------------------
+
+
+class Backend:
+    """One array library: its module, how to synchronise, time with events and free cached memory."""
+
+    name = "?"
+
+    def __init__(self) -> None:
+        self.module: Any = None
+        self.available = False
+        self.reason = "not probed"
+        self.version: str | None = None
+        self.extra: dict[str, Any] = {}
+
+    # The three hooks every back end provides once available.
+    def sync(self) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def event(self) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def elapsed_ms(self, start: Any, end: Any) -> float:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def cleanup(self, collect: bool = False) -> None:
+        """Return the library's cached device and pinned memory to the driver (after a full gc if asked)."""
+        if collect:
+            gc.collect()
+
+    def device_name(self) -> str | None:
+        return None
+
+    def info(self) -> dict[str, Any]:
+        return {"available": self.available, "version": self.version, "reason": self.reason, **self.extra}
+
+
+class CupyLikeBackend(Backend):
+    """cuarray and cupy: both expose CuPy's API (cuda.Event, cuda.get_elapsed_time, memory pools)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self._sync: Callable[[], None] | None = None
+
+    def probe(self) -> "CupyLikeBackend":
+        try:
+            mod = __import__(self.name)
+        except Exception as e:  # ImportError, or a broken extension module
+            self.reason = f"import failed: {type(e).__name__}: {e}".strip()
+            return self
+        self.module = mod
+        self.version = str(getattr(mod, "__version__", "unknown"))
+        try:
+            is_avail = getattr(mod, "is_available", None)
+            ok = bool(is_avail()) if is_avail is not None else mod.cuda.runtime.getDeviceCount() > 0
+        except Exception as e:
+            self.reason = f"is_available() failed: {type(e).__name__}: {e}"
+            return self
+        if not ok:
+            self.reason = "imported, but reports no usable GPU (is_available() is False)"
+            return self
+        cuda = mod.cuda
+        # Synchronise the current stream (what a user would do); fall back to the device.
+        if hasattr(cuda, "get_current_stream"):
+            self._sync = lambda: cuda.get_current_stream().synchronize()
+        elif hasattr(cuda, "Device"):
+            self._sync = lambda: cuda.Device().synchronize()
+        else:
+            self._sync = lambda: cuda.runtime.deviceSynchronize()
+        try:
+            rt = cuda.runtime
+            self.extra["cuda_runtime_version"] = rt.runtimeGetVersion()
+            self.extra["cuda_driver_version"] = rt.driverGetVersion()
+        except Exception:
+            pass
+        self.available = True
+        self.reason = "ok"
+        return self
+
+    def sync(self) -> None:
+        assert self._sync is not None
+        self._sync()
+
+    def event(self) -> Any:
+        return self.module.cuda.Event()
+
+    def elapsed_ms(self, start: Any, end: Any) -> float:
+        return float(self.module.cuda.get_elapsed_time(start, end))
+
+    def cleanup(self, collect: bool = False) -> None:
+        if collect:
+            gc.collect()
+        if not self.available:
+            return
+        try:
+            self.sync()
+        except Exception:
+            pass
+        for getter in ("get_default_memory_pool", "get_default_pinned_memory_pool"):
+            try:
+                getattr(self.module, getter)().free_all_blocks()
+            except Exception:
+                pass
+
+    def device_name(self) -> str | None:
+        props = self.module.cuda.runtime.getDeviceProperties(0)
+        name = props["name"]
+        return name.decode() if isinstance(name, bytes) else str(name)
+
+
+class TorchBackend(Backend):
+    name = "torch"
+
+    def probe(self) -> "TorchBackend":
+        try:
+            import torch
+        except Exception as e:
+            self.reason = f"import failed: {type(e).__name__}: {e}".strip()
+            return self
+        self.module = torch
+        self.version = str(torch.__version__)
+        self.extra["cuda_version"] = getattr(torch.version, "cuda", None)
+        try:
+            ok = torch.cuda.is_available()
+        except Exception as e:
+            self.reason = f"torch.cuda.is_available() failed: {type(e).__name__}: {e}"
+            return self
+        if not ok:
+            self.reason = "imported, but torch.cuda.is_available() is False"
+            return self
+        self.available = True
+        self.reason = "ok"
+        return self
+
+    def sync(self) -> None:
+        self.module.cuda.synchronize()
+
+    def event(self) -> Any:
+        return self.module.cuda.Event(enable_timing=True)
+
+    def elapsed_ms(self, start: Any, end: Any) -> float:
+        return float(start.elapsed_time(end))
+
+    def cleanup(self, collect: bool = False) -> None:
+        if collect:
+            gc.collect()
+        if self.available:
+            try:
+                self.module.cuda.synchronize()
+                self.module.cuda.empty_cache()
+            except Exception:
+                pass
+            try:  # pinned host blocks live in a separate cache
+                self.module._C._host_emptyCache()
+            except Exception:
+                pass
+
+    def device_name(self) -> str | None:
+        return str(self.module.cuda.get_device_name(0))
+
+
+def detect_backends(names: tuple[str, ...] = LIBRARIES) -> dict[str, Backend]:
+    """Import each library that is installed and usable; unavailable ones keep the reason why."""
+    out: dict[str, Backend] = {}
+    for name in names:
+        b: Backend = TorchBackend().probe() if name == "torch" else CupyLikeBackend(name).probe()
+        out[name] = b
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Timing helpers
+# ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Stats:
+    """Samples of one measurement, each the time of one call in seconds."""
+
+    samples_s: list[float]
+    method: str
+    inner_loop: int = 1  # calls averaged inside one sample (time_host_loop)
+    note: str | None = None
+
+    @property
+    def median_s(self) -> float:
+        return statistics.median(self.samples_s)
+
+    @property
+    def min_s(self) -> float:
+        return min(self.samples_s)
+
+    @property
+    def p90_s(self) -> float:
+        return float(np.percentile(self.samples_s, 90))
+
+    def to_json(self, nbytes: int | None) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "status": "ok",
+            "method": self.method,
+            "median_us": self.median_s * 1e6,
+            "min_us": self.min_s * 1e6,
+            "p90_us": self.p90_s * 1e6,
+            "mean_us": statistics.fmean(self.samples_s) * 1e6,
+            "repetitions": len(self.samples_s),
+            "inner_loop": self.inner_loop,
+            "samples_us": [s * 1e6 for s in self.samples_s],
+        }
+        if nbytes:
+            d["bytes"] = nbytes
+            d["gbps_median"] = nbytes / self.median_s / 1e9
+            d["gbps_best"] = nbytes / self.min_s / 1e9
+        if self.note:
+            d["note"] = self.note
+        return d
+
+
+class _NoGC:
+    """Keep the cyclic garbage collector out of timed regions (as timeit does)."""
+
+    def __enter__(self) -> None:
+        self._was = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._was:
+            gc.enable()
+
+
+def _sync_of(sync: Any) -> Callable[[], None]:
+    if isinstance(sync, Backend):
+        return sync.sync
+    if sync is None:
+        return lambda: None
+    return sync
+
+
+def time_gpu(fn: Callable[[], Any], sync: Any, n_warmup: int = 3, n_repeat: int = 20) -> Stats:
+    """GPU-bound work: events recorded on the library's current stream around each call; median of repeats.
+
+    `sync` is a Backend (events are used).  A plain callable is accepted too; then each call is
+    bracketed by synchronisations and timed with the host clock.
+    """
+    if not isinstance(sync, Backend):
+        s = _sync_of(sync)
+
+        def once() -> None:
+            fn()
+            s()
+
+        st = time_blocking(once, n_repeat=n_repeat, n_warmup=n_warmup)
+        st.method = "gpu-hostclock"
+        return st
+    b = sync
+    for _ in range(n_warmup):
+        fn()
+    b.sync()
+    pairs = [(b.event(), b.event()) for _ in range(n_repeat)]
+    with _NoGC():
+        for start, end in pairs:
+            start.record()
+            fn()
+            end.record()
+        b.sync()
+    samples = [b.elapsed_ms(start, end) * 1e-3 for start, end in pairs]
+    return Stats(samples, "events")
+
+
+def time_host_loop(
+    fn: Callable[[], Any], sync: Any, n_loop: int = 1000, n_repeat: int = 7, n_warmup: int | None = None
+) -> Stats:
+    """Per-call overhead: a tight loop of n_loop calls timed with perf_counter, then one synchronise.
+
+    One sample is (loop time + final sync) / n_loop; the median of n_repeat samples is reported.
+    The Python loop itself (~30 ns a call) is included, equally for every library.
+    """
+    s = _sync_of(sync)
+    for _ in range(n_warmup if n_warmup is not None else max(10, n_loop // 10)):
+        fn()
+    s()
+    samples = []
+    rng = range(n_loop)
+    with _NoGC():
+        for _ in range(n_repeat):
+            t0 = time.perf_counter()
+            for _ in rng:
+                fn()
+            s()
+            samples.append((time.perf_counter() - t0) / n_loop)
+    return Stats(samples, "host-loop", inner_loop=n_loop)
+
+
+def time_blocking(fn: Callable[[], Any], n_repeat: int = 20, n_warmup: int = 2) -> Stats:
+    """Synchronous host-visible work (the call blocks until done): perf_counter around each call; median."""
+    for _ in range(n_warmup):
+        fn()
+    samples = []
+    with _NoGC():
+        for _ in range(n_repeat):
+            t0 = time.perf_counter()
+            fn()
+            samples.append(time.perf_counter() - t0)
+    return Stats(samples, "blocking")
+
+
+# ---------------------------------------------------------------------------
+# Cases
+# ---------------------------------------------------------------------------
+
+
+class Skip(Exception):
+    """Raised by a case for a library it does not apply to; the cell reads 'n/a'."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    """A goal stated as a speed ratio: peer_time / cuarray_time >= min_ratio."""
+
+    peer: str
+    min_ratio: float
+
+    @property
+    def text(self) -> str:
+        return f">= {self.min_ratio:.1f}x {self.peer}"
+
+
+@dataclasses.dataclass
+class Case:
+    name: str
+    fn: Callable[[Backend, "Config"], Stats]
+    module: str
+    nbytes: int | None = None  # bytes moved per call, for GB/s
+    target: Target | None = None
+    libs: tuple[str, ...] = LIBRARIES
+    key: bool = False  # shown in gpu_check's short summary even without a target
+    heavy: bool = False  # large data: fewer rounds (each round repeats the set-up)
+    doc: str = ""
+
+
+REGISTRY: list[Case] = []
+
+
+def case(
+    name: str,
+    *,
+    nbytes: int | None = None,
+    target: Target | None = None,
+    libs: tuple[str, ...] = LIBRARIES,
+    key: bool = False,
+    heavy: bool = False,
+) -> Callable[[Callable[[Backend, "Config"], Stats]], Callable[[Backend, "Config"], Stats]]:
+    """Register `fn(backend, cfg) -> Stats` as a benchmark case."""
+
+    def deco(fn: Callable[[Backend, "Config"], Stats]) -> Callable[[Backend, "Config"], Stats]:
+        if any(c.name == name for c in REGISTRY):
+            raise ValueError(f"duplicate benchmark case name {name!r}")
+        mod = fn.__module__.rsplit(".", 1)[-1]
+        doc = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else ""
+        REGISTRY.append(Case(name, fn, mod, nbytes, target, libs, key, heavy, doc))
+        return fn
+
+    return deco
+
+
+class Config:
+    """Run settings handed to every case, and a per-case cache of host data shared by the libraries.
+
+    A case is measured in `rounds` rounds; each round calls the case once per library, in an order
+    rotated from round to round, and the samples of all rounds are pooled.  Drift of the machine
+    (clocks, other load, the allocator's state) then falls on every library alike instead of on
+    whichever ran first.  `reps()` returns the repetitions for one round.
+    """
+
+    def __init__(self, quick: bool, rounds: int | None = None) -> None:
+        self.quick = quick
+        self.rounds_override = rounds
+        self.rounds = 1  # set per case by rounds_for()
+        self.round = 0  # the round being measured (cases check results in round 0 only)
+        self._host: dict[Any, np.ndarray] = {}
+        self._kept: dict[Any, np.ndarray] = {}
+
+    def rounds_for(self, c: "Case") -> int:
+        if self.rounds_override is not None:
+            return self.rounds_override
+        if c.heavy:
+            return 3 if self.quick else 5
+        return 5 if self.quick else 9
+
+    def reps(self, full: int, quick: int) -> int:
+        """Repetitions for one round, so that all rounds together give about `full` (or `quick`)."""
+        total = quick if self.quick else full
+        return max(2, math.ceil(total / self.rounds))
+
+    @property
+    def first_round(self) -> bool:
+        return self.round == 0
+
+    def host_random(self, n: int, dtype: Any = np.float32, seed: int = 0, keep: bool = False) -> np.ndarray:
+        """Random (never zero-filled) host data in ordinary pageable NumPy memory, made once per case.
+
+        keep=True keeps it for later cases too (until the run ends): large inputs that several cases share.
+        """
+        dt = np.dtype(dtype)
+        key = (n, dt.str, seed)
+        arr = self._kept.get(key)
+        if arr is None:
+            arr = self._host.get(key)
+        if arr is None:
+            rng = np.random.default_rng(seed)
+            if dt.kind == "f":
+                arr = rng.random(n, dtype=np.float32 if dt.itemsize <= 4 else np.float64).astype(dt, copy=False)
+            else:
+                arr = rng.integers(1, 100, n).astype(dt)
+        if keep:
+            self._kept[key] = arr
+            self._host.pop(key, None)
+        elif key not in self._kept:
+            self._host[key] = arr
+        return arr
+
+    def clear(self, kept: bool = False) -> None:
+        self._host.clear()
+        if kept:
+            self._kept.clear()
+
+
+# ---------------------------------------------------------------------------
+# Running and reporting
+# ---------------------------------------------------------------------------
+
+
+def _short_error(e: BaseException) -> str:
+    return f"{type(e).__name__}: {e}".strip().replace("\n", " ")
+
+
+def _merge(parts: list[Stats]) -> Stats:
+    st = Stats([x for p in parts for x in p.samples_s], parts[0].method, parts[0].inner_loop, parts[0].note)
+    return st
+
+
+def run_case(c: Case, backends: dict[str, Backend], cfg: Config, log: Callable[[str], None]) -> dict[str, Any]:
+    """Measure one case for every library, in rotating rounds; an exception becomes that cell's error text."""
+    res: dict[str, Any] = {}
+    active = []
+    for name in LIBRARIES:
+        b = backends.get(name)
+        if b is None:
+            continue
+        if not b.available:
+            res[name] = {"status": "unavailable", "error": b.reason}
+        elif name not in c.libs:
+            res[name] = {"status": "skip", "error": "not applicable"}
+        else:
+            active.append(name)
+    parts: dict[str, list[Stats]] = {n: [] for n in active}
+    spent: dict[str, float] = {n: 0.0 for n in active}
+    cfg.rounds = cfg.rounds_for(c)
+    for r in range(cfg.rounds):
+        cfg.round = r
+        k = r % len(active) if active else 0
+        for name in active[k:] + active[:k]:
+            if name in res:  # failed or skipped in an earlier round
+                continue
+            b = backends[name]
+            t0 = time.perf_counter()
+            failed = False
+            try:
+                parts[name].append(c.fn(b, cfg))
+            except Skip as e:
+                res[name] = {"status": "skip", "error": str(e) or "not applicable"}
+            except Exception as e:  # one library failing must not stop the run
+                res[name] = {"status": "error", "error": _short_error(e), "round": r, "traceback": traceback.format_exc()}
+                log(f"  {c.name:<28} {name:<8} ERROR {_short_error(e)[:200]}")
+                failed = True
+            b.cleanup(collect=failed)  # after a failure the traceback held the case's frames and arrays
+            spent[name] += time.perf_counter() - t0
+    for name in active:
+        if name in res:
+            continue
+        st = _merge(parts[name])
+        res[name] = st.to_json(c.nbytes)
+        res[name]["rounds"] = len(parts[name])
+        res[name]["round_medians_us"] = [p.median_s * 1e6 for p in parts[name]]
+        log(f"  {c.name:<28} {name:<8} {fmt_time(st.median_s * 1e6):>10}  ({spent[name]:.1f} s)")
+    res = {n: res[n] for n in LIBRARIES if n in res}
+    cfg.clear()
+    cfg.round = 0
+    for name in active:
+        backends[name].cleanup(collect=True)
+
+    out: dict[str, Any] = {
+        "name": c.name,
+        "module": c.module,
+        "doc": c.doc,
+        "bytes": c.nbytes,
+        "key": c.key,
+        "target": None if c.target is None else {"peer": c.target.peer, "min_ratio": c.target.min_ratio, "text": c.target.text},
+        "results": res,
+        "ratios": {},
+        "target_met": None,
+        "target_mark": None,
+    }
+    mine = res.get("cuarray", {})
+    for peer in PEERS:
+        other = res.get(peer, {})
+        if mine.get("status") == "ok" and other.get("status") == "ok":
+            out["ratios"][peer] = other["median_us"] / mine["median_us"]
+    if c.target is not None and c.target.peer in out["ratios"]:
+        ratio = out["ratios"][c.target.peer]
+        out["target_met"] = bool(ratio >= c.target.min_ratio)
+        if out["target_met"]:
+            out["target_mark"] = "pass"
+        elif ratio >= c.target.min_ratio * (1 - CLOSE_FRACTION):
+            out["target_mark"] = "close"
+        else:
+            out["target_mark"] = "FAIL"
+    return out
+
+
+def _num(v: float) -> str:
+    """Three significant figures, trailing zeros kept (2.00, 12.3, 456)."""
+    return f"{v:.2f}" if v < 10 else (f"{v:.1f}" if v < 100 else f"{v:.0f}")
+
+
+def fmt_time(us: float) -> str:
+    if not math.isfinite(us):
+        return "?"
+    if us < 1.0:
+        return f"{us * 1e3:.0f} ns"
+    if us < 1000.0:
+        return f"{_num(us)} µs"
+    if us < 1e6:
+        return f"{_num(us / 1e3)} ms"
+    return f"{_num(us / 1e6)} s"
+
+
+def fmt_gbps(gbps: float) -> str:
+    return f"{_num(gbps * 1e3)} MB/s" if gbps < 1 else f"{_num(gbps)} GB/s"
+
+
+def _cell(r: dict[str, Any] | None) -> str:
+    if r is None:
+        return "—"
+    st = r.get("status")
+    if st == "ok":
+        s = fmt_time(r["median_us"])
+        if "gbps_median" in r:
+            s += f" ({fmt_gbps(r['gbps_median'])})"
+        return s
+    if st == "skip":
+        return "n/a"
+    if st == "unavailable":
+        return "—"
+    err = str(r.get("error", "error"))
+    if len(err) > 60:
+        err = err[:57] + "..."
+    return "ERR " + err.replace("|", "\\|")
+
+
+def _ratio_cell(case_res: dict[str, Any], peer: str) -> str:
+    v = case_res["ratios"].get(peer)
+    return "—" if v is None else f"{v:.2f}x"
+
+
+def _target_cells(case_res: dict[str, Any]) -> tuple[str, str]:
+    t = case_res.get("target")
+    if not t:
+        return "", ""
+    mark = case_res.get("target_mark")
+    if mark is None and case_res.get("target_met") is not None:  # results written before marks existed
+        mark = "pass" if case_res["target_met"] else "FAIL"
+    return t["text"], mark or "n/a"
+
+
+def _columns(data: dict[str, Any]) -> tuple[list[str], list[str]]:
+    libs_info = data["meta"]["libraries"]
+    libs = [n for n in LIBRARIES if n in libs_info and (n == "cuarray" or libs_info[n]["available"])]
+    peers = [p for p in PEERS if p in libs]
+    return libs, peers
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def render_table(data: dict[str, Any]) -> str:
+    """The full Markdown table: per library median time (and GB/s), speed ratios, target and mark."""
+    libs, peers = _columns(data)
+    header = ["case"] + libs + [f"cuarray/{p}" for p in peers] + ["target", "ok"]
+    rows = []
+    for c in data["cases"]:
+        tgt, ok = _target_cells(c)
+        rows.append([c["name"]] + [_cell(c["results"].get(n)) for n in libs] + [_ratio_cell(c, p) for p in peers] + [tgt, ok])
+    return _md_table(header, rows)
+
+
+def render_short(data: dict[str, Any], max_rows: int = 8) -> str:
+    """Name, ratio and target columns for the key rows (a target, marked key, or a cuarray error)."""
+    _, peers = _columns(data)
+    header = ["case"] + [f"cuarray/{p}" for p in peers] + ["target", "ok"]
+    rows = []
+    for c in data["cases"]:
+        mine = c["results"].get("cuarray", {})
+        if not (c.get("target") or c.get("key") or mine.get("status") == "error"):
+            continue
+        tgt, ok = _target_cells(c)
+        if mine.get("status") == "error":
+            ok = (ok + " ERR").strip()
+        rows.append([c["name"]] + [_ratio_cell(c, p) for p in peers] + [tgt, ok])
+    more = len(rows) - max_rows
+    rows = rows[:max_rows]
+    text = _md_table(header, rows)
+    if more > 0:
+        text += f"\n(+{more} more rows in results.md)"
+    return text
+
+
+def summary_line(data: dict[str, Any]) -> str:
+    """One line: cases, targets met, cuarray errors."""
+    cases = data["cases"]
+    with_t = [c for c in cases if c.get("target")]
+    met = sum(1 for c in with_t if c.get("target_met"))
+    judged = sum(1 for c in with_t if c.get("target_met") is not None)
+    errs = [c["name"] for c in cases if c["results"].get("cuarray", {}).get("status") == "error"]
+    cu = data["meta"]["libraries"].get("cuarray", {})
+    close = sum(1 for c in with_t if c.get("target_mark") == "close")
+    s = f"{len(cases)} cases, targets met {met}/{len(with_t)}"
+    notes = ([f"{close} close"] if close else []) + ([f"{len(with_t) - judged} not judged"] if judged < len(with_t) else [])
+    if notes:
+        s += f" ({', '.join(notes)})"
+    if not cu.get("available"):
+        s += f"; cuarray unavailable: {cu.get('reason', '?')[:80]}"
+    elif errs:
+        s += f"; cuarray errors in {len(errs)}: {', '.join(errs[:4])}"
+    return s
+
+
+def render_markdown(data: dict[str, Any]) -> str:
+    m = data["meta"]
+    lines = [
+        "# cuarray benchmarks",
+        "",
+        f"- date: {m['date']}",
+        f"- device: {m.get('device') or 'unknown'}",
+        f"- commit: {m.get('commit') or 'unknown'}",
+        f"- mode: {'quick' if m.get('quick') else 'full'}",
+        "- libraries: "
+        + ", ".join(
+            f"{n} {i['version']}" if i["available"] else f"{n} unavailable ({i['reason']})" for n, i in m["libraries"].items()
+        ),
+        f"- python {m['python']}, numpy {m['numpy']}",
+        "",
+        "Times are medians over rotating rounds; ratios are speed ratios peer_time / cuarray_time"
+        " (> 1: cuarray is faster). ok: pass, close (missed by < "
+        f"{CLOSE_FRACTION:.0%}, within run-to-run noise: measure again without --quick), FAIL, n/a (not measured).",
+        "",
+        render_table(data),
+        "",
+        f"Summary: {summary_line(data)}",
+    ]
+    errors = [
+        (c["name"], n, r["error"]) for c in data["cases"] for n, r in c["results"].items() if r.get("status") == "error"
+    ]
+    if errors:
+        lines += ["", "## Errors", ""] + [f"- {cn} / {ln}: `{e}`" for cn, ln, e in errors]
+    return "\n".join(lines) + "\n"
+
+
+def _commit() -> str | None:
+    root = Path(__file__).resolve().parent.parent
+    try:
+        r = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
+        if r.returncode == 0 and r.stdout.strip():
+            return r.stdout.strip()
+    except Exception:
+        pass
+    f = root / "COMMIT"
+    if f.is_file():
+        return f.read_text().strip() or None
+    return None
+
+
+def collect_meta(backends: dict[str, Backend], quick: bool) -> dict[str, Any]:
+    device = None
+    for name in ("torch", "cupy", "cuarray"):
+        b = backends.get(name)
+        if b is not None and b.available:
+            try:
+                device = b.device_name()
+                break
+            except Exception:
+                continue
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "device": device,
+        "host": platform.node(),
+        "commit": _commit(),
+        "quick": quick,
+        "argv": sys.argv,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "libraries": {n: b.info() for n, b in backends.items()},
+        "env": {k: v for k, v in os.environ.items() if k.startswith("CUARRAY_") or k == "CUDA_VISIBLE_DEVICES"},
+    }
+
+
+def write_results(data: dict[str, Any], out_dir: Path) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tmp = out_dir / "results.json.tmp"
+    tmp.write_text(json.dumps(data, indent=1))
+    tmp.replace(out_dir / "results.json")
+    (out_dir / "results.md").write_text(render_markdown(data))

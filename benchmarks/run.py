@@ -1,0 +1,97 @@
+"""Runs every benchmarks/bench_*.py case for cuarray, cupy and torch in one process; prints and saves the table."""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import importlib
+import json
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+import common  # noqa: E402
+
+
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def _selected(c: common.Case, patterns: list[str] | None) -> bool:
+    if not patterns:
+        return True
+    names = (c.name, c.module, c.module.removeprefix("bench_"))
+    return any(fnmatch.fnmatchcase(n, p) for p in patterns for n in names)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions (whole run < 60 s on the GPU machine)")
+    ap.add_argument("--out", type=Path, default=HERE / "out", help="folder for results.json and results.md")
+    ap.add_argument("--only", nargs="+", metavar="NAME", help="case names, module names or glob patterns")
+    ap.add_argument("--libs", nargs="+", choices=common.LIBRARIES, default=list(common.LIBRARIES),
+                    help="libraries to measure (default: all that are installed)")
+    ap.add_argument("--list", action="store_true", help="list the cases and exit")
+    ap.add_argument("--summarize", type=Path, metavar="RESULTS_JSON",
+                    help="print the short summary (name/ratio/target columns) of an earlier run and exit")
+    args = ap.parse_args(argv)
+
+    if args.summarize is not None:
+        try:
+            data = json.loads(args.summarize.read_text())
+        except (OSError, ValueError) as e:
+            print(f"bench: no results ({e})")
+            return 1
+        try:
+            print(f"bench: {common.summary_line(data)}")
+            print(common.render_short(data))
+        except BrokenPipeError:  # piped into head
+            pass
+        return 0
+
+    modules = sorted(p.stem for p in HERE.glob("bench_*.py"))
+    for m in modules:
+        try:
+            importlib.import_module(m)
+        except Exception as e:
+            _log(f"benchmarks: cannot import {m}: {type(e).__name__}: {e}")
+    cases = [c for c in common.REGISTRY if _selected(c, args.only)]
+    if args.list:
+        for c in cases:
+            print(f"{c.name:<30} {c.module:<18} {c.doc}")
+        return 0
+    if not cases:
+        print(f"benchmarks: no case matches {args.only}")
+        return 2
+
+    t_start = time.perf_counter()
+    backends = common.detect_backends(tuple(args.libs))
+    for n, b in backends.items():
+        _log(f"{n:<8} {'available ' + str(b.version) if b.available else 'unavailable: ' + b.reason}")
+    if not any(b.available for b in backends.values()):
+        print("benchmarks: no GPU array library is available, nothing to measure:")
+        for n, b in backends.items():
+            print(f"  {n}: {b.reason}")
+        return 0
+
+    cfg = common.Config(quick=args.quick)
+    data = {"meta": common.collect_meta(backends, args.quick), "cases": []}
+    _log(f"device: {data['meta']['device']}; {len(cases)} cases, {'quick' if args.quick else 'full'} mode")
+    for i, c in enumerate(cases, 1):
+        _log(f"[{i}/{len(cases)}] {c.name}")
+        data["cases"].append(common.run_case(c, backends, cfg, _log))
+        data["meta"]["elapsed_s"] = round(time.perf_counter() - t_start, 2)
+        common.write_results(data, args.out)  # after every case, so a crash or kill keeps what was measured
+
+    cfg.clear(kept=True)
+    print(common.render_markdown(data))
+    _log(f"wrote {args.out / 'results.json'} and {args.out / 'results.md'} ({data['meta']['elapsed_s']:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
