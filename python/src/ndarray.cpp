@@ -259,7 +259,9 @@ void set_from_host(nb::handle self, nb::handle arr, nb::handle stream) {
 bool is_dense(const Py_buffer& v) {
   std::vector<std::pair<std::int64_t, std::int64_t>> axes;  // (stride, extent)
   for (int i = 0; i < v.ndim; ++i) {
-    if (v.shape[i] == 0) return true;
+    if (v.shape[i] == 0) return true;  // empty: any strides (NumPy may give 0) will do
+  }
+  for (int i = 0; i < v.ndim; ++i) {
     if (v.shape[i] == 1) continue;
     if (v.strides[i] <= 0) return false;
     axes.emplace_back(v.strides[i], v.shape[i]);
@@ -275,14 +277,16 @@ bool is_dense(const Py_buffer& v) {
 
 // A NumPy array (native byte order, supported dtype) to a new device array. Packed host layouts (C, F or
 // any permutation) keep their strides under order 'K'/'A'/None; 'C' and 'F' are produced on the device.
-nb::object from_numpy(nb::handle host, nb::handle order_obj) {
+nb::object from_numpy(nb::handle host, nb::handle order_obj, bool packed) {
   dtype t = to_dtype(host.attr("dtype"));
   shape_t shape = to_shape(host.attr("shape"));
   order want = to_order(order_obj, order::K);
   host_buffer buf(host, false);
   if (!is_dense(buf.view)) {
-    nb::object packed = numpy().attr("array")(host, nb::arg("order") = want == order::F ? "F" : (want == order::C ? "C" : "K"));
-    return from_numpy(packed, order_obj);
+    // A packed copy keeps the axis order (order 'K'); should NumPy ever not pack it, C order surely does.
+    nb::object copy = packed ? numpy().attr("ascontiguousarray")(host)
+                             : numpy().attr("array")(host, nb::arg("order") = want == order::F ? "F" : (want == order::C ? "C" : "K"));
+    return from_numpy(copy, order_obj, true);
   }
   strides_t host_strides;
   for (int i = 0; i < buf.view.ndim; ++i) host_strides.push_back(buf.view.strides[i]);
@@ -327,7 +331,7 @@ void assign_value(array& dst, nb::handle value) {
     if (t == dst.type() && shape == dst.shape()) {
       from_host_into(dst, host);
     } else {
-      nb::object tmp = from_numpy(host, nb::str("C"));
+      nb::object tmp = from_numpy(host, nb::str("C"), false);
       dst.assign(as_py_array(tmp).a);
     }
   }
@@ -533,7 +537,8 @@ void init_ndarray(nb::module_& m) {
       })
       .def("_same_storage", [](const py_array& s, const py_array& o) { return s.a.storage() == o.a.storage(); });
 
-  m.def("from_numpy", &from_numpy, nb::arg("host"), nb::arg("order") = nb::none());
+  m.def("from_numpy", [](nb::handle host, nb::handle order_obj) { return from_numpy(host, order_obj, false); },
+        nb::arg("host"), nb::arg("order") = nb::none());
   m.def("assign", [](py_array& dst, nb::handle value) { assign_value(dst.a, value); });
 }
 

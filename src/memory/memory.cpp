@@ -332,23 +332,23 @@ struct pinned_memory_pool::impl {
   };
   std::vector<kept> kept_alive;
 
-  void poll_locked() {
-    auto it = std::remove_if(kept_alive.begin(), kept_alive.end(), [](kept& k) {
+  // Moves finished entries into `done`; the caller drops them after unlocking, since an owner may be a
+  // Python object whose release takes the GIL.
+  void collect_finished_locked(std::vector<kept>& done) {
+    auto it = std::stable_partition(kept_alive.begin(), kept_alive.end(), [](const kept& k) {
       cudaError_t st = cudaEventQuery(k.event);
       if (st == cudaErrorNotReady) {
         (void)cudaGetLastError();
-        return false;
+        return true;  // still running: keep
       }
-      (void)cudaEventDestroy(k.event);
       (void)cudaGetLastError();
-      return true;
+      return false;
     });
-    std::vector<kept> done(std::make_move_iterator(it), std::make_move_iterator(kept_alive.end()));
+    for (auto i = it; i != kept_alive.end(); ++i) {
+      (void)cudaEventDestroy(i->event);
+      done.push_back(std::move(*i));
+    }
     kept_alive.erase(it, kept_alive.end());
-    // `done` owners are released after this function returns, outside the lock, by the caller's scope.
-    mutex.unlock();
-    done.clear();
-    mutex.lock();
   }
 
   ~impl() { release_all_locked(); }
@@ -389,9 +389,9 @@ pinned_memory_pool::~pinned_memory_pool() = default;
 pinned_ptr pinned_memory_pool::allocate(std::size_t bytes) {
   require_device();
   std::size_t size = std::max<std::size_t>(pinned_rounding, (bytes + pinned_rounding - 1) / pinned_rounding * pinned_rounding);
+  poll();
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
-    impl_->poll_locked();
     auto it = impl_->free_blocks.find(size);
     if (it != impl_->free_blocks.end() && !it->second.empty()) {
       void* p = it->second.back();
@@ -439,8 +439,12 @@ void pinned_memory_pool::keep_until(stream_ref s, std::shared_ptr<void> owner) {
 }
 
 void pinned_memory_pool::poll() {
-  std::lock_guard<std::mutex> lock(impl_->mutex);
-  impl_->poll_locked();
+  std::vector<impl::kept> done;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (impl_->kept_alive.empty()) return;
+    impl_->collect_finished_locked(done);
+  }
 }
 
 const std::shared_ptr<pinned_memory_pool>& default_pinned_memory_pool() {
