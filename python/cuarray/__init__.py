@@ -6,8 +6,8 @@ from cuarray import cuda
 from cuarray._core import ndarray
 from cuarray._creation import (
     arange, array, asanyarray, asarray, ascontiguousarray, asfortranarray, asnumpy, copy, empty, empty_like,
-    eye, from_dlpack, full, full_like, geomspace, get_array_module, identity, linspace, logspace, ones,
-    ones_like, zeros, zeros_like)
+    eye, from_dlpack, frombuffer, fromfile, fromiter, fromstring, full, full_like, genfromtxt, geomspace,
+    get_array_module, identity, linspace, loadtxt, logspace, ones, ones_like, zeros, zeros_like)
 from cuarray.cuda.memory import get_default_memory_pool
 from cuarray.cuda.pinned_memory import get_default_pinned_memory_pool
 from cuarray import profiler

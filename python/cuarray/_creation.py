@@ -272,3 +272,29 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     dt = numpy.result_type(start, stop, float(num), numpy.zeros((), dtype))
     dtype = dt if dtype is None else numpy.dtype(dtype)
     return _core.geomspace(complex(start), complex(stop), num, bool(endpoint), dtype)
+
+
+# Host-side readers, as CuPy has them: NumPy parses or reads on the host, then one transfer to the device.
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0):
+    return array(numpy.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
+
+
+def fromfile(file, dtype=float, count=-1, sep="", offset=0):
+    return array(numpy.fromfile(file, dtype=dtype, count=count, sep=sep, offset=offset))
+
+
+def fromiter(iterable, dtype, count=-1):
+    return array(numpy.fromiter(iterable, dtype=dtype, count=count))
+
+
+def fromstring(string, dtype=float, count=-1, *, sep):
+    return array(numpy.fromstring(string, dtype=dtype, count=count, sep=sep))
+
+
+def loadtxt(*args, **kwargs):
+    return array(numpy.loadtxt(*args, **kwargs))
+
+
+def genfromtxt(*args, **kwargs):
+    return array(numpy.genfromtxt(*args, **kwargs))

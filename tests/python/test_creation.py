@@ -450,3 +450,15 @@ def test_creation_on_a_stream():
     assert int(a.get().sum()) == 7000
     assert int(b.get()[-1]) == 999
     assert float(c.get()[-1]) == 1.0
+
+
+@testing.numpy_cuarray_equal()
+def test_host_readers_match_numpy(xp, tmp_path):
+    raw = numpy.arange(10, dtype=numpy.int16).tobytes()
+    path = tmp_path / 'data.txt'
+    path.write_text('1 2 3\n4 5 6\n')
+    return (xp.frombuffer(raw, dtype=numpy.int16, count=5, offset=2),
+            xp.fromiter(range(5), dtype=numpy.float32),
+            xp.fromstring('1 2 3', dtype=int, sep=' '),
+            xp.loadtxt(str(path)),
+            xp.genfromtxt(str(path)))
