@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace cuarray {
 
@@ -20,6 +21,11 @@ struct type_error : std::invalid_argument {
 /// Index out of range or malformed index (Python: IndexError).
 struct index_error : std::out_of_range {
   using std::out_of_range::out_of_range;
+};
+
+/// A value does not fit the dtype it must take (Python: OverflowError).
+struct overflow_error : std::overflow_error {
+  using std::overflow_error::overflow_error;
 };
 
 /// Axis out of range (Python: numpy.exceptions.AxisError).
@@ -42,6 +48,15 @@ struct no_device_error : cuda_error {
 struct out_of_memory_error : std::runtime_error {
   out_of_memory_error(std::size_t requested, std::size_t used, std::size_t total, std::size_t limit);
   std::size_t requested, used, total, limit;  ///< bytes; limit 0 means none
+};
+
+/// NVRTC rejected a kernel (Python: cuarray.cuda.compiler.CompileException).
+/// what() holds `what`, the kernel name, the NVRTC log and the offending source lines with line numbers.
+struct compile_error : std::runtime_error {
+  compile_error(const std::string& what, std::string log, std::string source, std::vector<std::string> options,
+                std::string name);
+  std::string log, source, name;      ///< NVRTC's log, the kernel's source and its file name
+  std::vector<std::string> options;   ///< the options NVRTC was given
 };
 
 }  // namespace cuarray

@@ -11,6 +11,8 @@ from cuarray._creation import (
 from cuarray.cuda.memory import get_default_memory_pool
 from cuarray.cuda.pinned_memory import get_default_pinned_memory_pool
 from cuarray import profiler
+from cuarray._kernel import RawKernel, RawModule
+from cuarray._elementwise import ElementwiseKernel
 
 __version__ = "0.1.0"
 
@@ -26,6 +28,30 @@ bool = numpy.bool  # noqa: A001 - NumPy 2's name
 int_ = numpy.int_
 float_ = numpy.float64
 complex_ = numpy.complex128
+
+
+# Universal functions: one object per NumPy ufunc (and alias), e.g. cuarray.add, cuarray.sin.
+ufunc = _core.ufunc
+for _name in _core.ufunc_names():
+    globals()[_name] = _core.get_ufunc(_name)
+del _name
+
+
+def _array_ufunc(self, uf, method, *inputs, **kwargs):
+    """NumPy's ufuncs on cuarray arrays run on the device: numpy.add(gpu_a, gpu_b) -> cuarray.ndarray."""
+    ours = getattr(_core_module(), getattr(uf, "__name__", ""), None)
+    if not isinstance(ours, ufunc):
+        return NotImplemented
+    if method == "__call__":
+        return ours(*inputs, **kwargs)
+    if method == "outer":
+        return ours.outer(*inputs, **kwargs)
+    return NotImplemented
+
+
+def _core_module():
+    import cuarray
+    return cuarray
 
 
 def is_available():
@@ -44,6 +70,7 @@ def _ndarray_reduce(self):
     return (array, (self.get(),))
 
 
+ndarray.__array_ufunc__ = _array_ufunc
 ndarray.__iter__ = _ndarray_iter
 ndarray.__reduce__ = _ndarray_reduce
 ndarray.__hash__ = None

@@ -71,5 +71,7 @@ void init_memory(nb::module_& m);
 void init_ndarray(nb::module_& m);
 void init_creation(nb::module_& m);
 void init_interop(nb::module_& m);
+void init_ufunc(nb::module_& m);
+void init_raw(nb::module_& m);
 
 }  // namespace cuarray::py

@@ -9,6 +9,7 @@ namespace {
 
 PyObject* cuda_runtime_error_type = nullptr;
 PyObject* out_of_memory_error_type = nullptr;
+PyObject* compile_exception_type = nullptr;
 
 void raise_with(PyObject* type, const char* msg, const char* attr, PyObject* value) {
   PyObject* exc = PyObject_CallFunction(type, "s", msg);
@@ -27,6 +28,10 @@ void init_errors(nb::module_& m) {
                                 "A CUDA runtime call failed, or no CUDA device is available.", PyExc_RuntimeError, nullptr);
   out_of_memory_error_type = PyErr_NewExceptionWithDoc(
       "cuarray.cuda.memory.OutOfMemoryError", "A device memory allocation failed.", PyExc_MemoryError, nullptr);
+  compile_exception_type = PyErr_NewExceptionWithDoc(
+      "cuarray.cuda.compiler.CompileException",
+      "NVRTC rejected a kernel; .log, .source, .options and .name say why.", PyExc_Exception, nullptr);
+  m.attr("CompileException") = nb::handle(compile_exception_type);
   m.attr("CUDARuntimeError") = nb::handle(cuda_runtime_error_type);
   m.attr("OutOfMemoryError") = nb::handle(out_of_memory_error_type);
 
@@ -37,6 +42,19 @@ void init_errors(nb::module_& m) {
       PyObject* tuple = Py_BuildValue("(nnnn)", static_cast<Py_ssize_t>(e.requested), static_cast<Py_ssize_t>(e.used),
                                       static_cast<Py_ssize_t>(e.total), static_cast<Py_ssize_t>(e.limit));
       raise_with(out_of_memory_error_type, e.what(), "details", tuple);
+    } catch (const compile_error& e) {
+      PyObject* exc = PyObject_CallFunction(compile_exception_type, "s", e.what());
+      if (!exc) return;
+      PyObject_SetAttrString(exc, "log", nb::str(e.log.c_str()).ptr());
+      PyObject_SetAttrString(exc, "source", nb::str(e.source.c_str()).ptr());
+      PyObject_SetAttrString(exc, "name", nb::str(e.name.c_str()).ptr());
+      nb::list opts;
+      for (const auto& o : e.options) opts.append(nb::str(o.c_str()));
+      PyObject_SetAttrString(exc, "options", opts.ptr());
+      PyErr_SetObject(compile_exception_type, exc);
+      Py_DECREF(exc);
+    } catch (const overflow_error& e) {
+      PyErr_SetString(PyExc_OverflowError, e.what());
     } catch (const cuda_error& e) {
       raise_with(cuda_runtime_error_type, e.what(), "status", PyLong_FromLong(e.status));
     } catch (const axis_error& e) {

@@ -12,4 +12,6 @@ NB_MODULE(_core, m) {
   cuarray::py::init_ndarray(m);
   cuarray::py::init_creation(m);
   cuarray::py::init_interop(m);
+  cuarray::py::init_ufunc(m);
+  cuarray::py::init_raw(m);
 }

@@ -1,6 +1,6 @@
 """The GPU runtime: devices, streams, events, memory (CuPy's cupy.cuda API)."""
 from cuarray import _core
-from cuarray.cuda import memory, pinned_memory, runtime
+from cuarray.cuda import compiler, memory, pinned_memory, runtime
 from cuarray.cuda.device import Device, get_device_id
 from cuarray.cuda.memory import (
     Memory, MemoryAsyncPool, MemoryPointer, MemoryPool, OutOfMemoryError, alloc, get_allocator,

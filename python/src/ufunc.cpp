@@ -1,0 +1,417 @@
+// Bindings of ufuncs: the ufunc type, its call with NumPy's keywords, the ndarray operators, __array_ufunc__.
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+#include "src/jit/nvrtc.hpp"
+#include "src/ops/elementwise.hpp"
+#include "src/ops/ufunc.hpp"
+
+namespace cuarray::py {
+
+namespace {
+
+struct py_ufunc {
+  const ufunc_def* def;
+  std::string name;  ///< NumPy's __name__ (an alias gives its target's name)
+};
+
+[[noreturn]] void host_array_error(nb::handle obj) {
+  std::string tname = nb::cast<std::string>(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(obj.ptr()))).attr("__name__"));
+  throw type_error("Unsupported type " + tname +
+                   " for a cuarray operation: move host data to the device explicitly with cuarray.asarray(), "
+                   "or bring device data to the host with .get()");
+}
+
+// A Python object as a ufunc argument. Returns false for objects the operators should answer
+// NotImplemented to; throws for host arrays when `strict`.
+bool to_arg(nb::handle obj, ufunc_arg& out, bool strict) {
+  PyObject* o = obj.ptr();
+  if (is_ndarray(obj)) {
+    out = ufunc_arg{as_py_array(obj).a, scalar{}, false};
+    return true;
+  }
+  if (PyBool_Check(o)) {
+    out = ufunc_arg{array(), scalar::from_bool(o == Py_True), false};
+    return true;
+  }
+  if (PyLong_Check(o)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow == 0) {
+      out = ufunc_arg{array(), scalar::from_int(v), true};
+      return true;
+    }
+    if (overflow > 0) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(o);
+      if (!PyErr_Occurred()) {
+        out = ufunc_arg{array(), scalar::from_uint(u), true};
+        return true;
+      }
+      PyErr_Clear();
+    }
+    throw overflow_error("Python integer " + nb::cast<std::string>(nb::str(obj)) + " out of bounds for int64");
+  }
+  if (PyFloat_Check(o)) {
+    out = ufunc_arg{array(), scalar::from_double(PyFloat_AS_DOUBLE(o)), true};
+    return true;
+  }
+  if (PyComplex_Check(o)) {
+    Py_complex c = PyComplex_AsCComplex(o);
+    out = ufunc_arg{array(), scalar::from_complex({c.real, c.imag}), true};
+    return true;
+  }
+  static nb::object generic = numpy().attr("generic");
+  if (PyObject_IsInstance(o, generic.ptr()) == 1) {
+    dtype t = to_dtype(obj.attr("dtype"));
+    out = ufunc_arg{array(), to_scalar(obj, t, false), false};
+    return true;
+  }
+  if (nb::hasattr(obj, "__cuda_array_interface__")) {
+    nb::object a = nb::module_::import_("cuarray").attr("asarray")(obj);
+    out = ufunc_arg{as_py_array(a).a, scalar{}, false};
+    return true;
+  }
+  if (!strict) return false;
+  host_array_error(obj);
+}
+
+nb::object call(const py_ufunc& u, nb::args args, nb::kwargs kwargs) {
+  const ufunc_def& d = *u.def;
+  std::size_t nargs = args.size();
+  if (d.nout == 1 && d.nin <= 2 && nargs == static_cast<std::size_t>(d.nin) && kwargs.size() == 0) {
+    ufunc_arg in[2];
+    for (int i = 0; i < d.nin; ++i) to_arg(args[static_cast<std::size_t>(i)], in[i], true);
+    return wrap(call_ufunc1(d, in, d.nin));
+  }
+  if (nargs < static_cast<std::size_t>(d.nin) || nargs > static_cast<std::size_t>(d.nin + d.nout)) {
+    throw type_error(u.name + "() takes from " + std::to_string(d.nin) + " to " + std::to_string(d.nin + d.nout) +
+                     " positional arguments but " + std::to_string(nargs) + " were given");
+  }
+  std::vector<ufunc_arg> in(static_cast<std::size_t>(d.nin));
+  for (int i = 0; i < d.nin; ++i) to_arg(args[static_cast<std::size_t>(i)], in[static_cast<std::size_t>(i)], true);
+  ufunc_options opts;
+  std::vector<nb::object> out_objs(static_cast<std::size_t>(d.nout), nb::none());
+  for (std::size_t i = static_cast<std::size_t>(d.nin); i < nargs; ++i) out_objs[i - static_cast<std::size_t>(d.nin)] = nb::borrow(args[i]);
+  bool compute = true;
+  for (auto [key, value] : kwargs) {
+    std::string k = nb::cast<std::string>(key);
+    if (k == "out") {
+      if (nargs > static_cast<std::size_t>(d.nin)) throw type_error("cannot specify 'out' as both a positional and keyword argument");
+      if (PyTuple_Check(value.ptr())) {
+        if (PyTuple_GET_SIZE(value.ptr()) != d.nout) {
+          throw value_error("The 'out' tuple must have exactly one entry per ufunc output");
+        }
+        for (int j = 0; j < d.nout; ++j) out_objs[static_cast<std::size_t>(j)] = nb::borrow(PyTuple_GET_ITEM(value.ptr(), j));
+      } else {
+        if (d.nout != 1 && !value.is_none()) throw value_error("'out' must be a tuple of arrays for ufuncs with several outputs");
+        out_objs[0] = nb::borrow(value);
+      }
+    } else if (k == "where") {
+      if (PyBool_Check(value.ptr())) {
+        compute = value.ptr() == Py_True;
+      } else if (is_ndarray(value)) {
+        opts.where = as_py_array(value).a;
+      } else {
+        host_array_error(value);
+      }
+    } else if (k == "casting") {
+      opts.rule = parse_casting(nb::cast<std::string>(value));
+    } else if (k == "dtype") {
+      if (!value.is_none()) opts.dtype_ = to_dtype(value);
+    } else if (k == "order") {
+      opts.out_order = to_order(value, order::K);
+    } else if (k == "subok") {
+      // Only one array type exists: nothing to do.
+    } else if (k == "signature" || k == "sig") {
+      if (!value.is_none()) throw type_error("cuarray ufuncs do not take 'signature' yet; use dtype=");
+    } else {
+      throw type_error("'" + k + "' is an invalid keyword to ufunc '" + u.name + "'");
+    }
+  }
+  for (auto& o : out_objs) {
+    if (o.is_none()) {
+      opts.out.emplace_back();
+    } else if (is_ndarray(o)) {
+      opts.out.push_back(as_py_array(o).a);
+    } else {
+      throw type_error("return arrays must be of ArrayType");
+    }
+  }
+  std::vector<array> results;
+  if (compute) {
+    results = call_ufunc(d, in, opts);
+  } else {
+    // where=False: outputs are allocated (or kept) but nothing is computed, as NumPy does.
+    ufunc_options none = opts;
+    none.where = array();
+    const ufunc_loop& loop = resolve_loop(d, in, opts);
+    shape_t shape;
+    for (auto& a : in) if (!a.is_scalar()) shape = broadcast_shapes(shape, a.arr.shape());
+    for (int j = 0; j < d.nout; ++j) {
+      const array& o = opts.out[static_cast<std::size_t>(j)];
+      results.push_back(o.defined() ? o : empty(shape, loop.out[static_cast<std::size_t>(j)]));
+    }
+  }
+  std::vector<nb::object> py_results;
+  for (int j = 0; j < d.nout; ++j) {
+    if (!out_objs[static_cast<std::size_t>(j)].is_none()) py_results.push_back(out_objs[static_cast<std::size_t>(j)]);
+    else py_results.push_back(wrap(std::move(results[static_cast<std::size_t>(j)])));
+  }
+  if (d.nout == 1) return py_results[0];
+  PyObject* t = PyTuple_New(d.nout);
+  for (int j = 0; j < d.nout; ++j) PyTuple_SET_ITEM(t, j, py_results[static_cast<std::size_t>(j)].release().ptr());
+  return nb::steal(t);
+}
+
+nb::object identity_of(const ufunc_def& d) {
+  const std::string& id = d.identity;
+  if (id.empty()) return nb::none();
+  bool boolean = !d.loops.empty() && d.loops[0].types.rfind("??->?", 0) == 0 &&
+                 (d.name == "logical_and" || d.name == "logical_or" || d.name == "logical_xor");
+  if (boolean) return nb::bool_(id != "0");
+  if (id == "inf") return nb::float_(std::numeric_limits<double>::infinity());
+  if (id == "-inf") return nb::float_(-std::numeric_limits<double>::infinity());
+  return nb::int_(std::stoll(id));
+}
+
+// Binary operator: NotImplemented for operands that are not ours or scalars, so Python can try the other side.
+nb::object binary(const ufunc_def* d, nb::handle a, nb::handle b) {
+  ufunc_arg in[2];
+  if (!to_arg(a, in[0], false) || !to_arg(b, in[1], false)) {
+    static nb::object ndarray_np = numpy().attr("ndarray");
+    if (PyObject_IsInstance(a.ptr(), ndarray_np.ptr()) == 1) host_array_error(a);
+    if (PyObject_IsInstance(b.ptr(), ndarray_np.ptr()) == 1) host_array_error(b);
+    return nb::borrow(Py_NotImplemented);
+  }
+  if (d->nout == 1) return wrap(call_ufunc1(*d, in, 2));
+  auto r = call_ufunc(*d, std::vector<ufunc_arg>(in, in + 2));
+  return nb::make_tuple(wrap(std::move(r[0])), wrap(std::move(r[1])));
+}
+
+nb::object inplace(const ufunc_def* d, nb::handle self, nb::handle b) {
+  std::vector<ufunc_arg> in(2);
+  to_arg(self, in[0], true);
+  if (!to_arg(b, in[1], false)) {
+    static nb::object ndarray_np = numpy().attr("ndarray");
+    if (PyObject_IsInstance(b.ptr(), ndarray_np.ptr()) == 1) host_array_error(b);
+    return nb::borrow(Py_NotImplemented);
+  }
+  ufunc_options opts;
+  opts.out.push_back(as_py_array(self).a);
+  call_ufunc(*d, in, opts);
+  return nb::borrow(self);
+}
+
+nb::object unary(const ufunc_def* d, nb::handle a) {
+  ufunc_arg in[1];
+  to_arg(a, in[0], true);
+  return wrap(call_ufunc1(*d, in, 1));
+}
+
+}  // namespace
+
+void init_ufunc(nb::module_& m) {
+  nb::class_<py_ufunc> ufunc_cls(m, "ufunc");
+  ufunc_cls.def("__call__", &call)
+      .def_prop_ro("nin", [](const py_ufunc& u) { return u.def->nin; })
+      .def_prop_ro("nout", [](const py_ufunc& u) { return u.def->nout; })
+      .def_prop_ro("nargs", [](const py_ufunc& u) { return u.def->nin + u.def->nout; })
+      .def_prop_ro("ntypes", [](const py_ufunc& u) { return u.def->loops.size(); })
+      .def_prop_ro("types", [](const py_ufunc& u) {
+        std::vector<std::string> t;
+        for (const auto& l : u.def->loops) t.push_back(l.types);
+        return t;
+      })
+      .def_prop_ro("identity", [](const py_ufunc& u) { return identity_of(*u.def); })
+      .def_prop_ro("signature", [](const py_ufunc&) { return nb::none(); })
+      .def("outer", [](const py_ufunc& u, nb::handle a, nb::handle b, nb::kwargs kwargs) -> nb::object {
+        if (u.def->nin != 2) throw value_error("outer product only supported for binary functions");
+        // A[..., None...] op B: reshape A to A.shape + (1,) * B.ndim.
+        nb::object cuarray_mod = nb::module_::import_("cuarray");
+        nb::object A = cuarray_mod.attr("asarray")(a), B = cuarray_mod.attr("asarray")(b);
+        int bnd = nb::cast<int>(B.attr("ndim"));
+        nb::tuple shape = nb::cast<nb::tuple>(A.attr("shape"));
+        nb::list s;
+        for (auto h : shape) s.append(h);
+        for (int i = 0; i < bnd; ++i) s.append(1);
+        nb::object Ar = A.attr("reshape")(nb::tuple(s));
+        return call(u, nb::borrow<nb::args>(nb::make_tuple(Ar, B)), kwargs);
+      })
+      .def("__repr__", [](const py_ufunc& u) { return "<ufunc '" + u.name + "'>"; });
+  {
+    // `__name__` of the instances: type.__setattr__ would rename the class itself, so the property goes
+    // into the type's dictionary directly.
+    nb::object prop = nb::module_::import_("builtins").attr("property")(
+        nb::cpp_function([](const py_ufunc& u) { return u.name; }));
+    auto* tp = reinterpret_cast<PyTypeObject*>(ufunc_cls.ptr());
+    PyDict_SetItemString(tp->tp_dict, "__name__", prop.ptr());
+    PyType_Modified(tp);
+  }
+
+  m.def("get_ufunc", [](const std::string& name) {
+    const ufunc_def* d = find_ufunc(name);
+    if (!d) throw value_error("no ufunc named " + name);
+    return py_ufunc{d, d->name};  // an alias's __name__ is its target's, as NumPy's
+  });
+  // Loop resolution without a call, for fuse(): each argument is a dtype (a strong operand, such as an array)
+  // or a Python/NumPy scalar; returns (types, input dtypes, output dtypes, kernel body) of NumPy's loop.
+  m.def("ufunc_resolve", [](const std::string& name, nb::list args, nb::handle dtype_kw) {
+    const ufunc_def* d = find_ufunc(name);
+    if (!d) throw value_error("no ufunc named " + name);
+    std::vector<ufunc_arg> in;
+    static nb::object np_dtype = numpy().attr("dtype");
+    for (nb::handle a : args) {
+      ufunc_arg u;
+      if (PyObject_IsInstance(a.ptr(), np_dtype.ptr()) == 1 || PyType_Check(a.ptr())) {
+        scalar s;
+        s.type = to_dtype(a);
+        u = ufunc_arg{array(), s, false};
+      } else {
+        to_arg(a, u, true);
+      }
+      in.push_back(u);
+    }
+    ufunc_options opts;
+    if (!dtype_kw.is_none()) opts.dtype_ = to_dtype(dtype_kw);
+    const ufunc_loop& l = resolve_loop(*d, in, opts);
+    nb::list ins, outs;
+    for (dtype t : l.in) ins.append(numpy_dtype(t));
+    for (dtype t : l.out) outs.append(numpy_dtype(t));
+    return nb::make_tuple(l.types, ins, outs, l.body);
+  }, nb::arg("name"), nb::arg("args"), nb::arg("dtype") = nb::none());
+  m.def("jit_type_name", [](nb::handle dt) { return std::string(ew::type_name(to_dtype(dt))); });
+  // The engine behind ElementwiseKernel: arguments already resolved to arrays, scalars and types.
+  m.def("elementwise_run", [](const std::string& name, const std::string& body, const std::string& preamble,
+                              const std::string& loop_prep, const std::string& after_loop, bool c_order, nb::list ins,
+                              nb::list in_types, nb::list in_raw, nb::list outs, nb::list out_types, nb::list out_raw,
+                              nb::handle shape) {
+    ew::kernel_spec spec{nullptr, name, body, preamble, loop_prep, after_loop, c_order};
+    spec.id = ew::intern(spec);
+    std::vector<ew::operand> in, out;
+    for (std::size_t k = 0; k < ins.size(); ++k) {
+      dtype t = to_dtype(in_types[k]);
+      nb::handle a = ins[k];
+      bool raw = nb::cast<bool>(in_raw[k]);
+      if (is_ndarray(a)) {
+        array arr = as_py_array(a).a;
+        if (raw && !arr.is_c_contiguous()) arr = arr.copy(order::C);
+        if (arr.type() != t && raw) arr = arr.astype(t);
+        in.push_back(raw ? ew::operand::of_raw(arr, t) : ew::operand::of(arr, t));
+      } else {
+        in.push_back(ew::operand::of_scalar(to_scalar(a, t, false), t));
+      }
+    }
+    for (std::size_t k = 0; k < outs.size(); ++k) {
+      dtype t = to_dtype(out_types[k]);
+      const array& arr = as_py_array(outs[k]).a;
+      bool raw = nb::cast<bool>(out_raw[k]);
+      out.push_back(raw ? ew::operand::of_raw(arr, t) : ew::operand::of(arr, t));
+    }
+    ew::run(spec, in, out, to_shape(shape));
+  });
+  // The source elementwise_run would compile, without a device (tests compile it with nvrtc_compile in CI).
+  // in_kinds: per input "array", "scalar" or "raw"; out_raw: per output.
+  m.def("elementwise_source", [](const std::string& name, const std::string& body, const std::string& preamble,
+                                 const std::string& loop_prep, const std::string& after_loop, bool c_order,
+                                 nb::list in_types, nb::list in_kinds, nb::list out_types, nb::list out_raw, int ndim,
+                                 bool index64, bool vectorized) {
+    ew::kernel_spec spec{nullptr, name, body, preamble, loop_prep, after_loop, c_order};
+    spec.id = ew::intern(spec);
+    std::vector<ew::operand_layout> in, out;
+    for (std::size_t k = 0; k < in_types.size(); ++k) {
+      dtype t = to_dtype(in_types[k]);
+      std::string kind = nb::cast<std::string>(in_kinds[k]);
+      in.push_back(ew::operand_layout{t, t, kind == "scalar", kind == "raw"});
+    }
+    for (std::size_t k = 0; k < out_types.size(); ++k) {
+      dtype t = to_dtype(out_types[k]);
+      out.push_back(ew::operand_layout{t, t, false, nb::cast<bool>(out_raw[k])});
+    }
+    return ew::kernel_source(spec, in, out, ndim, index64, false, vectorized, "cuarray_" + name + "_ew");
+  });
+  // NVRTC compilation with the elementwise headers available, for an architecture given as 80, 90...;
+  // needs no device. Returns the cubin's size; raises CompileException.
+  m.def("nvrtc_compile", [](const std::string& source, const std::string& name, int arch, std::vector<std::string> options) {
+    jit::compile_request req;
+    req.source = source;
+    req.name = name;
+    req.options = std::move(options);
+    req.headers = ew::jit_headers();
+    req.arch = arch;
+    return jit::compile(req).cubin.size();
+  }, nb::arg("source"), nb::arg("name") = "kernel.cu", nb::arg("arch") = 90,
+     nb::arg("options") = std::vector<std::string>{});
+  m.def("kernel_cache_stats", [] {
+    auto s = ew::get_stats();
+    return nb::make_tuple(s.hits, s.misses);
+  });
+  m.def("ufunc_names", [] {
+    std::vector<std::string> names;
+    for (const auto* d : all_ufuncs()) names.push_back(d->name);
+    for (const auto& [alias, target] : ufunc_aliases()) names.push_back(alias);
+    return names;
+  });
+
+  nb::handle cls = ndarray_type();
+  struct binop {
+    const char* method;
+    const char* ufunc;
+    bool reflected;
+  };
+  static const binop binops[] = {
+      {"__add__", "add", false},           {"__radd__", "add", true},
+      {"__sub__", "subtract", false},      {"__rsub__", "subtract", true},
+      {"__mul__", "multiply", false},      {"__rmul__", "multiply", true},
+      {"__truediv__", "divide", false},    {"__rtruediv__", "divide", true},
+      {"__floordiv__", "floor_divide", false}, {"__rfloordiv__", "floor_divide", true},
+      {"__mod__", "remainder", false},     {"__rmod__", "remainder", true},
+      {"__pow__", "power", false},         {"__rpow__", "power", true},
+      {"__lshift__", "left_shift", false}, {"__rlshift__", "left_shift", true},
+      {"__rshift__", "right_shift", false}, {"__rrshift__", "right_shift", true},
+      {"__and__", "bitwise_and", false},   {"__rand__", "bitwise_and", true},
+      {"__or__", "bitwise_or", false},     {"__ror__", "bitwise_or", true},
+      {"__xor__", "bitwise_xor", false},   {"__rxor__", "bitwise_xor", true},
+      {"__lt__", "less", false},           {"__le__", "less_equal", false},
+      {"__gt__", "greater", false},        {"__ge__", "greater_equal", false},
+      {"__eq__", "equal", false},          {"__ne__", "not_equal", false},
+  };
+  for (const auto& op : binops) {
+    const ufunc_def* uf = find_ufunc(op.ufunc);
+    if (op.reflected) {
+      nb::setattr(cls, op.method, nb::cpp_function([uf](nb::handle self, nb::handle other) { return binary(uf, other, self); },
+                                                    nb::is_method()));
+    } else {
+      nb::setattr(cls, op.method, nb::cpp_function([uf](nb::handle self, nb::handle other) { return binary(uf, self, other); },
+                                                    nb::is_method()));
+    }
+  }
+  static const std::pair<const char*, const char*> inplace_ops[] = {
+      {"__iadd__", "add"},           {"__isub__", "subtract"},   {"__imul__", "multiply"},
+      {"__itruediv__", "divide"},    {"__ifloordiv__", "floor_divide"}, {"__imod__", "remainder"},
+      {"__ipow__", "power"},         {"__ilshift__", "left_shift"}, {"__irshift__", "right_shift"},
+      {"__iand__", "bitwise_and"},   {"__ior__", "bitwise_or"},  {"__ixor__", "bitwise_xor"},
+  };
+  for (const auto& [method, uf] : inplace_ops) {
+    const ufunc_def* name = find_ufunc(uf);
+    nb::setattr(cls, method, nb::cpp_function([name](nb::handle self, nb::handle other) { return inplace(name, self, other); },
+                                              nb::is_method()));
+  }
+  static const std::pair<const char*, const char*> unary_ops[] = {
+      {"__neg__", "negative"}, {"__pos__", "positive"}, {"__abs__", "absolute"}, {"__invert__", "invert"}};
+  for (const auto& [method, uf] : unary_ops) {
+    const ufunc_def* name = find_ufunc(uf);
+    nb::setattr(cls, method, nb::cpp_function([name](nb::handle self) { return unary(name, self); }, nb::is_method()));
+  }
+  nb::setattr(cls, "__divmod__", nb::cpp_function([](nb::handle self, nb::handle other) -> nb::object {
+    std::vector<ufunc_arg> in(2);
+    if (!to_arg(self, in[0], false) || !to_arg(other, in[1], false)) return nb::borrow(Py_NotImplemented);
+    auto r = call_ufunc(*find_ufunc("divmod"), in);
+    return nb::make_tuple(wrap(std::move(r[0])), wrap(std::move(r[1])));
+  }, nb::is_method()));
+}
+
+}  // namespace cuarray::py

@@ -1,0 +1,32 @@
+// The few CUDA driver functions run-time kernels need, obtained through the runtime's entry-point query
+// (no link against libcuda, so the library still loads without a driver).
+#pragma once
+
+#include <cuda.h>
+
+#include <string>
+
+namespace cuarray::jit {
+
+struct driver_api {
+  CUresult (*cuModuleLoadData)(CUmodule*, const void*);
+  CUresult (*cuModuleUnload)(CUmodule);
+  CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*);
+  CUresult (*cuModuleGetGlobal)(CUdeviceptr*, size_t*, CUmodule, const char*);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             CUstream, void**, void**);
+  CUresult (*cuLaunchCooperativeKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                        unsigned, CUstream, void**);
+  CUresult (*cuFuncGetAttribute)(int*, CUfunction_attribute, CUfunction);
+  CUresult (*cuFuncSetAttribute)(CUfunction, CUfunction_attribute, int);
+  CUresult (*cuGetErrorName)(CUresult, const char**);
+  CUresult (*cuGetErrorString)(CUresult, const char**);
+};
+
+/// The driver functions (resolved once); throws no_device_error without a driver.
+const driver_api& driver();
+
+/// Throws cuda_error for a failed driver call, naming the call.
+void check(CUresult r, const char* call);
+
+}  // namespace cuarray::jit

@@ -1,0 +1,411 @@
+// NVRTC loaded with dlopen on first use, compilation of one request, and compile_error's readable message.
+#include "src/jit/nvrtc.hpp"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <string_view>
+
+#include "cuarray/errors.hpp"
+
+namespace cuarray {
+
+// ---------------------------------------------------------------------------------------------------------
+// compile_error
+
+namespace {
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.push_back(line);
+    start = end + 1;
+  }
+  // A final newline does not open one more line.
+  if (!lines.empty() && lines.back().empty() && !text.empty() && text.back() == '\n') lines.pop_back();
+  return lines;
+}
+
+/// A position NVRTC reports: "NAME(LINE): error: ..." (or "(LINE): ..." with no name).
+struct log_position {
+  std::size_t line;
+  bool is_error;
+};
+
+// Only positions in the kernel's own file are quoted: one in a header names the header, whose text the
+// exception does not hold, and NVRTC's own quotes of source lines are indented so they never match.
+std::vector<log_position> parse_log_positions(std::string_view log, std::string_view name) {
+  std::vector<log_position> out;
+  for (std::string_view line : split_lines(log)) {
+    std::size_t open = line.find('(');
+    if (open == std::string_view::npos) continue;
+    std::string_view file = line.substr(0, open);
+    if (!file.empty() && file != name) continue;
+    std::size_t i = open + 1, line_no = 0, digits = 0;
+    while (i < line.size() && line[i] >= '0' && line[i] <= '9' && digits < 9) {
+      line_no = line_no * 10 + static_cast<std::size_t>(line[i] - '0');
+      ++i, ++digits;
+    }
+    if (digits == 0 || line_no == 0 || line.substr(i, 2) != "):") continue;
+    std::string_view kind = line.substr(i + 2);
+    std::size_t colon = kind.find(':');
+    if (colon != std::string_view::npos) kind = kind.substr(0, colon);
+    out.push_back({line_no, kind.find("error") != std::string_view::npos});
+  }
+  return out;
+}
+
+// Quote each error line of `source` with two lines of context each side, marked with '>'; windows that
+// overlap are merged so that a line is printed once. Falls back to every reported position when the log
+// names no error (an invalid option, for one, fails without any).
+std::string quote_source(std::string_view log, std::string_view source, std::string_view name) {
+  constexpr std::size_t context = 2, max_marked = 20, max_width = 240;
+  std::vector<log_position> positions = parse_log_positions(log, name);
+  std::vector<std::string_view> lines = split_lines(source);
+  if (positions.empty() || lines.empty()) return {};
+  bool any_error = std::any_of(positions.begin(), positions.end(), [](const log_position& p) { return p.is_error; });
+  std::vector<std::size_t> marked;
+  for (const log_position& p : positions) {
+    // A position past the end (an unterminated block, say) points at the last line.
+    if (p.is_error || !any_error) marked.push_back(std::min(p.line, lines.size()));
+  }
+  std::sort(marked.begin(), marked.end());
+  marked.erase(std::unique(marked.begin(), marked.end()), marked.end());
+  if (marked.size() > max_marked) marked.resize(max_marked);
+
+  std::string out;
+  std::size_t width = std::to_string(lines.size()).size(), printed_up_to = 0;
+  for (std::size_t at : marked) {
+    std::size_t first = std::max<std::size_t>(at > context ? at - context : 1, printed_up_to + 1);
+    std::size_t last = std::min(at + context, lines.size());
+    if (first > last) continue;
+    if (printed_up_to != 0 && first > printed_up_to + 1) out += "  ...\n";
+    for (std::size_t l = first; l <= last; ++l) {
+      std::string number = std::to_string(l);
+      out += std::binary_search(marked.begin(), marked.end(), l) ? "> " : "  ";
+      out.append(width - number.size(), ' ');
+      out += number;
+      out += " | ";
+      std::string_view text = lines[l - 1];
+      if (text.size() > max_width) {
+        out += text.substr(0, max_width);
+        out += " ...";
+      } else {
+        out += text;
+      }
+      out += '\n';
+    }
+    printed_up_to = last;
+  }
+  return out;
+}
+
+std::string compile_message(const std::string& what, const std::string& log, const std::string& source,
+                            const std::vector<std::string>& options, const std::string& name) {
+  std::string msg = what;
+  msg += "\nkernel: " + name;
+  if (!options.empty()) {
+    msg += "\noptions:";
+    for (const std::string& o : options) msg += " " + o;
+  }
+  std::string_view trimmed = log;
+  while (!trimmed.empty() && (trimmed.back() == '\n' || trimmed.back() == ' ' || trimmed.back() == '\r'))
+    trimmed.remove_suffix(1);
+  msg += "\nNVRTC log:\n";
+  msg += trimmed.empty() ? std::string_view("(empty)") : trimmed;
+  std::string quoted = quote_source(log, source, name);
+  if (!quoted.empty()) {
+    msg += "\nsource (" + name + "):\n";
+    msg += quoted;
+    if (msg.back() == '\n') msg.pop_back();
+  }
+  return msg;
+}
+
+}  // namespace
+
+compile_error::compile_error(const std::string& what, std::string log, std::string source,
+                             std::vector<std::string> options, std::string name)
+    : std::runtime_error(compile_message(what, log, source, options, name)),
+      log(std::move(log)),
+      source(std::move(source)),
+      name(std::move(name)),
+      options(std::move(options)) {}
+
+namespace jit {
+
+// ---------------------------------------------------------------------------------------------------------
+// Loading
+
+namespace {
+
+// nvrtc.h is not included so that cuarray builds where only the driver is installed: nvrtcResult is an
+// enum (int-sized) and nvrtcProgram an opaque pointer.
+using nvrtc_result = int;
+using nvrtc_program = void*;
+constexpr nvrtc_result nvrtc_success = 0;
+
+struct nvrtc_api {
+  void* handle = nullptr;
+  std::string path;
+  std::string load_error;  ///< why loading failed; empty when it succeeded
+
+  nvrtc_result (*version)(int*, int*) = nullptr;
+  nvrtc_result (*create_program)(nvrtc_program*, const char*, const char*, int, const char* const*,
+                                 const char* const*) = nullptr;
+  nvrtc_result (*compile_program)(nvrtc_program, int, const char* const*) = nullptr;
+  nvrtc_result (*destroy_program)(nvrtc_program*) = nullptr;
+  nvrtc_result (*get_program_log_size)(nvrtc_program, std::size_t*) = nullptr;
+  nvrtc_result (*get_program_log)(nvrtc_program, char*) = nullptr;
+  nvrtc_result (*get_cubin_size)(nvrtc_program, std::size_t*) = nullptr;
+  nvrtc_result (*get_cubin)(nvrtc_program, char*) = nullptr;
+  nvrtc_result (*get_ptx_size)(nvrtc_program, std::size_t*) = nullptr;
+  nvrtc_result (*get_ptx)(nvrtc_program, char*) = nullptr;
+  nvrtc_result (*add_name_expression)(nvrtc_program, const char*) = nullptr;
+  nvrtc_result (*get_lowered_name)(nvrtc_program, const char*, const char**) = nullptr;
+  const char* (*get_error_string)(nvrtc_result) = nullptr;
+};
+
+constexpr const char* library_names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
+
+std::string env(const char* var) {
+  const char* v = std::getenv(var);
+  return v ? std::string(v) : std::string();
+}
+
+std::vector<std::string> split_paths(const std::string& list) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    std::size_t end = list.find(':', start);
+    if (end == std::string::npos) end = list.size();
+    if (end > start) out.push_back(list.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+/// Every place to try, in the order of Note [nvrtc search order].
+std::vector<std::string> candidate_paths() {
+  // Note [nvrtc search order]: the pip wheel first (the Python package points CUARRAY_NVIDIA_LIB_DIRS at
+  // site-packages/nvidia/*/lib, since C++ cannot know site-packages), then CUDA_PATH, the toolkit beside the
+  // nvcc found on PATH, /usr/local/cuda, and last whatever the dynamic loader finds by itself.
+  std::vector<std::string> dirs, out;
+  if (std::string p = env("CUARRAY_NVRTC_PATH"); !p.empty()) out.push_back(p);
+  for (const std::string& d : split_paths(env("CUARRAY_NVIDIA_LIB_DIRS"))) dirs.push_back(d);
+  if (std::string cuda = env("CUDA_PATH"); !cuda.empty()) {
+    dirs.push_back(cuda + "/lib64");
+    dirs.push_back(cuda + "/lib");
+  }
+  for (const std::string& d : split_paths(env("PATH"))) {
+    std::string nvcc = d + "/nvcc";
+    if (::access(nvcc.c_str(), X_OK) == 0) {
+      dirs.push_back(d + "/../lib64");
+      break;  // the nvcc a shell would run
+    }
+  }
+  dirs.push_back("/usr/local/cuda/lib64");
+  for (const std::string& d : dirs) {
+    for (const char* n : library_names) out.push_back(d + "/" + n);
+  }
+  for (const char* n : library_names) out.push_back(n);
+  std::vector<std::string> unique;
+  for (std::string& p : out) {
+    if (std::find(unique.begin(), unique.end(), p) == unique.end()) unique.push_back(std::move(p));
+  }
+  return unique;
+}
+
+template <class F>
+bool resolve(void* handle, const char* symbol, F& fn, std::string& missing) {
+  fn = reinterpret_cast<F>(::dlsym(handle, symbol));
+  if (!fn) missing += missing.empty() ? symbol : std::string(", ") + symbol;
+  return fn != nullptr;
+}
+
+bool resolve_all(nvrtc_api& a, std::string& missing) {
+  bool ok = true;
+  ok &= resolve(a.handle, "nvrtcVersion", a.version, missing);
+  ok &= resolve(a.handle, "nvrtcCreateProgram", a.create_program, missing);
+  ok &= resolve(a.handle, "nvrtcCompileProgram", a.compile_program, missing);
+  ok &= resolve(a.handle, "nvrtcDestroyProgram", a.destroy_program, missing);
+  ok &= resolve(a.handle, "nvrtcGetProgramLogSize", a.get_program_log_size, missing);
+  ok &= resolve(a.handle, "nvrtcGetProgramLog", a.get_program_log, missing);
+  ok &= resolve(a.handle, "nvrtcGetCUBINSize", a.get_cubin_size, missing);
+  ok &= resolve(a.handle, "nvrtcGetCUBIN", a.get_cubin, missing);
+  ok &= resolve(a.handle, "nvrtcGetPTXSize", a.get_ptx_size, missing);
+  ok &= resolve(a.handle, "nvrtcGetPTX", a.get_ptx, missing);
+  ok &= resolve(a.handle, "nvrtcAddNameExpression", a.add_name_expression, missing);
+  ok &= resolve(a.handle, "nvrtcGetLoweredName", a.get_lowered_name, missing);
+  ok &= resolve(a.handle, "nvrtcGetErrorString", a.get_error_string, missing);
+  return ok;
+}
+
+std::string loaded_path(void* handle, const std::string& fallback) {
+  link_map* map = nullptr;
+  if (::dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name) {
+    char* real = ::realpath(map->l_name, nullptr);
+    std::string path = real ? real : map->l_name;
+    std::free(real);
+    return path;
+  }
+  return fallback;
+}
+
+nvrtc_api load_nvrtc() {
+  nvrtc_api a;
+  std::string searched, failures;
+  for (const std::string& path : candidate_paths()) {
+    searched += "\n  " + path;
+    bool bare_name = path.find('/') == std::string::npos;
+    void* h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+      // A file that exists but will not load (wrong architecture, missing dependency) is worth telling.
+      const char* why = ::dlerror();
+      if (why && (bare_name || ::access(path.c_str(), F_OK) == 0)) failures += "\n  " + std::string(why);
+      continue;
+    }
+    a.handle = h;
+    std::string missing;
+    if (!resolve_all(a, missing)) {
+      failures += "\n  " + path + " lacks " + missing;
+      ::dlclose(h);
+      a = nvrtc_api();
+      continue;
+    }
+    a.path = loaded_path(h, path);
+    return a;  // never dlclose'd: kernels may be compiled until the process exits
+  }
+  a.load_error = "NVRTC (libnvrtc) could not be loaded; install the nvidia-cuda-nvrtc-cu12/cu13 wheel or the "
+                 "CUDA toolkit, or set CUARRAY_NVRTC_PATH to the library. Searched:" +
+                 searched;
+  if (!failures.empty()) a.load_error += "\nfailures:" + failures;
+  return a;
+}
+
+const nvrtc_api& api() {
+  static std::once_flag once;
+  static nvrtc_api loaded;
+  std::call_once(once, [] { loaded = load_nvrtc(); });
+  if (!loaded.handle) throw cuda_error(-1, loaded.load_error);
+  return loaded;
+}
+
+std::string error_name(const nvrtc_api& a, nvrtc_result r) {
+  const char* s = a.get_error_string ? a.get_error_string(r) : nullptr;
+  return s ? std::string(s) : "NVRTC error " + std::to_string(r);
+}
+
+void check(const nvrtc_api& a, nvrtc_result r, const char* call) {
+  if (r != nvrtc_success) throw cuda_error(-1, error_name(a, r) + " (in " + call + ")");
+}
+
+/// Destroys the program on every path out of compile().
+struct program_guard {
+  const nvrtc_api& a;
+  nvrtc_program prog = nullptr;
+  ~program_guard() {
+    if (prog) a.destroy_program(&prog);
+  }
+};
+
+bool starts_with(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
+
+}  // namespace
+
+std::pair<int, int> nvrtc_version() {
+  const nvrtc_api& a = api();
+  int major = 0, minor = 0;
+  check(a, a.version(&major, &minor), "nvrtcVersion");
+  return {major, minor};
+}
+
+std::string nvrtc_path() { return api().path; }
+
+std::vector<std::string> effective_options(const compile_request& req) {
+  std::vector<std::string> opts;
+  // A second -std only draws a warning from NVRTC, but the caller's choice must win cleanly.
+  bool has_std = std::any_of(req.options.begin(), req.options.end(), [](const std::string& o) {
+    return o == "-std" || o == "--std" || starts_with(o, "-std=") || starts_with(o, "--std=");
+  });
+  if (!has_std) opts.push_back("-std=c++17");
+  if (req.arch > 0) opts.push_back((req.ptx ? "-arch=compute_" : "-arch=sm_") + std::to_string(req.arch));
+  opts.insert(opts.end(), req.options.begin(), req.options.end());
+  return opts;
+}
+
+compile_result compile(const compile_request& req) {
+  if (req.source.find('\0') != std::string::npos) {
+    throw value_error("kernel source '" + req.name + "' contains a NUL character");
+  }
+  const nvrtc_api& a = api();
+  std::vector<std::string> opts = effective_options(req);
+  std::vector<const char*> opt_ptrs, header_sources, header_names;
+  for (const std::string& o : opts) opt_ptrs.push_back(o.c_str());
+  for (const auto& [include_name, contents] : req.headers) {
+    header_names.push_back(include_name.c_str());
+    header_sources.push_back(contents.c_str());
+  }
+
+  program_guard guard{a};
+  check(a,
+        a.create_program(&guard.prog, req.source.c_str(), req.name.c_str(), static_cast<int>(header_sources.size()),
+                         header_sources.empty() ? nullptr : header_sources.data(),
+                         header_names.empty() ? nullptr : header_names.data()),
+        "nvrtcCreateProgram");
+  for (const std::string& e : req.name_expressions) {
+    check(a, a.add_name_expression(guard.prog, e.c_str()), "nvrtcAddNameExpression");
+  }
+  nvrtc_result status = a.compile_program(guard.prog, static_cast<int>(opt_ptrs.size()), opt_ptrs.data());
+
+  compile_result result;
+  std::size_t log_size = 0;
+  if (a.get_program_log_size(guard.prog, &log_size) == nvrtc_success && log_size > 1) {
+    result.log.resize(log_size);
+    if (a.get_program_log(guard.prog, result.log.data()) != nvrtc_success) log_size = 1;
+    result.log.resize(log_size - 1);  // NVRTC counts the terminating NUL
+  }
+  if (status != nvrtc_success) {
+    throw compile_error(error_name(a, status) + ": NVRTC could not compile '" + req.name + "'", result.log,
+                        req.source, opts, req.name);
+  }
+
+  if (req.ptx) {
+    std::size_t size = 0;
+    check(a, a.get_ptx_size(guard.prog, &size), "nvrtcGetPTXSize");
+    result.cubin.resize(size);
+    if (size) check(a, a.get_ptx(guard.prog, result.cubin.data()), "nvrtcGetPTX");
+    while (!result.cubin.empty() && result.cubin.back() == '\0') result.cubin.pop_back();
+  } else {
+    std::size_t size = 0;
+    check(a, a.get_cubin_size(guard.prog, &size), "nvrtcGetCUBINSize");
+    // NVRTC makes no cubin for a virtual architecture (its default one included) and says nothing.
+    if (size == 0) {
+      throw value_error("NVRTC produced no cubin for '" + req.name +
+                        "': the target is a virtual architecture; set arch (e.g. 90) or pass -arch=sm_XX, "
+                        "or ask for PTX");
+    }
+    result.cubin.resize(size);
+    check(a, a.get_cubin(guard.prog, result.cubin.data()), "nvrtcGetCUBIN");
+  }
+
+  for (const std::string& e : req.name_expressions) {
+    const char* lowered = nullptr;
+    check(a, a.get_lowered_name(guard.prog, e.c_str(), &lowered), "nvrtcGetLoweredName");
+    // The string belongs to the program, which the guard destroys: copy it now.
+    result.lowered_names.emplace_back(lowered ? lowered : "");
+  }
+  return result;
+}
+
+}  // namespace jit
+}  // namespace cuarray

@@ -1,0 +1,443 @@
+// Universal functions: the loop table (generated from NumPy's), NEP 50 type resolution, and calls.
+#include "src/ops/ufunc.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+
+#include "cuarray/device.hpp"
+#include "cuarray/errors.hpp"
+#include "src/core/internal.hpp"
+#include "src/ops/elementwise.hpp"
+
+namespace cuarray {
+
+namespace {
+
+struct raw_loop {
+  const char* types;
+  const char* body;
+};
+
+struct raw_ufunc {
+  const char* name;
+  int nin, nout;
+  const char* identity;
+  std::vector<raw_loop> loops;
+};
+
+#define UFUNC_LOOPS(...) \
+  { __VA_ARGS__ }
+#define CUARRAY_UFUNC(name, nin, nout, identity, loops) raw_ufunc{#name, nin, nout, identity, std::vector<raw_loop> loops},
+#define CUARRAY_UFUNC_ALIAS(alias, target)
+
+const std::vector<raw_ufunc>& raw_table() {
+  static const std::vector<raw_ufunc> table = {
+#include "src/ops/ufunc_table.inc"
+  };
+  return table;
+}
+
+#undef CUARRAY_UFUNC
+#undef CUARRAY_UFUNC_ALIAS
+#define CUARRAY_UFUNC(name, nin, nout, identity, loops)
+#define CUARRAY_UFUNC_ALIAS(alias, target) {#alias, #target},
+
+const std::vector<std::pair<std::string, std::string>>& raw_aliases() {
+  static const std::vector<std::pair<std::string, std::string>> aliases = {
+#include "src/ops/ufunc_table.inc"
+  };
+  return aliases;
+}
+
+#undef CUARRAY_UFUNC
+#undef CUARRAY_UFUNC_ALIAS
+#undef UFUNC_LOOPS
+
+dtype from_char(char c) {
+  switch (c) {
+    case '?': return dtype::bool_;
+    case 'b': return dtype::int8;
+    case 'h': return dtype::int16;
+    case 'i': return dtype::int32;
+    case 'l': case 'q': return dtype::int64;
+    case 'B': return dtype::uint8;
+    case 'H': return dtype::uint16;
+    case 'I': return dtype::uint32;
+    case 'L': case 'Q': return dtype::uint64;
+    case 'e': return dtype::float16;
+    case 'f': return dtype::float32;
+    case 'd': return dtype::float64;
+    case 'F': return dtype::complex64;
+    case 'D': return dtype::complex128;
+    default: throw std::logic_error(std::string("ufunc table: unknown type character ") + c);
+  }
+}
+
+struct registry {
+  std::vector<ufunc_def> defs;
+  std::vector<const ufunc_def*> list;
+  std::unordered_map<std::string, const ufunc_def*> by_name;
+};
+
+const registry& reg() {
+  static const registry* r = [] {
+    auto* g = new registry();
+    const auto& raw = raw_table();
+    g->defs.reserve(raw.size());
+    for (const auto& u : raw) {
+      ufunc_def d;
+      d.name = u.name;
+      d.nin = u.nin;
+      d.nout = u.nout;
+      d.identity = u.identity;
+      for (const auto& l : u.loops) {
+        ufunc_loop loop;
+        loop.types = l.types;
+        loop.body = l.body;
+        std::string t = l.types;
+        auto arrow = t.find("->");
+        for (std::size_t i = 0; i < arrow; ++i) loop.in.push_back(from_char(t[i]));
+        for (std::size_t i = arrow + 2; i < t.size(); ++i) loop.out.push_back(from_char(t[i]));
+        d.loops.push_back(std::move(loop));
+      }
+      if (d.nin <= 2) {
+        std::size_t slots = d.nin == 1 ? num_dtypes : num_dtypes * num_dtypes;
+        d.loop_cache = std::make_unique<std::atomic<const ufunc_loop*>[]>(slots);
+        for (std::size_t i = 0; i < slots; ++i) d.loop_cache[i].store(nullptr, std::memory_order_relaxed);
+      }
+      g->defs.push_back(std::move(d));
+    }
+    for (const auto& d : g->defs) {
+      g->list.push_back(&d);
+      g->by_name.emplace(d.name, &d);
+    }
+    for (const auto& [alias, target] : raw_aliases()) {
+      auto it = g->by_name.find(target);
+      if (it != g->by_name.end()) g->by_name.emplace(alias, it->second);
+    }
+    return g;
+  }();
+  return *r;
+}
+
+int kind_rank(dtype t) {
+  switch (kind(t)) {
+    case 'b': return 0;
+    case 'u': return 1;
+    case 'i': return 2;
+    case 'f': return 3;
+    default: return 4;
+  }
+}
+
+std::string dtype_repr(dtype t) { return "dtype('" + std::string(name(t)) + "')"; }
+
+const char* casting_name(casting c) {
+  switch (c) {
+    case casting::no: return "no";
+    case casting::equiv: return "equiv";
+    case casting::safe: return "safe";
+    case casting::same_kind: return "same_kind";
+    default: return "unsafe";
+  }
+}
+
+// Does a weak Python int fit dtype t? (NumPy 2 raises OverflowError otherwise.)
+bool int_fits(const scalar& v, dtype t) {
+  if (!is_integer(t)) return true;
+  bool big_unsigned = v.type == dtype::uint64;
+  std::int64_t i = v.to_int64();
+  if (big_unsigned) return t == dtype::uint64;
+  switch (t) {
+    case dtype::int8: return i >= -128 && i <= 127;
+    case dtype::int16: return i >= -32768 && i <= 32767;
+    case dtype::int32: return i >= std::numeric_limits<std::int32_t>::min() && i <= std::numeric_limits<std::int32_t>::max();
+    case dtype::int64: return true;
+    case dtype::uint8: return i >= 0 && i <= 255;
+    case dtype::uint16: return i >= 0 && i <= 65535;
+    case dtype::uint32: return i >= 0 && i <= static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max());
+    case dtype::uint64: return i >= 0;
+    default: return true;
+  }
+}
+
+// NEP 50: the dtype a weak Python scalar takes next to the strong operands.
+dtype weak_type(const ufunc_arg& a, std::optional<dtype> promoted) {
+  char k = kind(a.value.type);
+  if (k == 'i' || k == 'u') {
+    if (promoted && kind(*promoted) != 'b') return *promoted;
+    return a.value.type == dtype::uint64 ? dtype::uint64 : dtype::int64;
+  }
+  if (k == 'f') {
+    if (promoted && is_inexact(*promoted)) return *promoted;
+    return dtype::float64;
+  }
+  if (k == 'c') {
+    if (promoted && is_complex(*promoted)) return *promoted;
+    if (promoted && (*promoted == dtype::float16 || *promoted == dtype::float32)) return dtype::complex64;
+    return dtype::complex128;
+  }
+  return a.value.type;
+}
+
+constexpr int max_nin = 8;
+
+// NEP 50: the dtype each argument takes part in loop selection with (weak Python scalars adapt).
+void effective_types(const ufunc_arg* args, int nargs, dtype* types) {
+  std::optional<dtype> promoted;
+  bool any_weak = false;
+  for (int i = 0; i < nargs; ++i) {
+    const ufunc_arg& a = args[i];
+    if (a.weak) {
+      any_weak = true;
+      continue;
+    }
+    dtype t = a.is_scalar() ? a.value.type : a.arr.type();
+    types[i] = t;
+    promoted = promoted ? promote_types(*promoted, t) : t;
+  }
+  if (!any_weak) return;
+  for (int i = 0; i < nargs; ++i) {
+    const ufunc_arg& a = args[i];
+    if (!a.weak) continue;
+    dtype t = weak_type(a, promoted);
+    if (is_integer(t) && (kind(a.value.type) == 'i' || kind(a.value.type) == 'u') && !int_fits(a.value, t)) {
+      std::string text = a.value.type == dtype::uint64 ? std::to_string(static_cast<unsigned long long>(a.value.to_int64()))
+                                                       : std::to_string(a.value.to_int64());
+      throw overflow_error("Python integer " + text + " out of bounds for " + std::string(name(t)));
+    }
+    types[i] = t;
+  }
+}
+
+const ufunc_loop& search_loop(const ufunc_def& u, const dtype* types, const ufunc_options& opts) {
+  // NumPy's true-division resolver: bool and integer inputs divide in float64, not in the first float loop
+  // they could be cast to (int8 / int8 is float64, not float16).
+  if (u.name == "divide" && !opts.dtype_ &&
+      std::all_of(types, types + u.nin, [](dtype t) { return is_bool(t) || is_integer(t); })) {
+    for (const auto& loop : u.loops) {
+      if (loop.types == "dd->d") return loop;
+    }
+  }
+  for (const auto& loop : u.loops) {
+    bool ok = true;
+    if (opts.dtype_) {
+      if (loop.out.empty() || loop.out[0] != *opts.dtype_) continue;
+      for (int i = 0; i < u.nin && ok; ++i) ok = can_cast(types[i], loop.in[static_cast<std::size_t>(i)], opts.rule);
+    } else {
+      for (int i = 0; i < u.nin && ok; ++i) ok = can_cast_safely(types[i], loop.in[static_cast<std::size_t>(i)]);
+    }
+    if (ok) return loop;
+  }
+  std::string list;
+  for (int i = 0; i < u.nin; ++i) list += (i ? ", " : "") + dtype_repr(types[i]);
+  if (opts.dtype_) {
+    throw type_error("ufunc '" + u.name + "' has no loop giving " + dtype_repr(*opts.dtype_) + " for the input types (" +
+                     list + ") with casting rule '" + casting_name(opts.rule) + "'");
+  }
+  throw type_error("ufunc '" + u.name + "' not supported for the input types (" + list +
+                   "), and the inputs could not be safely coerced to any supported types according to the casting "
+                   "rule ''safe''");
+}
+
+// Loop for already-effective types, through Note [loop cache] where it applies.
+const ufunc_loop& find_loop(const ufunc_def& u, const dtype* types, const ufunc_options& opts) {
+  if (opts.dtype_ || !u.loop_cache) return search_loop(u, types, opts);
+  std::size_t slot = u.nin == 1 ? static_cast<std::size_t>(types[0])
+                                : static_cast<std::size_t>(types[0]) * num_dtypes + static_cast<std::size_t>(types[1]);
+  const ufunc_loop* l = u.loop_cache[slot].load(std::memory_order_acquire);
+  if (l) return *l;
+  const ufunc_loop& found = search_loop(u, types, opts);
+  u.loop_cache[slot].store(&found, std::memory_order_release);
+  return found;
+}
+
+void check_nargs(const ufunc_def& u, int nargs) {
+  if (nargs != u.nin) {
+    throw type_error(u.name + "() takes " + std::to_string(u.nin) + " positional argument" + (u.nin == 1 ? "" : "s") +
+                     " but " + std::to_string(nargs) + " were given");
+  }
+  if (u.nin > max_nin) throw value_error("too many ufunc inputs");
+}
+
+}  // namespace
+
+const std::vector<const ufunc_def*>& all_ufuncs() { return reg().list; }
+
+const ufunc_def* find_ufunc(std::string_view n) {
+  auto it = reg().by_name.find(std::string(n));
+  return it == reg().by_name.end() ? nullptr : it->second;
+}
+
+const std::vector<std::pair<std::string, std::string>>& ufunc_aliases() { return raw_aliases(); }
+
+casting parse_casting(std::string_view s) {
+  if (s == "no") return casting::no;
+  if (s == "equiv") return casting::equiv;
+  if (s == "safe") return casting::safe;
+  if (s == "same_kind") return casting::same_kind;
+  if (s == "unsafe") return casting::unsafe;
+  throw value_error("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'");
+}
+
+bool can_cast(dtype from, dtype to, casting rule) {
+  switch (rule) {
+    case casting::no:
+    case casting::equiv: return from == to;
+    case casting::safe: return can_cast_safely(from, to);
+    case casting::same_kind: return can_cast_safely(from, to) || kind_rank(from) <= kind_rank(to);
+    default: return true;
+  }
+}
+
+const ufunc_loop& resolve_loop(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts) {
+  check_nargs(u, static_cast<int>(args.size()));
+  dtype types[max_nin];
+  effective_types(args.data(), u.nin, types);
+  return find_loop(u, types, opts);
+}
+
+array call_ufunc1(const ufunc_def& u, const ufunc_arg* args, int nargs) {
+  check_nargs(u, nargs);
+  if (u.nout != 1) throw value_error("ufunc '" + u.name + "' has several outputs");
+  dtype types[max_nin];
+  effective_types(args, nargs, types);
+  static const ufunc_options defaults;
+  const ufunc_loop& loop = find_loop(u, types, defaults);
+  // Same-kind casting of inputs always holds for the loop chosen by safe casting; no out= and no mask.
+  shape_t shape;
+  const array* proto = nullptr;
+  for (int i = 0; i < nargs; ++i) {
+    if (args[i].is_scalar()) continue;
+    const array& a = args[i].arr;
+    if (!proto) {
+      shape = a.shape();
+      proto = &a;
+    } else if (a.shape() != shape) {
+      shape = broadcast_shapes(shape, a.shape());
+    }
+  }
+  if (proto && proto->shape() != shape) {
+    proto = nullptr;
+    for (int i = 0; i < nargs && !proto; ++i) {
+      if (!args[i].is_scalar() && args[i].arr.shape() == shape) proto = &args[i].arr;
+    }
+  }
+  int device = proto ? proto->device() : current_device();
+  dtype lt = loop.out[0];
+  array out = proto && !proto->is_c_contiguous()
+                  ? detail::new_array(lt, shape, strides_like(shape, proto->strides(), itemsize(lt)), device)
+                  : detail::new_array(lt, shape, order::C, device);
+  ew::operand ops[max_nin + 1];
+  for (int i = 0; i < nargs; ++i) {
+    const ufunc_arg& a = args[i];
+    dtype it = loop.in[static_cast<std::size_t>(i)];
+    ops[i] = a.is_scalar() ? ew::operand::of_scalar(a.value, it) : ew::operand::of(a.arr, it);
+  }
+  ops[nargs] = ew::operand::of(out, lt);
+  ew::kernel_spec spec{&loop, u.name, loop.body, ""};
+  ew::run(spec, ops, nargs, ops + nargs, 1, shape, array());
+  return out;
+}
+
+std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts) {
+  const ufunc_loop& loop = resolve_loop(u, args, opts);
+  dtype types[max_nin];
+  effective_types(args.data(), u.nin, types);
+  for (int i = 0; i < u.nin; ++i) {
+    if (!can_cast(types[i], loop.in[static_cast<std::size_t>(i)], opts.rule)) {
+      throw type_error("Cannot cast ufunc '" + u.name + "' input " + std::to_string(i) + " from " +
+                       dtype_repr(types[i]) + " to " + dtype_repr(loop.in[static_cast<std::size_t>(i)]) +
+                       " with casting rule '" + casting_name(opts.rule) + "'");
+    }
+  }
+  // Broadcast shape of the inputs (and the mask); given outputs fix it.
+  shape_t shape;
+  for (const auto& a : args) {
+    if (!a.is_scalar()) shape = broadcast_shapes(shape, a.arr.shape());
+  }
+  if (opts.where.defined()) shape = broadcast_shapes(shape, opts.where.shape());
+  const array* given = nullptr;
+  for (const auto& o : opts.out) {
+    if (o.defined()) {
+      given = &o;
+      break;
+    }
+  }
+  if (given) {
+    shape_t b = broadcast_shapes(shape, given->shape());
+    if (b != given->shape()) {
+      throw value_error("non-broadcastable output operand with shape " + shape_to_string(given->shape()) +
+                        " doesn't match the broadcast shape " + shape_to_string(b));
+    }
+    shape = given->shape();
+  }
+  int device = current_device();
+  // Order 'K' for new outputs: the layout of the first array input of the full shape, else C.
+  const array* proto = nullptr;
+  for (const auto& a : args) {
+    if (!a.is_scalar() && a.arr.shape() == shape) {
+      proto = &a.arr;
+      break;
+    }
+  }
+  std::vector<array> outs;
+  for (int j = 0; j < u.nout; ++j) {
+    array o = static_cast<std::size_t>(j) < opts.out.size() ? opts.out[static_cast<std::size_t>(j)] : array();
+    dtype lt = loop.out[static_cast<std::size_t>(j)];
+    if (o.defined()) {
+      if (o.shape() != shape) {
+        throw value_error("non-broadcastable output operand with shape " + shape_to_string(o.shape()) +
+                          " doesn't match the broadcast shape " + shape_to_string(shape));
+      }
+      if (!can_cast(lt, o.type(), opts.rule)) {
+        throw type_error("Cannot cast ufunc '" + u.name + "' output from " + dtype_repr(lt) + " to " +
+                         dtype_repr(o.type()) + " with casting rule '" + casting_name(opts.rule) + "'");
+      }
+    } else if (proto && opts.out_order == order::K) {
+      o = detail::new_array(lt, shape, strides_like(shape, proto->strides(), itemsize(lt)), device);
+    } else {
+      order ord = opts.out_order == order::F ? order::F : order::C;
+      o = detail::new_array(lt, shape, ord, device);
+    }
+    outs.push_back(std::move(o));
+  }
+  std::vector<ew::operand> ins;
+  for (int i = 0; i < u.nin; ++i) {
+    const ufunc_arg& a = args[static_cast<std::size_t>(i)];
+    dtype lt = loop.in[static_cast<std::size_t>(i)];
+    if (a.is_scalar()) {
+      ins.push_back(ew::operand::of_scalar(a.value, lt));
+      continue;
+    }
+    array in = a.arr;
+    // An input that partly overlaps an output is read from a copy: NumPy's result, not a race. An input
+    // that is exactly an output is fine, element i is read before it is written.
+    for (const auto& o : outs) {
+      bool same = in.data() == o.data() && in.strides() == o.strides() && in.shape() == o.shape();
+      if (!same && detail::may_overlap(in, o)) {
+        in = in.copy(order::K);
+        break;
+      }
+    }
+    ins.push_back(ew::operand::of(std::move(in), lt));
+  }
+  std::vector<ew::operand> os;
+  for (int j = 0; j < u.nout; ++j) os.push_back(ew::operand::of(outs[static_cast<std::size_t>(j)], loop.out[static_cast<std::size_t>(j)]));
+  ew::kernel_spec spec{&loop, u.name, loop.body, ""};
+  array mask = opts.where;
+  if (mask.defined() && mask.type() != dtype::bool_) mask = mask.astype(dtype::bool_);
+  ew::run(spec, ins, os, shape, mask);
+  return outs;
+}
+
+std::vector<array> call_ufunc(std::string_view n, const std::vector<array>& args) {
+  const ufunc_def* u = find_ufunc(n);
+  if (!u) throw value_error("no ufunc named " + std::string(n));
+  std::vector<ufunc_arg> a;
+  for (const auto& x : args) a.push_back(ufunc_arg{x, scalar{}, false});
+  return call_ufunc(*u, a);
+}
+
+}  // namespace cuarray

@@ -1,0 +1,74 @@
+// Universal functions: NumPy's loop tables, type resolution (NEP 50), and calls through the elementwise engine.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cuarray/array.hpp"
+
+namespace cuarray {
+
+/// One typed loop of a ufunc: signature ("ff->f") and the body computing out0.. from in0...
+struct ufunc_loop {
+  std::string types;
+  std::string body;
+  std::vector<dtype> in, out;
+};
+
+/// A ufunc as NumPy defines it: its loops in NumPy's order (the first loop that fits wins).
+struct ufunc_def {
+  std::string name;
+  int nin = 0, nout = 0;
+  std::string identity;  ///< "0", "1", "-1", "inf", "-inf", or "" for none
+  std::vector<ufunc_loop> loops;
+  /// Note [loop cache]: the loop picked for each combination of effective input dtypes (nin <= 2, no
+  /// dtype=), filled on first use, so a warm call resolves its loop with one load.
+  std::unique_ptr<std::atomic<const ufunc_loop*>[]> loop_cache;
+};
+
+/// Every ufunc (aliases resolved), and lookup by name (aliases included); nullptr if unknown.
+const std::vector<const ufunc_def*>& all_ufuncs();
+const ufunc_def* find_ufunc(std::string_view name);
+/// Alias names and their targets ("mod" -> "remainder").
+const std::vector<std::pair<std::string, std::string>>& ufunc_aliases();
+
+/// Casting rules of NumPy: "no", "equiv", "safe", "same_kind", "unsafe".
+enum class casting { no, equiv, safe, same_kind, unsafe };
+casting parse_casting(std::string_view s);
+bool can_cast(dtype from, dtype to, casting rule);
+
+/// A ufunc argument: an array, or a scalar. Python int/float/complex scalars are weak (NEP 50): they take
+/// the type of the array operands where that is possible.
+struct ufunc_arg {
+  array arr;
+  scalar value;
+  bool weak = false;
+  bool is_scalar() const { return !arr.defined(); }
+};
+
+struct ufunc_options {
+  std::vector<array> out;          ///< per output; undefined entries are allocated
+  std::optional<dtype> dtype_;     ///< NumPy's dtype= (the output type of the chosen loop)
+  casting rule = casting::same_kind;
+  array where;                     ///< bool mask, or undefined
+  order out_order = order::K;
+};
+
+/// The loop NumPy would pick for these arguments (with the inputs' effective dtypes); throws type_error
+/// naming the ufunc and the types when none fits, overflow_error for a Python int that cannot be held.
+const ufunc_loop& resolve_loop(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts);
+
+/// The hot path of operators and plain calls: one output, no keywords. Same result as call_ufunc.
+array call_ufunc1(const ufunc_def& u, const ufunc_arg* args, int nargs);
+
+/// Call a ufunc: broadcasting, casting, out=, where=, scalars; returns the outputs.
+std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts = {});
+
+/// C++ convenience: call by name on arrays.
+std::vector<array> call_ufunc(std::string_view name, const std::vector<array>& args);
+
+}  // namespace cuarray

@@ -1,0 +1,74 @@
+"""RawKernel and RawModule: compile with NVRTC, launch with arrays and scalars, attributes, errors."""
+import numpy
+import pytest
+
+import cuarray as cp
+
+pytestmark = pytest.mark.gpu
+
+SAXPY = r'''
+extern "C" __global__ void saxpy(float a, const float* x, float* y, long long n) {
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+'''
+
+
+def test_raw_kernel_runs_with_arrays_and_scalars():
+    k = cp.RawKernel(SAXPY, "saxpy")
+    x = cp.arange(1000, dtype=cp.float32)
+    y = cp.ones(1000, dtype=cp.float32)
+    k((4,), (256,), (numpy.float32(2.0), x, y, 1000))
+    numpy.testing.assert_array_equal(y.get(), 2 * numpy.arange(1000, dtype=numpy.float32) + 1)
+
+
+def test_raw_kernel_attributes():
+    k = cp.RawKernel(SAXPY, "saxpy")
+    assert k.max_threads_per_block >= 256
+    assert k.num_regs > 0
+    assert k.binary_version >= 80
+    k.max_dynamic_shared_size_bytes = 1024
+    assert k.max_dynamic_shared_size_bytes == 1024
+
+
+def test_raw_module_templates_and_globals():
+    code = r'''
+    __device__ int counter = 7;
+    template <class T> __global__ void fill(T* out, T v, int n) {
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) out[i] = v + counter;
+    }
+    '''
+    mod = cp.RawModule(code=code, options=("-std=c++17",), name_expressions=["fill<float>", "fill<int>"])
+    out = cp.zeros(10, dtype=cp.float32)
+    mod.get_function("fill<float>")((1,), (32,), (out, numpy.float32(1.5), numpy.int32(10)))
+    numpy.testing.assert_array_equal(out.get(), numpy.full(10, 8.5, numpy.float32))
+    g = mod.get_global("counter")
+    assert g.ptr != 0
+    outi = cp.zeros(4, dtype=cp.int32)
+    mod.get_function("fill<int>")((1,), (32,), (outi, numpy.int32(1), numpy.int32(4)))
+    numpy.testing.assert_array_equal(outi.get(), numpy.full(4, 8, numpy.int32))
+
+
+def test_compile_error_raises_compile_exception_with_log():
+    bad = 'extern "C" __global__ void broken(float* x) { x[0] = undefined_name; }'
+    with pytest.raises(cp.cuda.compiler.CompileException) as info:
+        cp.RawKernel(bad, "broken").compile()
+    assert "undefined_name" in str(info.value)
+    assert info.value.log
+
+
+def test_raw_module_from_ptx_file(tmp_path):
+    code = 'extern "C" __global__ void one(int* x) { x[threadIdx.x] = 1; }'
+    ptx = cp._core.compile_to_ptx(code, "one.cu")
+    path = tmp_path / "one.ptx"
+    path.write_text(ptx)
+    mod = cp.RawModule(path=str(path))
+    x = cp.zeros(8, dtype=cp.int32)
+    mod.get_function("one")((1,), (8,), (x,))
+    numpy.testing.assert_array_equal(x.get(), numpy.ones(8, numpy.int32))
+
+
+def test_unsupported_backend_options_raise_value_error():
+    with pytest.raises(ValueError):
+        cp.RawKernel(SAXPY, "saxpy", backend="nvcc")
