@@ -241,12 +241,17 @@ template <class T> CA_FN T ca_uf_gcd(T a, T b) {
   }
   return (T)x;
 }
+// |a| / gcd * |b|, wrapping like NumPy's.
 template <class T> CA_FN T ca_uf_lcm(T a, T b) {
-  T g = ca_uf_gcd(a, b);
+  typedef typename ca_unsigned<T>::type U;
+  U g = (U)ca_uf_gcd(a, b);
   if (g == 0) return 0;
-  T r = ca_wmul((T)(a / g), b);
-  if constexpr (ca_is_signed<T>) return r < 0 ? ca_wneg(r) : r;
-  else return r;
+  U x = (U)a, y = (U)b;
+  if constexpr (ca_is_signed<T>) {
+    x = a < 0 ? U(0) - U(a) : U(a);
+    y = b < 0 ? U(0) - U(b) : U(b);
+  }
+  return (T)(U)(x / g * y);
 }
 
 // --- exponents, logarithms, roots --------------------------------------------------------------------------
@@ -447,9 +452,11 @@ CA_FN ca_half ca_uf_nextafter(ca_half x, ca_half y) {
   }
   return ca_half::from_bits(r);
 }
+// NumPy's float16 spacing of a negative number is the (positive) gap towards zero.
 CA_FN ca_half ca_uf_spacing(ca_half x) {
   if ((x.x & 0x7c00) == 0x7c00) return ca_half::from_bits(0x7e00);
-  ca_half next = ca_uf_nextafter(x, ca_half::from_bits((x.x & 0x8000) && (x.x & 0x7fff) ? 0xfc00 : 0x7c00));
+  bool negative = (x.x & 0x8000) && (x.x & 0x7fff);
+  ca_half next = ca_uf_nextafter(x, ca_half::from_bits(negative ? 0x0000 : 0x7c00));
   return ca_half((float)next - (float)x);
 }
 
