@@ -21,6 +21,11 @@ def main():
         return 1
     rt = cuarray.cuda.runtime
     print(f"CUDA runtime {rt.runtimeGetVersion()}, driver {rt.driverGetVersion()}")
+    try:
+        path, major, minor = _core.nvrtc_info()
+        print(f"NVRTC {major}.{minor} ({path})")
+    except Exception as e:  # run-time kernels need it; report rather than fail the device check
+        print(f"NVRTC not found: {e}")
     for i in range(rt.getDeviceCount()):
         p = rt.getDeviceProperties(i)
         free, total = cuarray.cuda.Device(i).mem_info
@@ -35,6 +40,7 @@ def main():
     checks.append(("arange", numpy.array_equal(cuarray.arange(10).get(), numpy.arange(10))))
     checks.append(("linspace", numpy.allclose(cuarray.linspace(0, 1, 11).get(), numpy.linspace(0, 1, 11))))
     checks.append(("eye", numpy.array_equal(cuarray.eye(4, 5, 1).get(), numpy.eye(4, 5, 1))))
+    checks.append(("ufunc", numpy.allclose(cuarray.sin(a).get(), numpy.sin(x), rtol=1e-5, atol=1e-6)))
     s = cuarray.cuda.Stream()
     with s:
         b = cuarray.full((1000,), 3.0)

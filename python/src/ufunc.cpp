@@ -345,6 +345,11 @@ void init_ufunc(nb::module_& m) {
     return jit::compile(req).cubin.size();
   }, nb::arg("source"), nb::arg("name") = "kernel.cu", nb::arg("arch") = 90,
      nb::arg("options") = std::vector<std::string>{});
+  // The NVRTC in use, for `python -m cuarray`: (path, major, minor); raises CUDARuntimeError when missing.
+  m.def("nvrtc_info", [] {
+    auto [major, minor] = jit::nvrtc_version();
+    return nb::make_tuple(jit::nvrtc_path(), major, minor);
+  });
   m.def("kernel_cache_stats", [] {
     auto s = ew::get_stats();
     return nb::make_tuple(s.hits, s.misses);
@@ -406,11 +411,12 @@ void init_ufunc(nb::module_& m) {
     const ufunc_def* name = find_ufunc(uf);
     nb::setattr(cls, method, nb::cpp_function([name](nb::handle self) { return unary(name, self); }, nb::is_method()));
   }
-  nb::setattr(cls, "__divmod__", nb::cpp_function([](nb::handle self, nb::handle other) -> nb::object {
-    std::vector<ufunc_arg> in(2);
-    if (!to_arg(self, in[0], false) || !to_arg(other, in[1], false)) return nb::borrow(Py_NotImplemented);
-    auto r = call_ufunc(*find_ufunc("divmod"), in);
-    return nb::make_tuple(wrap(std::move(r[0])), wrap(std::move(r[1])));
+  const ufunc_def* divmod_def = find_ufunc("divmod");
+  nb::setattr(cls, "__divmod__", nb::cpp_function([divmod_def](nb::handle self, nb::handle other) {
+    return binary(divmod_def, self, other);
+  }, nb::is_method()));
+  nb::setattr(cls, "__rdivmod__", nb::cpp_function([divmod_def](nb::handle self, nb::handle other) {
+    return binary(divmod_def, other, self);
   }, nb::is_method()));
 }
 

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <sstream>
 #include <memory>
+#include <new>
 #include <unordered_map>
 
 #include "cuarray/device.hpp"
@@ -398,7 +399,16 @@ void run(const kernel_spec& spec, const operand* inputs, int nin, const operand*
   // The array operands as seen over `shape` (outputs first, so that they lead the axis order), then the mask.
   // Operands of the full shape are used in place; others get a broadcast view in `bviews`.
   const array* views[max_operands];
-  array bviews[max_operands];
+  // Broadcast views, constructed only when needed (most calls have none; default-constructing a dozen
+  // arrays on every call would cost more than the rest of the bookkeeping).
+  struct broadcast_views {
+    alignas(array) unsigned char bytes[max_operands][sizeof(array)];
+    int count = 0;
+    const array* add(array a) { return new (bytes[count++]) array(std::move(a)); }
+    ~broadcast_views() {
+      for (int k = 0; k < count; ++k) std::launder(reinterpret_cast<array*>(bytes[k]))->~array();
+    }
+  } bviews;
   int nviews = 0;
   int view_of[max_operands];
   for (int j = 0; j < nout; ++j) {
@@ -424,18 +434,14 @@ void run(const kernel_spec& spec, const operand* inputs, int nin, const operand*
     if (in.arr.shape() == shape) {
       views[nviews++] = &in.arr;
     } else {
-      bviews[nviews] = in.arr.broadcast_to(shape);
-      views[nviews] = &bviews[nviews];
-      ++nviews;
+      views[nviews++] = bviews.add(in.arr.broadcast_to(shape));
     }
   }
   if (where.defined()) {
     if (where.shape() == shape) {
       views[nviews++] = &where;
     } else {
-      bviews[nviews] = where.broadcast_to(shape);
-      views[nviews] = &bviews[nviews];
-      ++nviews;
+      views[nviews++] = bviews.add(where.broadcast_to(shape));
     }
   }
 

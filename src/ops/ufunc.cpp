@@ -301,6 +301,7 @@ const ufunc_loop& resolve_loop(const ufunc_def& u, const std::vector<ufunc_arg>&
 array call_ufunc1(const ufunc_def& u, const ufunc_arg* args, int nargs) {
   check_nargs(u, nargs);
   if (u.nout != 1) throw value_error("ufunc '" + u.name + "' has several outputs");
+  if (nargs > 2) return call_ufunc(u, std::vector<ufunc_arg>(args, args + nargs))[0];
   dtype types[max_nin];
   effective_types(args, nargs, types);
   static const ufunc_options defaults;
@@ -329,7 +330,7 @@ array call_ufunc1(const ufunc_def& u, const ufunc_arg* args, int nargs) {
   array out = proto && !proto->is_c_contiguous()
                   ? detail::new_array(lt, shape, strides_like(shape, proto->strides(), itemsize(lt)), device)
                   : detail::new_array(lt, shape, order::C, device);
-  ew::operand ops[max_nin + 1];
+  ew::operand ops[3];
   for (int i = 0; i < nargs; ++i) {
     const ufunc_arg& a = args[i];
     dtype it = loop.in[static_cast<std::size_t>(i)];

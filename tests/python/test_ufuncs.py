@@ -196,3 +196,45 @@ def test_kernel_cache_hits_after_first_call():
     after = cp._core.kernel_cache_stats()
     assert after[1] == before[1]  # no new compile
     assert after[0] >= before[0] + 10
+
+
+_BINARY_OPERATORS = ["add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift", "and", "or",
+                     "xor", "lt", "le", "gt", "ge", "eq", "ne"]
+
+
+@pytest.mark.parametrize("op", _BINARY_OPERATORS)
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "float64", "bool"])
+def test_operators_both_sides_and_in_place_match_numpy(op, dtype):
+    import operator
+    fn = getattr(operator, op + "_" if op in ("and", "or") else op)
+    base = numpy.array([3, 1, 2, 0, 5, 4], dtype=dtype)
+    other = numpy.array([1, 2, 2, 3, 1, 1], dtype=dtype)
+    for lhs, rhs in ((base, other), (base, 2), (2, base), (base, other[:1])):
+        try:
+            with numpy.errstate(all="ignore"):
+                want = fn(lhs, rhs)
+        except Exception as e:  # NumPy refuses (e.g. shifts of bool): cuarray raises the same type
+            with pytest.raises(type(e)):
+                fn(*(cp.asarray(x) if isinstance(x, numpy.ndarray) else x for x in (lhs, rhs)))
+            continue
+        got = fn(*(cp.asarray(x) if isinstance(x, numpy.ndarray) else x for x in (lhs, rhs)))
+        cases.compare(op, got.get(), numpy.asarray(want))
+    iop = getattr(operator, "i" + (op + "_" if op in ("and", "or") else op), None)
+    if iop is not None and op not in ("lt", "le", "gt", "ge", "eq", "ne"):
+        a, b = base.copy(), cp.asarray(base)
+        try:
+            with numpy.errstate(all="ignore"):
+                want = iop(a, other)
+        except Exception as e:
+            with pytest.raises(type(e)):
+                iop(b, cp.asarray(other))
+            return
+        got = iop(b, cp.asarray(other))
+        cases.compare(op, got.get(), want)
+
+
+@testing.numpy_cuarray_allclose()
+def test_divmod_reflected_and_unary_operators(xp):
+    a = xp.asarray(numpy.array([3.5, -1.0, 2.0]))
+    q, r = divmod(7, a)
+    return q, r, -a, +a, abs(a), ~xp.asarray(numpy.array([1, 2], numpy.int8))
