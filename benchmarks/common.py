@@ -349,10 +349,66 @@ class Target:
 
     peer: str
     min_ratio: float
+    label: str | None = None  # the text shown instead of ">= 1.0x cupy" (e.g. "<= 0.55x cupy time")
+
+    kind = "peer"  # not a field: how judge_case() evaluates it
 
     @property
     def text(self) -> str:
-        return f">= {self.min_ratio:.1f}x {self.peer}"
+        return self.label or f">= {self.min_ratio:.1f}x {self.peer}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "peer": self.peer, "min_ratio": self.min_ratio, "text": self.text}
+
+
+# Reference cases of the targets below, measured in the same run (bench_elementwise / bench_foundation).
+FLOOR_CASE = "launch_floor"
+COPY_CASE = "d2d_copy_1GiB"
+
+
+@dataclasses.dataclass(frozen=True)
+class FloorTarget:
+    """A goal stated against the launch floor: cuarray_time - floor <= max_above_us.
+
+    The floor is cuarray's median time in the case `ref` of the same run (a C++ loop of cuLaunchKernel of
+    an empty kernel).  Judged once that case has run (judge_targets), whatever the order of the cases.
+    """
+
+    max_above_us: float
+    ref: str = FLOOR_CASE
+
+    kind = "floor"
+
+    @property
+    def text(self) -> str:
+        return f"<= floor + {self.max_above_us:g} µs"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "ref": self.ref, "max_above_us": self.max_above_us, "text": self.text}
+
+
+@dataclasses.dataclass(frozen=True)
+class BandwidthTarget:
+    """A goal stated against the device copy: cuarray_GB/s >= min_fraction * copy_GB/s.
+
+    Both GB/s count bytes read + bytes written (the case's nbytes).  The copy bandwidth is the best median
+    GB/s of any library in the case `ref` of the same run (the device's copy bandwidth, not one library's).
+    """
+
+    min_fraction: float
+    ref: str = COPY_CASE
+
+    kind = "bandwidth"
+
+    @property
+    def text(self) -> str:
+        return f">= {self.min_fraction:.2f}x copy GB/s"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "ref": self.ref, "min_fraction": self.min_fraction, "text": self.text}
+
+
+AnyTarget = Any  # Target | FloorTarget | BandwidthTarget
 
 
 @dataclasses.dataclass
@@ -361,11 +417,12 @@ class Case:
     fn: Callable[[Backend, "Config"], Stats]
     module: str
     nbytes: int | None = None  # bytes moved per call, for GB/s
-    target: Target | None = None
+    target: AnyTarget | None = None  # the first of `targets`
     libs: tuple[str, ...] = LIBRARIES
     key: bool = False  # shown in gpu_check's short summary even without a target
     heavy: bool = False  # large data: fewer rounds (each round repeats the set-up)
     doc: str = ""
+    targets: tuple[AnyTarget, ...] = ()  # every target of the case (all must be met)
 
 
 REGISTRY: list[Case] = []
@@ -375,19 +432,32 @@ def case(
     name: str,
     *,
     nbytes: int | None = None,
-    target: Target | None = None,
+    target: AnyTarget | tuple[AnyTarget, ...] | list[AnyTarget] | None = None,
     libs: tuple[str, ...] = LIBRARIES,
     key: bool = False,
     heavy: bool = False,
 ) -> Callable[[Callable[[Backend, "Config"], Stats]], Callable[[Backend, "Config"], Stats]]:
-    """Register `fn(backend, cfg) -> Stats` as a benchmark case."""
+    """Register `fn(backend, cfg) -> Stats` as a benchmark case.
+
+    `target` is one target (Target, FloorTarget, BandwidthTarget) or a tuple of them, all of which must be met.
+    """
 
     def deco(fn: Callable[[Backend, "Config"], Stats]) -> Callable[[Backend, "Config"], Stats]:
         if any(c.name == name for c in REGISTRY):
             raise ValueError(f"duplicate benchmark case name {name!r}")
         mod = fn.__module__.rsplit(".", 1)[-1]
         doc = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else ""
-        REGISTRY.append(Case(name, fn, mod, nbytes, target, libs, key, heavy, doc))
+        if target is None:
+            targets: tuple[AnyTarget, ...] = ()
+        elif isinstance(target, (tuple, list)):
+            targets = tuple(target)
+        else:
+            targets = (target,)
+        for t in targets:
+            if not callable(getattr(t, "to_json", None)):
+                raise TypeError(f"case {name!r}: {t!r} is not a target")
+        first = targets[0] if targets else None
+        REGISTRY.append(Case(name, fn, mod, nbytes, first, libs, key, heavy, doc, targets))
         return fn
 
     return deco
@@ -525,7 +595,8 @@ def run_case(c: Case, backends: dict[str, Backend], cfg: Config, log: Callable[[
         "doc": c.doc,
         "bytes": c.nbytes,
         "key": c.key,
-        "target": None if c.target is None else {"peer": c.target.peer, "min_ratio": c.target.min_ratio, "text": c.target.text},
+        "target": None if c.target is None else c.target.to_json(),
+        "targets": [t.to_json() for t in (c.targets or ((c.target,) if c.target is not None else ()))],
         "results": res,
         "ratios": {},
         "target_met": None,
@@ -536,16 +607,113 @@ def run_case(c: Case, backends: dict[str, Backend], cfg: Config, log: Callable[[
         other = res.get(peer, {})
         if mine.get("status") == "ok" and other.get("status") == "ok":
             out["ratios"][peer] = other["median_us"] / mine["median_us"]
-    if c.target is not None and c.target.peer in out["ratios"]:
-        ratio = out["ratios"][c.target.peer]
-        out["target_met"] = bool(ratio >= c.target.min_ratio)
-        if out["target_met"]:
-            out["target_mark"] = "pass"
-        elif ratio >= c.target.min_ratio * (1 - CLOSE_FRACTION):
-            out["target_mark"] = "close"
-        else:
-            out["target_mark"] = "FAIL"
+    # Peer targets are judged now; floor and bandwidth targets once their reference case has run too
+    # (judge_targets, called by write_results and the renderers).
+    judge_case(out, {})
     return out
+
+
+# ---------------------------------------------------------------------------
+# Judging targets (also those that refer to another case of the same run)
+# ---------------------------------------------------------------------------
+
+_MARK_ORDER = {"FAIL": 0, "close": 1, "n/a": 2, "pass": 3}
+
+
+def _ok_result(case_res: dict[str, Any] | None, lib: str = "cuarray") -> dict[str, Any] | None:
+    if not case_res:
+        return None
+    r = case_res.get("results", {}).get(lib)
+    return r if r and r.get("status") == "ok" else None
+
+
+def _judge_one(t: dict[str, Any], case_res: dict[str, Any], by_name: dict[str, dict[str, Any]]) -> None:
+    """Fill t's value, met, mark and detail (None / 'n/a' where it cannot be judged)."""
+    kind = t.get("kind", "peer")
+    t.update(value=None, met=None, mark="n/a", detail="")
+    mine = _ok_result(case_res)
+    if kind == "peer":
+        ratio = case_res.get("ratios", {}).get(t["peer"])
+        if ratio is None:
+            return
+        need = t["min_ratio"]
+        t["value"] = ratio
+        t["met"] = bool(ratio >= need)
+        close = ratio >= need * (1 - CLOSE_FRACTION)
+    elif kind == "floor":
+        ref = _ok_result(by_name.get(t["ref"]))
+        if mine is None or ref is None:
+            t["detail"] = "" if mine is None else f"no {t['ref']} result"
+            return
+        floor, limit = ref["median_us"], t["max_above_us"]
+        above = mine["median_us"] - floor
+        t.update(value=above, ref_value=floor, ref_text=f"{t['ref']} {fmt_time(floor)}")
+        t["met"] = bool(above <= limit)
+        # Close: cuarray's time within CLOSE_FRACTION of the time the target allows.
+        close = mine["median_us"] <= (floor + limit) * (1 + CLOSE_FRACTION)
+        t["detail"] = ("+" if above >= 0 else "-") + fmt_time(abs(above))
+    elif kind == "bandwidth":
+        ref_case = by_name.get(t["ref"])
+        refs = [(r["gbps_median"], n) for n, r in (ref_case or {}).get("results", {}).items()
+                if r.get("status") == "ok" and r.get("gbps_median")]
+        if mine is None or not mine.get("gbps_median") or not refs:
+            t["detail"] = "" if mine is None else f"no {t['ref']} result"
+            return
+        best, lib = max(refs)
+        frac = mine["gbps_median"] / best
+        t.update(value=frac, ref_value=best, ref_lib=lib, ref_text=f"{t['ref']} {fmt_gbps(best)} ({lib})")
+        need = t["min_fraction"]
+        t["met"] = bool(frac >= need)
+        close = frac >= need * (1 - CLOSE_FRACTION)
+        t["detail"] = f"{frac:.2f}x"
+    else:
+        t["detail"] = f"unknown target kind {kind!r}"
+        return
+    t["mark"] = "pass" if t["met"] else ("close" if close else "FAIL")
+
+
+def judge_case(case_res: dict[str, Any], by_name: dict[str, dict[str, Any]]) -> None:
+    """Judge every target of one case result; sets the per-target fields and target_met / target_mark.
+
+    target_met: True when every target is met, False when any judged one is missed, else None.
+    target_mark: the worst mark (FAIL < close < n/a < pass); None when nothing could be judged.
+    Results written before "targets" existed keep their stored marks.
+    """
+    targets = case_res.get("targets")
+    if not targets:
+        return
+    for t in targets:
+        _judge_one(t, case_res, by_name)
+    mets = [t["met"] for t in targets]
+    if any(m is False for m in mets):
+        case_res["target_met"] = False
+    elif all(m is True for m in mets):
+        case_res["target_met"] = True
+    else:
+        case_res["target_met"] = None
+    judged = [t["mark"] for t in targets if t["met"] is not None]
+    case_res["target_mark"] = min((t["mark"] for t in targets), key=_MARK_ORDER.__getitem__) if judged else None
+
+
+def judge_targets(data: dict[str, Any]) -> None:
+    """(Re)judge every case's targets against the other cases of the same run; idempotent."""
+    by_name = {c["name"]: c for c in data.get("cases", [])}
+    for c in data.get("cases", []):
+        judge_case(c, by_name)
+
+
+def _case_targets(case_res: dict[str, Any]) -> list[dict[str, Any]]:
+    """The judged targets of a case result (one synthesised from the old single-target fields if need be)."""
+    if case_res.get("targets"):
+        return case_res["targets"]
+    t = case_res.get("target")
+    if not t:
+        return []
+    mark = case_res.get("target_mark")
+    met = case_res.get("target_met")
+    if mark is None and met is not None:  # results written before marks existed
+        mark = "pass" if met else "FAIL"
+    return [{**t, "met": met, "mark": mark or "n/a", "detail": ""}]
 
 
 def _num(v: float) -> str:
@@ -594,13 +762,13 @@ def _ratio_cell(case_res: dict[str, Any], peer: str) -> str:
 
 
 def _target_cells(case_res: dict[str, Any]) -> tuple[str, str]:
-    t = case_res.get("target")
-    if not t:
+    """Target texts and marks, '; '-separated when a case has several (a mark may carry its measured value)."""
+    ts = _case_targets(case_res)
+    if not ts:
         return "", ""
-    mark = case_res.get("target_mark")
-    if mark is None and case_res.get("target_met") is not None:  # results written before marks existed
-        mark = "pass" if case_res["target_met"] else "FAIL"
-    return t["text"], mark or "n/a"
+    texts = "; ".join(t["text"] for t in ts)
+    marks = "; ".join(t["mark"] + (f" ({t['detail']})" if t.get("detail") else "") for t in ts)
+    return texts, marks
 
 
 def _columns(data: dict[str, Any]) -> tuple[list[str], list[str]]:
@@ -618,6 +786,7 @@ def _md_table(header: list[str], rows: list[list[str]]) -> str:
 
 def render_table(data: dict[str, Any]) -> str:
     """The full Markdown table: per library median time (and GB/s), speed ratios, target and mark."""
+    judge_targets(data)
     libs, peers = _columns(data)
     header = ["case"] + libs + [f"cuarray/{p}" for p in peers] + ["target", "ok"]
     rows = []
@@ -628,39 +797,56 @@ def render_table(data: dict[str, Any]) -> str:
 
 
 def render_short(data: dict[str, Any], max_rows: int = 8) -> str:
-    """Name, ratio and target columns for the key rows (a target, marked key, or a cuarray error)."""
+    """Name, ratio and target columns for the key rows (a target, marked key, or a cuarray error).
+
+    When there are more than max_rows, rows that need a look (a target missed, close or not judged, a
+    cuarray error) are kept first; the rows shown keep the run's order.
+    """
+    judge_targets(data)
     _, peers = _columns(data)
     header = ["case"] + [f"cuarray/{p}" for p in peers] + ["target", "ok"]
     rows = []
+    urgent = []
     for c in data["cases"]:
         mine = c["results"].get("cuarray", {})
-        if not (c.get("target") or c.get("key") or mine.get("status") == "error"):
+        if not (c.get("target") or c.get("targets") or c.get("key") or mine.get("status") == "error"):
             continue
         tgt, ok = _target_cells(c)
         if mine.get("status") == "error":
             ok = (ok + " ERR").strip()
         rows.append([c["name"]] + [_ratio_cell(c, p) for p in peers] + [tgt, ok])
+        marks = [t["mark"] for t in _case_targets(c)]
+        urgent.append(mine.get("status") == "error" or any(m != "pass" for m in marks))
     more = len(rows) - max_rows
-    rows = rows[:max_rows]
+    if more > 0:
+        order = [i for i, u in enumerate(urgent) if u] + [i for i, u in enumerate(urgent) if not u]
+        keep = sorted(order[:max_rows])
+        left_urgent = sum(1 for i in order[max_rows:] if urgent[i])
+        rows = [rows[i] for i in keep]
     text = _md_table(header, rows)
     if more > 0:
-        text += f"\n(+{more} more rows in results.md)"
+        tail = f"{left_urgent} of them not passing" if left_urgent else "all passing or without a target"
+        text += f"\n(+{more} more rows in results.md, {tail})"
     return text
 
 
 def summary_line(data: dict[str, Any]) -> str:
-    """One line: cases, targets met, cuarray errors."""
+    """One line: cases, targets met (each target of a case counted), cuarray errors, reference values."""
+    judge_targets(data)
     cases = data["cases"]
-    with_t = [c for c in cases if c.get("target")]
-    met = sum(1 for c in with_t if c.get("target_met"))
-    judged = sum(1 for c in with_t if c.get("target_met") is not None)
+    all_t = [t for c in cases for t in _case_targets(c)]
+    met = sum(1 for t in all_t if t.get("met"))
+    judged = sum(1 for t in all_t if t.get("met") is not None)
     errs = [c["name"] for c in cases if c["results"].get("cuarray", {}).get("status") == "error"]
     cu = data["meta"]["libraries"].get("cuarray", {})
-    close = sum(1 for c in with_t if c.get("target_mark") == "close")
-    s = f"{len(cases)} cases, targets met {met}/{len(with_t)}"
-    notes = ([f"{close} close"] if close else []) + ([f"{len(with_t) - judged} not judged"] if judged < len(with_t) else [])
+    close = sum(1 for t in all_t if t.get("mark") == "close")
+    s = f"{len(cases)} cases, targets met {met}/{len(all_t)}"
+    notes = ([f"{close} close"] if close else []) + ([f"{len(all_t) - judged} not judged"] if judged < len(all_t) else [])
     if notes:
         s += f" ({', '.join(notes)})"
+    refs = list(dict.fromkeys(t["ref_text"] for t in all_t if t.get("ref_text")))
+    if refs:
+        s += f"; refs: {', '.join(refs)}"
     if not cu.get("available"):
         s += f"; cuarray unavailable: {cu.get('reason', '?')[:80]}"
     elif errs:
@@ -686,6 +872,9 @@ def render_markdown(data: dict[str, Any]) -> str:
         "Times are medians over rotating rounds; ratios are speed ratios peer_time / cuarray_time"
         " (> 1: cuarray is faster). ok: pass, close (missed by < "
         f"{CLOSE_FRACTION:.0%}, within run-to-run noise: measure again without --quick), FAIL, n/a (not measured).",
+        f"Targets 'floor + X': cuarray's time minus cuarray's `{FLOOR_CASE}` time of this run (shown after the"
+        f" mark); 'copy GB/s': cuarray's GB/s over the best GB/s of `{COPY_CASE}` in this run (bytes read +"
+        " written in both); a case with several targets must meet all.",
         "",
         render_table(data),
         "",
@@ -738,6 +927,7 @@ def collect_meta(backends: dict[str, Backend], quick: bool) -> dict[str, Any]:
 
 
 def write_results(data: dict[str, Any], out_dir: Path) -> None:
+    judge_targets(data)  # targets that refer to other cases: judged as soon as those have run
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = out_dir / "results.json.tmp"
     tmp.write_text(json.dumps(data, indent=1))
