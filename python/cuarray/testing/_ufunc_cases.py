@@ -90,6 +90,30 @@ def compare(name, got, want):
     rtol, atol = tolerance(want.dtype, name)
     if want.dtype.kind in "biu":
         numpy.testing.assert_array_equal(got, want, err_msg=name)
+    elif want.dtype.kind == "c":
+        _compare_complex(name, got, want, rtol, atol)
     else:
         with numpy.errstate(all="ignore"):
             numpy.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True, err_msg=name)
+
+
+def _compare_complex(name, got, want, rtol, atol):
+    """Complex results: NaN where NumPy has NaN (in either part), infinities equal per part, finite parts
+    within rtol of the result's magnitude (an error relative to |z|, as ulp errors of complex functions are)."""
+    got, want = got.ravel(), want.ravel()
+    nan_g, nan_w = numpy.isnan(got), numpy.isnan(want)
+    bad = nan_g != nan_w
+    with numpy.errstate(all="ignore"):
+        mag = numpy.abs(want.astype(numpy.complex128))
+        for part in ("real", "imag"):
+            g = getattr(got, part).astype(numpy.float64)
+            w = getattr(want, part).astype(numpy.float64)
+            inf = numpy.isinf(g) | numpy.isinf(w)
+            bad |= ~nan_w & inf & (g != w)
+            fin = ~nan_w & ~inf
+            scale = numpy.where(numpy.isfinite(mag), mag, numpy.abs(w))  # the other part infinite
+            bad |= fin & ~(numpy.abs(g - w) <= rtol * scale + atol)
+    if bad.any():
+        idx = numpy.flatnonzero(bad)[:8]
+        raise AssertionError(f"{name}: {bad.sum()} of {bad.size} complex results differ from NumPy's; "
+                             f"at {idx.tolist()}: got {got[idx].tolist()}, want {want[idx].tolist()}")

@@ -15,9 +15,21 @@ struct ca_cm_enable_if<true, R> {
 
 typedef ca_complex<double> ca_cm_z;
 
-CA_FN double ca_cm_inf() { return __builtin_huge_val(); }
-CA_FN double ca_cm_nan() { return __builtin_nan(""); }
-CA_FN double ca_cm_pi() { return 3.141592653589793116; }
+// NVRTC knows neither __builtin_huge_val nor __builtin_nan.
+CA_FN double ca_cm_inf() {
+#if defined(__CUDA_ARCH__)
+  return __longlong_as_double(0x7ff0000000000000LL);
+#else
+  return __builtin_huge_val();
+#endif
+}
+CA_FN double ca_cm_nan() {
+#if defined(__CUDA_ARCH__)
+  return __longlong_as_double(0x7ff8000000000000LL);
+#else
+  return __builtin_nan("");
+#endif
+}
 CA_FN double ca_cm_pi_2() { return 1.570796326794896558; }
 CA_FN double ca_cm_ln2() { return 0.6931471805599452862; }
 // ln 2 split so that k * hi is exact for |k| < 2^20.
@@ -48,8 +60,8 @@ CA_FN ca_cm_z ca_cm_exp_cis(double x, double c, double s, int k2) {
   return ca_cm_z(ldexp(m * c, k), ldexp(m * s, k));
 }
 
-// log|x + iy| for finite x, y, accurate also where |z| is near 1 (there log|z| = log1p(|z|^2 - 1) / 2, with
-// |z|^2 - 1 formed from exact products and sums so that it keeps its relative precision).
+// log|x + iy| for finite x, y. |z|^2 is carried as an unevaluated sum of doubles, so that neither the rounding
+// of hypot nor, near |z| = 1 (where log|z| = log1p(|z|^2 - 1) / 2), cancellation costs more than an ulp.
 CA_FN double ca_cm_log_abs(double x, double y) {
   double a = fabs(x), b = fabs(y);
   if (a < b) {
@@ -58,33 +70,53 @@ CA_FN double ca_cm_log_abs(double x, double y) {
     b = t;
   }
   if (a == 0) return -ca_cm_inf();
-  int k = 0;
-  if (a > 0x1p+1000) {
-    a *= 0x1p-600;
-    b *= 0x1p-600;
-    k = 600;
-  } else if (a < 0x1p-1000) {
-    a *= 0x1p+600;
-    b *= 0x1p+600;
-    k = -600;
+  if (a > 0x1p+500 || a < 0x1p-500) {
+    // |log|z|| > 340 here, so plain arithmetic on the scaled |z|^2 is accurate enough.
+    int k;
+    a = frexp(a, &k);
+    b = ldexp(b, -k);
+    return 0.5 * log(a * a + b * b) + k * ca_cm_ln2_lo() + k * ca_cm_ln2_hi();
   }
-  double p1 = a * a, p2 = b * b;
-  if (k == 0 && p1 + p2 > 0.5 && p1 + p2 < 2) {
-    double e1 = fma(a, a, -p1), e2 = fma(b, b, -p2);
-    double s1, l1, s2, l2;
+  double p1 = a * a, p2 = b * b, e1 = fma(a, a, -p1), e2 = fma(b, b, -p2), s, l;
+  if (p1 + p2 > 0.5 && p1 + p2 < 2) {
+    double s1, l1;
     ca_cm_two_sum(p1, -1.0, s1, l1);
-    ca_cm_two_sum(s1, p2, s2, l2);
-    return 0.5 * log1p(s2 + (l1 + l2 + e1 + e2));
+    ca_cm_two_sum(s1, p2, s, l);
+    return 0.5 * log1p(s + (l + l1 + e1 + e2));
   }
-  double r = log(hypot(a, b));
-  if (k != 0) r = (r + k * ca_cm_ln2_lo()) + k * ca_cm_ln2_hi();
-  return r;
+  ca_cm_two_sum(p1, p2, s, l);
+  return 0.5 * (log(s) + (l + e1 + e2) / s);
+}
+
+// A product the GPU compiler may not fuse into an FMA: pow forms its products unfused, as NumPy's npy_cpow and
+// glibc's cpow do on x86-64, so that rounding and overflow (inf - inf = nan) come out the same on the GPU.
+CA_FN double ca_cm_mul_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+CA_FN ca_cm_z ca_cm_cmul(ca_cm_z u, ca_cm_z v) {
+  return ca_cm_z(ca_cm_mul_rn(u.re, v.re) - ca_cm_mul_rn(u.im, v.im),
+                 ca_cm_mul_rn(u.re, v.im) + ca_cm_mul_rn(u.im, v.re));
+}
+// 1 / v as NumPy's cdiv(1, v) forms it (Smith's algorithm, unfused; the zero terms keep its signed zeros).
+CA_FN ca_cm_z ca_cm_cinv(ca_cm_z v) {
+  double ar = fabs(v.re), ai = fabs(v.im);
+  if (ar >= ai) {
+    if (ar == 0 && ai == 0) return ca_cm_z(1 / ar, 0 / ai);
+    double rat = v.im / v.re, scl = 1 / (v.re + ca_cm_mul_rn(v.im, rat));
+    return ca_cm_z(ca_cm_mul_rn(1 + ca_cm_mul_rn(0.0, rat), scl), ca_cm_mul_rn(0 - rat, scl));
+  }
+  double rat = v.re / v.im, scl = 1 / (v.im + ca_cm_mul_rn(v.re, rat));
+  return ca_cm_z(ca_cm_mul_rn(rat + 0, scl), ca_cm_mul_rn(ca_cm_mul_rn(0.0, rat) - 1, scl));
 }
 
 // Complex multiplication with C99 Annex G's recovery of infinities (what cpow's w * log(z) does in glibc).
 CA_FN ca_cm_z ca_cm_mul_annex_g(ca_cm_z u, ca_cm_z v) {
   double a = u.re, b = u.im, c = v.re, d = v.im;
-  double ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+  double ac = ca_cm_mul_rn(a, c), bd = ca_cm_mul_rn(b, d), ad = ca_cm_mul_rn(a, d), bc = ca_cm_mul_rn(b, c);
   double x = ac - bd, y = ad + bc;
   if (isnan(x) && isnan(y)) {
     bool again = false;
@@ -187,7 +219,7 @@ CA_FN ca_cm_z ca_cm_sinh(double x, double y) {
 }
 
 CA_FN ca_cm_z ca_cm_cosh(double x, double y) {
-  if (y == 0) return ca_cm_z(cosh(x), copysign(0.0, x) * y);
+  if (y == 0) return ca_cm_z(cosh(x), isnan(x) ? y : copysign(0.0, x) * y);
   if (!isfinite(y)) {
     if (x == 0) return ca_cm_z(ca_cm_nan(), 0.0);
     if (isinf(x)) return ca_cm_z(ca_cm_inf(), ca_cm_nan());
@@ -201,7 +233,7 @@ CA_FN ca_cm_z ca_cm_cosh(double x, double y) {
 
 CA_FN ca_cm_z ca_cm_tanh(double x, double y) {
   if (y == 0) return ca_cm_z(tanh(x), y);
-  if (isinf(x)) return ca_cm_z(copysign(1.0, x), copysign(0.0, isfinite(y) ? sin(2 * y) : y));
+  if (isinf(x)) return ca_cm_z(copysign(1.0, x), copysign(0.0, isfinite(y) ? sin(y) * cos(y) : y));
   if (!isfinite(y) || isnan(x)) return ca_cm_z(ca_cm_nan(), ca_cm_nan());
   double sn = sin(y), c = cos(y);
   // Past |x| = 22, tanh(x) rounds to +-1 and Im = sin(2y) / (cosh(2x) + cos(2y)) is 4 sin y cos y e^(-2|x|).
@@ -294,20 +326,20 @@ CA_FN ca_cm_z ca_cm_pow(ca_cm_z z, ca_cm_z w) {
     return ca_cm_z(ca_cm_nan(), ca_cm_nan());
   }
   if (w.im == 0 && w.re > -100 && w.re < 100 && (double)(int)w.re == w.re) {
-    // NumPy's exact sequence of products, so that results (infinities included) match it bit for bit.
+    // NumPy's own sequence of products, so that rounding, overflow and infinities match it.
     int n = (int)w.re;
     if (n == 1) return z;
-    if (n == 2) return z * z;
-    if (n == 3) return z * (z * z);
+    if (n == 2) return ca_cm_cmul(z, z);
+    if (n == 3) return ca_cm_cmul(z, ca_cm_cmul(z, z));
     int m = n < 0 ? -n : n, mask = 1;
     ca_cm_z acc(1.0, 0.0), p = z;
     for (;;) {
-      if (m & mask) acc = acc * p;
+      if (m & mask) acc = ca_cm_cmul(acc, p);
       mask <<= 1;
       if (m < mask) break;
-      p = p * p;
+      p = ca_cm_cmul(p, p);
     }
-    return n < 0 ? ca_cm_z(1.0, 0.0) / acc : acc;
+    return n < 0 ? ca_cm_cinv(acc) : acc;
   }
   ca_cm_z l = ca_cm_log(z.re, z.im);
   ca_cm_z e = ca_cm_mul_annex_g(w, l);
@@ -320,12 +352,13 @@ CA_FN ca_cm_z ca_cm_exp2(double x, double y) {
     if (y == 0) return ca_cm_z(exp2(x), y);
     return ca_cm_exp(x * ca_cm_ln2(), y * ca_cm_ln2());
   }
-  // 2^x cis(y ln 2), with y ln 2 carried to about twice double precision for moderate angles.
+  // 2^x cis(y ln 2), with the angle y ln 2 = th + tl carried to about twice double precision; the second-order
+  // terms of cis(th + tl) keep this exact to double precision while |tl| < 1e-5.
   double th = y * ca_cm_ln2(), c = cos(th), s = sin(th);
-  if (fabs(th) < 1e6) {
-    double tl = fma(y, ca_cm_ln2(), -th) + y * 2.319046813846299558e-17;
-    double c1 = c - tl * s;
-    s = s + tl * c;
+  if (fabs(th) < 1e10) {
+    double tl = fma(y, ca_cm_ln2(), -th) + y * 2.319046813846299558e-17, h = 1 - 0.5 * tl * tl;
+    double c1 = c * h - tl * s;
+    s = s * h + tl * c;
     c = c1;
   }
   double xc = x > 2200 ? 2200 : (x < -2200 ? -2200 : x);
@@ -334,7 +367,8 @@ CA_FN ca_cm_z ca_cm_exp2(double x, double y) {
 }
 
 CA_FN ca_cm_z ca_cm_expm1(double x, double y) {
-  if (isfinite(x) && x > 708 && isfinite(y)) {
+  // Past x = 708 e^x is scaled as in cexp; y == 0 keeps NumPy's e^x * 0 = nan on overflow.
+  if (isfinite(x) && x > 708 && isfinite(y) && y != 0) {
     ca_cm_z e = ca_cm_exp(x, y);
     return ca_cm_z(e.re - 1, e.im);
   }
@@ -390,14 +424,13 @@ CA_FN T ca_c_arg(ca_complex<T> z) {
   return T(atan2(double(z.im), double(z.re)));
 }
 
-#define CA_CM_UNARY(name)                                   \
-  template <class T>                                        \
-  CA_FN ca_complex<T> ca_c_##name(ca_complex<T> z) {        \
+#define CA_CM_UNARY(name)                                           \
+  template <class T>                                                \
+  CA_FN ca_complex<T> ca_c_##name(ca_complex<T> z) {                \
     return ca_complex<T>(ca_cm_##name(double(z.re), double(z.im))); \
   }
 CA_CM_UNARY(exp)
 CA_CM_UNARY(exp2)
-CA_CM_UNARY(expm1)
 CA_CM_UNARY(log)
 CA_CM_UNARY(log1p)
 CA_CM_UNARY(sqrt)
@@ -410,6 +443,15 @@ CA_CM_UNARY(atanh)
 CA_CM_UNARY(sign)
 #undef CA_CM_UNARY
 
+template <class T>
+CA_FN ca_complex<T> ca_c_expm1(ca_complex<T> z) {
+  ca_cm_z r = ca_cm_expm1(double(z.re), double(z.im));
+  // NumPy's float loop makes e^x * sin(0) = inf * 0 = nan once e^x overflows float.
+  if constexpr (ca_same<T, float>::value) {
+    if (z.im == 0 && isinf(float(exp(double(z.re))))) r.im = ca_cm_nan();
+  }
+  return ca_complex<T>(r);
+}
 template <class T>
 CA_FN ca_complex<T> ca_c_log2(ca_complex<T> z) {
   ca_cm_z l = ca_cm_log(double(z.re), double(z.im));
@@ -471,9 +513,10 @@ CA_FN ca_complex<T> ca_c_reciprocal(ca_complex<T> z) {
   T r = a / b, d = a * r + b;
   return ca_complex<T>(r / d, T(-1) / d);
 }
+// Fused as NumPy's SIMD loop fuses it on x86-64 with FMA (so (1e300 + 1e300j)**2 is -inf + inf j there too).
 template <class T>
 CA_FN ca_complex<T> ca_c_square(ca_complex<T> z) {
-  return ca_complex<T>(z.re * z.re - z.im * z.im, z.re * z.im + z.im * z.re);
+  return ca_complex<T>(fma(z.re, z.re, -(z.im * z.im)), fma(z.re, z.im, z.im * z.re));
 }
 
 // ---------------------------------------------------------------------------------------------------------
