@@ -38,6 +38,12 @@ LOG=$LOGDIR/gpu_log.txt
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/gpu_check.XXXXXX")
 
 export PATH=/usr/local/cuda/bin:$PATH
+# The GPU machine's default compiler (/opt/gcc) links libstdc++ statically into each shared object; with
+# libcuarray.so and the extension module each holding a copy, std::ostringstream in the kernel generator
+# crashes. The distribution's g++ links the shared libstdc++ that Python's other extensions use.
+if [ -z "${CXX:-}" ] && [ -x /usr/bin/g++ ] && [ "$(command -v g++)" != /usr/bin/g++ ]; then
+  export CC=/usr/bin/gcc CXX=/usr/bin/g++ CUDAHOSTCXX=/usr/bin/g++
+fi
 [ -z "${CUDACXX:-}" ] && [ -x /usr/local/cuda/bin/nvcc ] && export CUDACXX=/usr/local/cuda/bin/nvcc
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore PIP_NO_INPUT=1
 export CMAKE_BUILD_PARALLEL_LEVEL=16

@@ -38,6 +38,15 @@ bool to_arg(nb::handle obj, ufunc_arg& out, bool strict) {
     out = ufunc_arg{array(), scalar::from_bool(o == Py_True), false};
     return true;
   }
+  // NumPy scalars are strong (numpy.float64 and numpy.complex128 subclass Python's float and complex, so
+  // they are recognised before the weak Python scalars); exact Python types skip the isinstance call.
+  static nb::object generic = numpy().attr("generic");
+  if (!PyLong_CheckExact(o) && !PyFloat_CheckExact(o) && !PyComplex_CheckExact(o) &&
+      PyObject_IsInstance(o, generic.ptr()) == 1) {
+    dtype t = to_dtype(obj.attr("dtype"));
+    out = ufunc_arg{array(), to_scalar(obj, t, false), false};
+    return true;
+  }
   if (PyLong_Check(o)) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
@@ -62,12 +71,6 @@ bool to_arg(nb::handle obj, ufunc_arg& out, bool strict) {
   if (PyComplex_Check(o)) {
     Py_complex c = PyComplex_AsCComplex(o);
     out = ufunc_arg{array(), scalar::from_complex({c.real, c.imag}), true};
-    return true;
-  }
-  static nb::object generic = numpy().attr("generic");
-  if (PyObject_IsInstance(o, generic.ptr()) == 1) {
-    dtype t = to_dtype(obj.attr("dtype"));
-    out = ufunc_arg{array(), to_scalar(obj, t, false), false};
     return true;
   }
   if (nb::hasattr(obj, "__cuda_array_interface__")) {

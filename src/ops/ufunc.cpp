@@ -167,7 +167,7 @@ dtype weak_type(const ufunc_arg& a, std::optional<dtype> promoted) {
   char k = kind(a.value.type);
   if (k == 'i' || k == 'u') {
     if (promoted && kind(*promoted) != 'b') return *promoted;
-    return a.value.type == dtype::uint64 ? dtype::uint64 : dtype::int64;
+    return dtype::int64;  // NumPy's default integer; a value past its range fails the loop's fit check
   }
   if (k == 'f') {
     if (promoted && is_inexact(*promoted)) return *promoted;
@@ -201,17 +201,35 @@ void effective_types(const ufunc_arg* args, int nargs, dtype* types) {
   for (int i = 0; i < nargs; ++i) {
     const ufunc_arg& a = args[i];
     if (!a.weak) continue;
-    dtype t = weak_type(a, promoted);
-    if (is_integer(t) && (kind(a.value.type) == 'i' || kind(a.value.type) == 'u') && !int_fits(a.value, t)) {
-      std::string text = a.value.type == dtype::uint64 ? std::to_string(static_cast<unsigned long long>(a.value.to_int64()))
-                                                       : std::to_string(a.value.to_int64());
-      throw overflow_error("Python integer " + text + " out of bounds for " + std::string(name(t)));
-    }
-    types[i] = t;
+    types[i] = weak_type(a, promoted);
   }
 }
 
+[[noreturn]] void no_loop(const ufunc_def& u, const dtype* types, const ufunc_options& opts) {
+  std::string list;
+  for (int i = 0; i < u.nin; ++i) list += (i ? ", " : "") + dtype_repr(types[i]);
+  if (opts.dtype_) {
+    throw type_error("ufunc '" + u.name + "' has no loop giving " + dtype_repr(*opts.dtype_) + " for the input types (" +
+                     list + ") with casting rule '" + casting_name(opts.rule) + "'");
+  }
+  throw type_error("ufunc '" + u.name + "' not supported for the input types (" + list +
+                   "), and the inputs could not be safely coerced to any supported types according to the casting "
+                   "rule ''safe''");
+}
+
 const ufunc_loop& search_loop(const ufunc_def& u, const dtype* types, const ufunc_options& opts) {
+  // Ufuncs whose NumPy resolvers refuse booleans although bool casts safely to int8.
+  if (std::all_of(types, types + u.nin, [](dtype t) { return is_bool(t); })) {
+    if (u.name == "subtract") {
+      throw type_error("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                       "operator, or the logical_xor function instead.");
+    }
+    if (u.name == "negative") {
+      throw type_error("The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the "
+                       "logical_not function instead.");
+    }
+    if (u.name == "positive" || u.name == "sign" || u.name == "gcd" || u.name == "lcm") no_loop(u, types, opts);
+  }
   // NumPy's true-division resolver: bool and integer inputs divide in float64, not in the first float loop
   // they could be cast to (int8 / int8 is float64, not float16).
   if (u.name == "divide" && !opts.dtype_ &&
@@ -230,15 +248,7 @@ const ufunc_loop& search_loop(const ufunc_def& u, const dtype* types, const ufun
     }
     if (ok) return loop;
   }
-  std::string list;
-  for (int i = 0; i < u.nin; ++i) list += (i ? ", " : "") + dtype_repr(types[i]);
-  if (opts.dtype_) {
-    throw type_error("ufunc '" + u.name + "' has no loop giving " + dtype_repr(*opts.dtype_) + " for the input types (" +
-                     list + ") with casting rule '" + casting_name(opts.rule) + "'");
-  }
-  throw type_error("ufunc '" + u.name + "' not supported for the input types (" + list +
-                   "), and the inputs could not be safely coerced to any supported types according to the casting "
-                   "rule ''safe''");
+  no_loop(u, types, opts);
 }
 
 // Loop for already-effective types, through Note [loop cache] where it applies.
@@ -291,11 +301,64 @@ bool can_cast(dtype from, dtype to, casting rule) {
   }
 }
 
+// The loop for `args`, with `types` set to the dtypes the inputs take part as. A weak Python int first takes
+// the strong operands' type (NEP 50); when no loop has that type in its slot (ldexp's int exponent next to
+// a float array) it is an int64, as NumPy's promoters make it.
+bool is_weak_int(const ufunc_arg& a) { return a.weak && (kind(a.value.type) == 'i' || kind(a.value.type) == 'u'); }
+
+// Give weak Python ints their own dtype (int64, or uint64 past its range); false if nothing changed.
+bool widen_weak_ints(const ufunc_arg* args, int nargs, dtype* types) {
+  bool changed = false;
+  for (int i = 0; i < nargs; ++i) {
+    if (!is_weak_int(args[i])) continue;
+    dtype own = args[i].value.type == dtype::uint64 ? dtype::uint64 : dtype::int64;
+    if (types[i] != own) {
+      types[i] = own;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+bool compares_values(const ufunc_def& u) {
+  static const char* const names[] = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+                                      "logical_and", "logical_or", "logical_xor"};
+  return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return u.name == n; });
+}
+
+// The loop for `args`, with `types` set to the dtypes the inputs take part as. A weak Python int takes the
+// strong operands' type (NEP 50) and must fit the loop's integer type (OverflowError), except that
+// comparisons and logical functions compare its value exactly (NumPy 2), and that it becomes an int64
+// where no loop has the strong type in its slot (ldexp's exponent next to a float array).
+const ufunc_loop& resolve_types(const ufunc_def& u, const ufunc_arg* args, int nargs, const ufunc_options& opts,
+                                dtype* types) {
+  effective_types(args, nargs, types);
+  const ufunc_loop* loop;
+  try {
+    loop = &find_loop(u, types, opts);
+  } catch (const type_error&) {
+    if (!widen_weak_ints(args, nargs, types)) throw;
+    loop = &find_loop(u, types, opts);
+  }
+  for (int i = 0; i < nargs; ++i) {
+    const ufunc_arg& a = args[i];
+    dtype lt = loop->in[static_cast<std::size_t>(i)];
+    if (!is_weak_int(a) || !is_integer(lt) || int_fits(a.value, lt)) continue;
+    bool logical = u.name.rfind("logical_", 0) == 0;
+    if (compares_values(u) && (a.value.type != dtype::uint64 || !logical) && widen_weak_ints(args, nargs, types)) {
+      return find_loop(u, types, opts);
+    }
+    std::string text = a.value.type == dtype::uint64 ? std::to_string(static_cast<unsigned long long>(a.value.to_int64()))
+                                                     : std::to_string(a.value.to_int64());
+    throw overflow_error("Python integer " + text + " out of bounds for " + std::string(name(lt)));
+  }
+  return *loop;
+}
+
 const ufunc_loop& resolve_loop(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts) {
   check_nargs(u, static_cast<int>(args.size()));
   dtype types[max_nin];
-  effective_types(args.data(), u.nin, types);
-  return find_loop(u, types, opts);
+  return resolve_types(u, args.data(), u.nin, opts, types);
 }
 
 array call_ufunc1(const ufunc_def& u, const ufunc_arg* args, int nargs) {
@@ -303,9 +366,8 @@ array call_ufunc1(const ufunc_def& u, const ufunc_arg* args, int nargs) {
   if (u.nout != 1) throw value_error("ufunc '" + u.name + "' has several outputs");
   if (nargs > 2) return call_ufunc(u, std::vector<ufunc_arg>(args, args + nargs))[0];
   dtype types[max_nin];
-  effective_types(args, nargs, types);
   static const ufunc_options defaults;
-  const ufunc_loop& loop = find_loop(u, types, defaults);
+  const ufunc_loop& loop = resolve_types(u, args, nargs, defaults, types);
   // Same-kind casting of inputs always holds for the loop chosen by safe casting; no out= and no mask.
   shape_t shape;
   const array* proto = nullptr;
@@ -343,9 +405,9 @@ array call_ufunc1(const ufunc_def& u, const ufunc_arg* args, int nargs) {
 }
 
 std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts) {
-  const ufunc_loop& loop = resolve_loop(u, args, opts);
+  check_nargs(u, static_cast<int>(args.size()));
   dtype types[max_nin];
-  effective_types(args.data(), u.nin, types);
+  const ufunc_loop& loop = resolve_types(u, args.data(), u.nin, opts, types);
   for (int i = 0; i < u.nin; ++i) {
     if (!can_cast(types[i], loop.in[static_cast<std::size_t>(i)], opts.rule)) {
       throw type_error("Cannot cast ufunc '" + u.name + "' input " + std::to_string(i) + " from " +
