@@ -1,4 +1,4 @@
-"""User CUDA code: RawModule and RawKernel (compiled by NVRTC, cached in memory and on disk)."""
+"""User CUDA code: RawModule and RawKernel over the C++ raw_module / raw_kernel (NVRTC, memory and disk cache)."""
 from cuarray import _core
 
 
@@ -11,52 +11,40 @@ def _check_backend(backend, translate_cucomplex, jitify):
         raise ValueError("jitify=True is not supported: NVRTC compiles the source as given")
 
 
-class RawKernel:
-    """A CUDA kernel from source: ``kernel(grid, block, args, shared_mem=0, stream=None)``."""
+class RawKernel(_core._RawKernel):
+    """A CUDA kernel from source: ``kernel(grid, block, args, *, shared_mem=0, stream=None)``.
+
+    The call is the C++ type slot of the base class (Note [RawKernel call] in python/src/raw.cpp): no Python
+    code runs per launch. Attributes (``num_regs``, ``max_dynamic_shared_size_bytes``...) are C++ properties.
+    """
 
     def __init__(self, code, name, options=(), backend="nvrtc", *, translate_cucomplex=False,
                  enable_cooperative_groups=False, jitify=False):
         _check_backend(backend, translate_cucomplex, jitify)
+        options = tuple(options)
+        super().__init__(code, name, list(options), bool(enable_cooperative_groups))
         self.code = code
         self.name = name
-        self.options = tuple(options)
-        self._k = _core._RawKernel(code, name, list(self.options), bool(enable_cooperative_groups))
+        self.options = options
+        self.backend = backend
+        self.enable_cooperative_groups = bool(enable_cooperative_groups)
+        self.file_path = None
 
     @classmethod
-    def _wrap(cls, handle, name):
+    def _from_module(cls, module, name):
         k = cls.__new__(cls)
-        k.code = None
+        _core._RawKernel.__init__(k, module._m, name)
+        k.code = module.code
         k.name = name
-        k.options = ()
-        k._k = handle
+        k.options = module.options
+        k.backend = module.backend
+        k.enable_cooperative_groups = module.enable_cooperative_groups
+        k.file_path = module.file_path
         return k
 
-    def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
-        if not isinstance(args, tuple):
-            raise TypeError("kernel arguments must be given as a tuple")
-        self._k(grid, block, args, shared_mem, stream)
-
     def compile(self, log_stream=None):
-        self._k.compile()
-
-    def __getattr__(self, name):
-        if name in ("max_threads_per_block", "shared_size_bytes", "const_size_bytes", "local_size_bytes",
-                    "num_regs", "ptx_version", "binary_version", "max_dynamic_shared_size_bytes",
-                    "preferred_shared_memory_carveout"):
-            return getattr(self._k, name)
-        raise AttributeError(name)
-
-    def __setattr__(self, name, value):
-        if name in ("max_dynamic_shared_size_bytes", "preferred_shared_memory_carveout"):
-            setattr(self._k, name, value)
-        else:
-            object.__setattr__(self, name, value)
-
-    @property
-    def attributes(self):
-        return {n: getattr(self._k, n) for n in (
-            "max_threads_per_block", "shared_size_bytes", "const_size_bytes", "local_size_bytes", "num_regs",
-            "ptx_version", "binary_version", "max_dynamic_shared_size_bytes", "preferred_shared_memory_carveout")}
+        """Compile and load on the current device now (errors raise here instead of at the first launch)."""
+        super().compile()
 
 
 class RawModule:
@@ -68,17 +56,19 @@ class RawModule:
         if (code is None) == (path is None):
             raise TypeError("RawModule needs exactly one of code and path")
         self.code = code
-        self.path = path
+        self.path = self.file_path = None if path is None else str(path)
         self.options = tuple(options)
+        self.backend = backend
+        self.enable_cooperative_groups = bool(enable_cooperative_groups)
         self.name_expressions = tuple(name_expressions) if name_expressions else ()
-        self._m = _core._RawModule(code, None if path is None else str(path), list(self.options),
-                                   list(self.name_expressions))
+        self._m = _core._RawModule(code, self.path, list(self.options), list(self.name_expressions),
+                                   self.enable_cooperative_groups)
 
     def get_function(self, name):
-        return RawKernel._wrap(_core._module_get_function(self._m, name), name)
+        return RawKernel._from_module(self, name)
 
     def get_global(self, name):
-        return _core._module_get_global(self._m, name)
+        return self._m.get_global(name)
 
     def compile(self, log_stream=None):
         self._m.compile()

@@ -73,5 +73,6 @@ void init_creation(nb::module_& m);
 void init_interop(nb::module_& m);
 void init_ufunc(nb::module_& m);
 void init_raw(nb::module_& m);
+void init_elementwise_funcs(nb::module_& m);
 
 }  // namespace cuarray::py

@@ -14,4 +14,5 @@ NB_MODULE(_core, m) {
   cuarray::py::init_interop(m);
   cuarray::py::init_ufunc(m);
   cuarray::py::init_raw(m);
+  cuarray::py::init_elementwise_funcs(m);
 }

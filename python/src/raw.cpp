@@ -1,105 +1,266 @@
-// Bindings of user CUDA code: RawModule (source or a .cubin/.ptx/.fatbin file) and RawKernel.
+// Bindings of user CUDA code: RawModule and RawKernel over cuarray::raw_module / raw_kernel (kernel.hpp).
 #include <cuda.h>
-#include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <array>
 #include <chrono>
-#include <fstream>
-#include <map>
-#include <memory>
-#include <sstream>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
 
 #include "common.hpp"
-#include "src/core/internal.hpp"
-#include "src/jit/cache.hpp"
+#include "cuarray/kernel.hpp"
 #include "src/jit/driver.hpp"
 #include "src/jit/kernel.hpp"
+#include "src/jit/nvrtc.hpp"
 
 namespace cuarray::py {
 
 namespace {
 
-// One user module: compiled per device architecture on first use, loaded per device, unloaded with it.
-struct raw_module {
-  std::string code;         ///< source, or empty when loaded from a file
-  std::string binary;       ///< file contents (cubin, fatbin or PTX) when loaded from a file
-  std::vector<std::string> options;
-  std::vector<std::string> name_expressions;
-  std::map<int, std::shared_ptr<const jit::compile_result>> compiled;  // by arch
-  std::map<int, CUmodule> loaded;                                       // by device
+// Note [RawKernel call]
+// `kernel(grid, block, args, *, shared_mem=0, stream=None)` is the type's tp_call slot, a C function, so a
+// call goes from the interpreter straight to C++ (Python subclasses inherit the slot): no Python method, no
+// nanobind overload dispatch. Arguments are packed into a stack buffer, 16 bytes a slot, and handed to
+// raw_kernel::launch_params (Note [raw kernel launch]). C++ exceptions are turned into Python ones by
+// rethrowing them inside a nanobind function, so that the translators of errors.cpp apply.
 
-  ~raw_module() {
-    for (auto& [dev, mod] : loaded) {
-      try {
-        activate_device(dev);
-        (void)jit::driver().cuModuleUnload(mod);
-      } catch (...) {
+thread_local std::exception_ptr g_pending;
+PyObject* g_raise_pending = nullptr;  // the nanobind function that rethrows g_pending
+PyTypeObject* g_ndarray = nullptr;
+
+PyObject* raise_current() {
+  g_pending = std::current_exception();
+  PyObject* r = PyObject_CallNoArgs(g_raise_pending);
+  Py_XDECREF(r);  // never a value: the call raises
+  return nullptr;
+}
+
+std::string type_name_of(PyObject* o) {
+  return nb::cast<std::string>(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(o))).attr("__name__"));
+}
+
+// NumPy scalars of the supported types keep their value right after the object header (NumPy's
+// PyArrayScalar_VAL); the table holds the exact types whose layout was checked against tobytes().
+struct numpy_scalar_type {
+  PyTypeObject* type;
+  std::size_t size;
+};
+std::vector<numpy_scalar_type>& numpy_scalar_types() {
+  static std::vector<numpy_scalar_type>* table = [] {
+    auto* t = new std::vector<numpy_scalar_type>();
+    nb::module_& np = numpy();
+    for (const char* code : {"?", "b", "B", "h", "H", "i", "I", "l", "L", "q", "Q", "e", "f", "d", "F", "D"}) {
+      nb::object dt = np.attr("dtype")(code);
+      nb::object value = dt.attr("type")(1);
+      nb::bytes expected = nb::cast<nb::bytes>(value.attr("tobytes")());
+      auto size = static_cast<std::size_t>(expected.size());
+      const char* at = reinterpret_cast<const char*>(value.ptr()) + sizeof(PyObject);
+      if (size <= 16 && std::memcmp(at, expected.c_str(), size) == 0) {
+        t->push_back({Py_TYPE(value.ptr()), size});
+      }
+    }
+    return t;
+  }();
+  return *table;
+}
+
+unsigned to_unsigned(PyObject* o, const char* what) {
+  unsigned long v;
+  if (PyLong_CheckExact(o)) {
+    v = PyLong_AsUnsignedLong(o);
+  } else {
+    PyObject* idx = PyNumber_Index(o);
+    if (!idx) {
+      PyErr_Clear();
+      throw type_error(std::string(what) + " must be an int or a tuple of ints, not " + type_name_of(o));
+    }
+    v = PyLong_AsUnsignedLong(idx);
+    Py_DECREF(idx);
+  }
+  if (v == static_cast<unsigned long>(-1) && PyErr_Occurred()) throw nb::python_error();
+  if (v > 0xFFFFFFFFul) throw value_error(std::string(what) + " extent " + std::to_string(v) + " is too large");
+  return static_cast<unsigned>(v);
+}
+
+kernel_dim to_dim(PyObject* o, const char* what) {
+  if (PyTuple_Check(o) || PyList_Check(o)) {
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    if (n < 1 || n > 3) throw value_error(std::string(what) + " must have 1 to 3 extents, got " + std::to_string(n));
+    PyObject** items = PySequence_Fast_ITEMS(o);
+    return kernel_dim(to_unsigned(items[0], what), n > 1 ? to_unsigned(items[1], what) : 1u,
+                      n > 2 ? to_unsigned(items[2], what) : 1u);
+  }
+  return kernel_dim(to_unsigned(o, what));
+}
+
+/// Kernel arguments as the driver wants them, in a stack buffer (a heap one past `inline_args`).
+struct arg_pack {
+  static constexpr std::size_t inline_args = 32;
+  alignas(16) unsigned char bytes[inline_args][16];
+  void* params_buf[inline_args];
+  std::size_t sizes_buf[inline_args];
+  std::vector<std::string> big;  // values of more than 16 bytes (structured NumPy scalars)
+  std::vector<void*> params_heap;
+  std::vector<std::size_t> sizes_heap;
+  std::vector<std::array<unsigned char, 16>> bytes_heap;
+  void** params = params_buf;
+  std::size_t* sizes = sizes_buf;
+  unsigned char (*slots)[16] = bytes;
+
+  explicit arg_pack(std::size_t n) {
+    if (n > inline_args) {
+      params_heap.resize(n);
+      sizes_heap.resize(n);
+      bytes_heap.resize(n);
+      params = params_heap.data();
+      sizes = sizes_heap.data();
+      slots = reinterpret_cast<unsigned char(*)[16]>(bytes_heap.data());
+    }
+  }
+  template <class T> void put(std::size_t k, const T& v) {
+    std::memcpy(slots[k], &v, sizeof(T));
+    params[k] = slots[k];
+    sizes[k] = sizeof(T);
+  }
+  void put_bytes(std::size_t k, const void* p, std::size_t n) {
+    if (n <= 16) {
+      std::memcpy(slots[k], p, n);
+      params[k] = slots[k];
+    } else {
+      big.emplace_back(static_cast<const char*>(p), n);
+      params[k] = big.back().data();
+    }
+    sizes[k] = n;
+  }
+};
+
+// Everything but the common exact types: subclasses, complex, NumPy scalars of other layouts, pointers.
+void put_slow(arg_pack& pack, std::size_t k, PyObject* o) {
+  if (is_ndarray(nb::handle(o))) {
+    pack.put(k, as_py_array(nb::handle(o)).a.data());
+  } else if (PyBool_Check(o)) {
+    pack.put(k, static_cast<unsigned char>(o == Py_True));
+  } else if (PyLong_Check(o)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow > 0) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(o);
+      if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw nb::python_error();
+      pack.put(k, u);
+      return;
+    }
+    if (overflow < 0) throw overflow_error("kernel argument " + std::to_string(k) + " is out of range for int64");
+    if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+    pack.put(k, v);
+  } else if (PyFloat_Check(o)) {
+    pack.put(k, PyFloat_AS_DOUBLE(o));
+  } else if (PyComplex_Check(o)) {
+    Py_complex c = PyComplex_AsCComplex(o);
+    double v[2] = {c.real, c.imag};
+    pack.put_bytes(k, v, sizeof(v));
+  } else {
+    nb::handle h(o);
+    static nb::object generic = numpy().attr("generic");
+    static nb::object host_array = numpy().attr("ndarray");
+    if (PyObject_IsInstance(o, generic.ptr()) == 1) {
+      nb::bytes raw = nb::cast<nb::bytes>(h.attr("tobytes")());
+      pack.put_bytes(k, raw.c_str(), raw.size());
+    } else if (PyObject_IsInstance(o, host_array.ptr()) == 1) {
+      throw type_error("kernel argument " + std::to_string(k) +
+                       " is a numpy.ndarray in host memory: move it to the device with cuarray.asarray()");
+    } else if (nb::hasattr(h, "ptr")) {  // MemoryPointer and friends
+      pack.put(k, static_cast<std::uintptr_t>(nb::cast<std::uintptr_t>(h.attr("ptr"))));
+    } else if (nb::hasattr(h, "__cuda_array_interface__")) {
+      nb::object data = h.attr("__cuda_array_interface__")["data"];
+      pack.put(k, static_cast<std::uintptr_t>(nb::cast<std::uintptr_t>(data[0])));
+    } else {
+      throw type_error("Unsupported kernel argument type " + type_name_of(o));
+    }
+  }
+}
+
+void put_arg(arg_pack& pack, std::size_t k, PyObject* o) {
+  PyTypeObject* t = Py_TYPE(o);
+  if (t == g_ndarray) {
+    pack.put(k, nb::inst_ptr<py_array>(o)->a.data());
+    return;
+  }
+  if (t == &PyLong_Type) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow == 0 && !(v == -1 && PyErr_Occurred())) {
+      pack.put(k, v);
+      return;
+    }
+    PyErr_Clear();
+  } else if (t == &PyFloat_Type) {
+    pack.put(k, PyFloat_AS_DOUBLE(o));
+    return;
+  } else {
+    for (const numpy_scalar_type& n : numpy_scalar_types()) {
+      if (n.type == t) {
+        pack.put_bytes(k, reinterpret_cast<const char*>(o) + sizeof(PyObject), n.size);
+        return;
       }
     }
   }
+  put_slow(pack, k, o);
+}
 
-  const jit::compile_result& compile_for(int device) {
-    int arch = jit::device_arch(device);
-    auto it = compiled.find(arch);
-    if (it != compiled.end()) return *it->second;
-    jit::compile_request req;
-    req.source = code;
-    req.name = "raw_module.cu";
-    req.options = options;
-    req.name_expressions = name_expressions;
-    req.arch = arch;
-    auto r = jit::compile_cached(req);
-    compiled[arch] = r;
-    return *r;
-  }
+stream_ref stream_of(PyObject* s) {
+  if (s == Py_None) return current_stream();
+  nb::handle h(s);
+  if (PyLong_Check(s)) return stream_ref(reinterpret_cast<CUstream_st*>(nb::cast<std::uintptr_t>(h)));
+  if (!nb::hasattr(h, "ptr")) throw type_error("stream must be a cuarray.cuda.Stream, not " + type_name_of(s));
+  return stream_ref(reinterpret_cast<CUstream_st*>(nb::cast<std::uintptr_t>(h.attr("ptr"))));
+}
 
-  CUmodule module_for(int device) {
-    auto it = loaded.find(device);
-    if (it != loaded.end()) return it->second;
-    activate_device(device);
-    CUmodule m;
-    if (code.empty()) {
-      jit::check(jit::driver().cuModuleLoadData(&m, binary.c_str()), "cuModuleLoadData");
-    } else {
-      jit::check(jit::driver().cuModuleLoadData(&m, compile_for(device).cubin.data()), "cuModuleLoadData");
+PyObject* raw_kernel_call(PyObject* self, PyObject* args, PyObject* kwargs) noexcept {
+  try {
+    if (!nb::inst_ready(nb::handle(self))) throw type_error("RawKernel is not initialised: call RawKernel.__init__");
+    const raw_kernel& k = *nb::inst_ptr<raw_kernel>(self);
+    Py_ssize_t npos = PyTuple_GET_SIZE(args);
+    if (npos != 3) {
+      throw type_error("RawKernel.__call__() takes 3 positional arguments (grid, block, args) but " +
+                       std::to_string(npos) + " were given");
     }
-    loaded[device] = m;
-    return m;
-  }
-
-  std::string lowered(const std::string& name) {
-    if (code.empty()) return name;
-    for (std::size_t i = 0; i < name_expressions.size(); ++i) {
-      if (name_expressions[i] == name) return compile_for(current_device()).lowered_names.at(i);
+    unsigned shared_mem = 0;
+    PyObject* stream = Py_None;
+    if (kwargs) {
+      Py_ssize_t pos = 0;
+      PyObject *key, *value;
+      while (PyDict_Next(kwargs, &pos, &key, &value)) {
+        if (PyUnicode_CompareWithASCIIString(key, "shared_mem") == 0) {
+          shared_mem = to_unsigned(value, "shared_mem");
+        } else if (PyUnicode_CompareWithASCIIString(key, "stream") == 0) {
+          stream = value;
+        } else {
+          throw type_error("RawKernel.__call__() got an unexpected keyword argument '" +
+                           nb::cast<std::string>(nb::handle(key)) + "'");
+        }
+      }
     }
-    return name;
+    kernel_dim grid = to_dim(PyTuple_GET_ITEM(args, 0), "grid");
+    kernel_dim block = to_dim(PyTuple_GET_ITEM(args, 1), "block");
+    PyObject* list = PyTuple_GET_ITEM(args, 2);
+    if (!PyTuple_Check(list) && !PyList_Check(list)) {
+      throw type_error("kernel arguments must be given as a tuple, not " + type_name_of(list));
+    }
+    auto n = static_cast<std::size_t>(PySequence_Fast_GET_SIZE(list));
+    PyObject** items = PySequence_Fast_ITEMS(list);
+    arg_pack pack(n);
+    for (std::size_t i = 0; i < n; ++i) put_arg(pack, i, items[i]);
+    k.launch_params(grid, block, pack.params, pack.sizes, n, shared_mem, stream_of(stream));
+    Py_RETURN_NONE;
+  } catch (...) {
+    return raise_current();
   }
-};
+}
 
-struct raw_kernel {
-  std::shared_ptr<raw_module> module;
-  std::string name;
-  bool cooperative = false;
-  std::map<int, CUfunction> functions;
-
-  CUfunction function() {
-    int dev = current_device();
-    auto it = functions.find(dev);
-    if (it != functions.end()) return it->second;
-    CUmodule m = module->module_for(dev);
-    CUfunction f;
-    jit::check(jit::driver().cuModuleGetFunction(&f, m, module->lowered(name).c_str()), "cuModuleGetFunction");
-    functions[dev] = f;
-    return f;
-  }
-
-  int attribute(CUfunction_attribute a) {
-    int v = 0;
-    jit::check(jit::driver().cuFuncGetAttribute(&v, a, function()), "cuFuncGetAttribute");
-    return v;
-  }
-};
+PyType_Slot raw_kernel_slots[] = {{Py_tp_call, reinterpret_cast<void*>(raw_kernel_call)}, {0, nullptr}};
 
 std::vector<std::string> to_strings(nb::handle seq) {
   std::vector<std::string> out;
@@ -108,146 +269,96 @@ std::vector<std::string> to_strings(nb::handle seq) {
   return out;
 }
 
-unsigned dim_of(nb::handle h, int i) {
-  if (PyLong_Check(h.ptr())) return i == 0 ? nb::cast<unsigned>(h) : 1u;
-  nb::tuple t = nb::cast<nb::tuple>(h);
-  return static_cast<std::size_t>(i) < t.size() ? nb::cast<unsigned>(t[static_cast<std::size_t>(i)]) : 1u;
+nb::dict attributes_dict(const raw_kernel& k) {
+  kernel_attributes a = k.attributes();
+  nb::dict d;
+  d["max_threads_per_block"] = a.max_threads_per_block;
+  d["shared_size_bytes"] = a.shared_size_bytes;
+  d["const_size_bytes"] = a.const_size_bytes;
+  d["local_size_bytes"] = a.local_size_bytes;
+  d["num_regs"] = a.num_regs;
+  d["ptx_version"] = a.ptx_version;
+  d["binary_version"] = a.binary_version;
+  d["max_dynamic_shared_size_bytes"] = a.max_dynamic_shared_size_bytes;
+  d["preferred_shared_memory_carveout"] = a.preferred_shared_memory_carveout;
+  return d;
 }
 
-// Kernel arguments: arrays pass their data pointer; NumPy scalars their bytes; Python int as int64, float as
-// double, bool as bool, complex as complex128 (CuPy's conventions).
-void launch(raw_kernel& k, nb::handle grid, nb::handle block, nb::handle args, unsigned shared_mem, nb::handle stream) {
-  std::vector<std::vector<unsigned char>> storage;
-  std::vector<void*> ptrs;
-  static nb::object generic = numpy().attr("generic");
-  for (nb::handle a : args) {
-    std::vector<unsigned char> bytes;
-    PyObject* o = a.ptr();
-    if (is_ndarray(a)) {
-      void* p = as_py_array(a).a.data();
-      bytes.resize(sizeof(void*));
-      std::memcpy(bytes.data(), &p, sizeof(void*));
-    } else if (PyBool_Check(o)) {
-      bytes.push_back(o == Py_True ? 1 : 0);
-    } else if (PyLong_Check(o)) {
-      long long v = PyLong_AsLongLong(o);
-      if (v == -1 && PyErr_Occurred()) throw nb::python_error();
-      bytes.resize(8);
-      std::memcpy(bytes.data(), &v, 8);
-    } else if (PyFloat_Check(o)) {
-      double v = PyFloat_AS_DOUBLE(o);
-      bytes.resize(8);
-      std::memcpy(bytes.data(), &v, 8);
-    } else if (PyComplex_Check(o)) {
-      Py_complex c = PyComplex_AsCComplex(o);
-      bytes.resize(16);
-      std::memcpy(bytes.data(), &c, 16);
-    } else if (PyObject_IsInstance(o, generic.ptr()) == 1) {
-      nb::bytes raw = nb::cast<nb::bytes>(a.attr("tobytes")());
-      bytes.assign(raw.c_str(), raw.c_str() + raw.size());
-    } else if (nb::hasattr(a, "ptr")) {  // MemoryPointer and friends
-      auto p = nb::cast<std::uintptr_t>(a.attr("ptr"));
-      bytes.resize(sizeof(p));
-      std::memcpy(bytes.data(), &p, sizeof(p));
-    } else {
-      throw type_error("Unsupported kernel argument type " +
-                       nb::cast<std::string>(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(o))).attr("__name__")));
-    }
-    storage.push_back(std::move(bytes));
-  }
-  for (auto& b : storage) ptrs.push_back(b.data());
-  CUfunction f = k.function();
-  std::uintptr_t sp = stream.is_none() ? current_stream().ptr() : nb::cast<std::uintptr_t>(stream.attr("ptr"));
-  activate_device(current_device());
-  auto s = reinterpret_cast<CUstream>(sp);
-  unsigned gx = dim_of(grid, 0), gy = dim_of(grid, 1), gz = dim_of(grid, 2);
-  unsigned bx = dim_of(block, 0), by = dim_of(block, 1), bz = dim_of(block, 2);
-  if (k.cooperative) {
-    jit::check(jit::driver().cuLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, shared_mem, s, ptrs.data()),
-               "cuLaunchCooperativeKernel");
-  } else {
-    jit::check(jit::driver().cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared_mem, s, ptrs.data(), nullptr),
-               "cuLaunchKernel");
-  }
-}
-
-std::shared_ptr<raw_module> make_module(nb::handle code, nb::handle path, nb::handle options, nb::handle name_expressions,
-                                        bool cooperative) {
-  auto m = std::make_shared<raw_module>();
-  if (!code.is_none()) {
-    m->code = nb::cast<std::string>(code);
-  } else if (!path.is_none()) {
-    std::string p = nb::cast<std::string>(nb::str(path));
-    std::ifstream f(p, std::ios::binary);
-    if (!f) throw value_error("cannot read " + p);
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    m->binary = ss.str();
-    m->binary.push_back('\0');  // PTX text must be terminated
-  } else {
-    throw type_error("RawModule needs code or path");
-  }
-  m->options = to_strings(options);
-  if (cooperative) m->options.push_back("-rdc=true");
-  m->name_expressions = to_strings(name_expressions);
-  return m;
-}
+template <int A> int get_attr(const raw_kernel& k) { return k.attribute(A); }
 
 }  // namespace
 
 void init_raw(nb::module_& m) {
-  nb::class_<raw_module>(m, "_RawModule")
-      .def("__init__", [](raw_module* self, nb::handle code, nb::handle path, nb::handle options, nb::handle names) {
-        auto made = make_module(code, path, options, names, false);
-        new (self) raw_module();
-        self->code = std::move(made->code);
-        self->binary = std::move(made->binary);
-        self->options = std::move(made->options);
-        self->name_expressions = std::move(made->name_expressions);
-      })
-      .def("compile", [](raw_module& mod) { (void)mod.module_for(current_device()); });
+  g_ndarray = reinterpret_cast<PyTypeObject*>(ndarray_type().ptr());
+  g_raise_pending = m.def("_raise_pending",
+                          [] {
+                            std::exception_ptr e = g_pending;
+                            g_pending = nullptr;
+                            if (e) std::rethrow_exception(e);
+                          })
+                        .attr("_raise_pending")
+                        .ptr();
+  Py_INCREF(g_raise_pending);
 
-  nb::class_<raw_kernel>(m, "_RawKernel")
-      .def("__init__", [](raw_kernel* self, nb::handle code, const std::string& name, nb::handle options, bool cooperative) {
-        new (self) raw_kernel{make_module(code, nb::none(), options, nb::none(), false), name, cooperative, {}};
-      })
-      .def("__call__", &launch, nb::arg("grid"), nb::arg("block"), nb::arg("args"), nb::arg("shared_mem") = 0,
-           nb::arg("stream") = nb::none())
-      .def("compile", [](raw_kernel& k) { (void)k.function(); })
-      .def_prop_ro("max_threads_per_block", [](raw_kernel& k) { return k.attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK); })
-      .def_prop_ro("shared_size_bytes", [](raw_kernel& k) { return k.attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES); })
-      .def_prop_ro("const_size_bytes", [](raw_kernel& k) { return k.attribute(CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES); })
-      .def_prop_ro("local_size_bytes", [](raw_kernel& k) { return k.attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES); })
-      .def_prop_ro("num_regs", [](raw_kernel& k) { return k.attribute(CU_FUNC_ATTRIBUTE_NUM_REGS); })
-      .def_prop_ro("ptx_version", [](raw_kernel& k) { return k.attribute(CU_FUNC_ATTRIBUTE_PTX_VERSION); })
-      .def_prop_ro("binary_version", [](raw_kernel& k) { return k.attribute(CU_FUNC_ATTRIBUTE_BINARY_VERSION); })
-      .def_prop_rw("max_dynamic_shared_size_bytes",
-                   [](raw_kernel& k) { return k.attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES); },
-                   [](raw_kernel& k, int v) {
-                     jit::check(jit::driver().cuFuncSetAttribute(k.function(), CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, v),
-                                "cuFuncSetAttribute");
-                   })
-      .def_prop_rw("preferred_shared_memory_carveout",
-                   [](raw_kernel& k) { return k.attribute(CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT); },
-                   [](raw_kernel& k, int v) {
-                     jit::check(jit::driver().cuFuncSetAttribute(k.function(), CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, v),
-                                "cuFuncSetAttribute");
-                   });
+  nb::class_<raw_module>(m, "_RawModule")
+      .def(
+          "__init__",
+          [](raw_module* self, nb::handle code, nb::handle path, nb::handle options, nb::handle names,
+             bool cooperative) {
+            if (!code.is_none()) {
+              new (self) raw_module(raw_module::from_source(nb::cast<std::string>(code), to_strings(options),
+                                                            to_strings(names), cooperative));
+            } else if (!path.is_none()) {
+              new (self) raw_module(raw_module::from_file(nb::cast<std::string>(nb::str(path)), cooperative));
+            } else {
+              throw type_error("RawModule needs code or path");
+            }
+          },
+          nb::arg("code").none(), nb::arg("path").none(), nb::arg("options").none(), nb::arg("name_expressions").none(),
+          nb::arg("enable_cooperative_groups") = false)
+      .def("compile", &raw_module::compile)
+      .def("lowered_name", &raw_module::lowered_name)
+      .def("get_global", [](const raw_module& mod, const std::string& name) {
+        auto [p, bytes] = mod.get_global(name);
+        return py_memory_pointer{make_external_storage(p, bytes, current_device(), {}), 0};
+      });
+
+  nb::class_<raw_kernel>(m, "_RawKernel", nb::type_slots(raw_kernel_slots))
+      .def(
+          "__init__",
+          [](raw_kernel* self, const std::string& code, const std::string& name, nb::handle options, bool cooperative) {
+            new (self) raw_kernel(code, name, to_strings(options), cooperative);
+          },
+          nb::arg("code"), nb::arg("name"), nb::arg("options").none(), nb::arg("enable_cooperative_groups") = false)
+      .def(
+          "__init__",
+          [](raw_kernel* self, const raw_module& mod, const std::string& name) { new (self) raw_kernel(mod, name); },
+          nb::arg("module"), nb::arg("name"))
+      .def("compile", &raw_kernel::compile)
+      .def_prop_ro("attributes", &attributes_dict)
+      .def_prop_ro("max_threads_per_block", &get_attr<CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK>)
+      .def_prop_ro("shared_size_bytes", &get_attr<CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES>)
+      .def_prop_ro("const_size_bytes", &get_attr<CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES>)
+      .def_prop_ro("local_size_bytes", &get_attr<CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES>)
+      .def_prop_ro("num_regs", &get_attr<CU_FUNC_ATTRIBUTE_NUM_REGS>)
+      .def_prop_ro("ptx_version", &get_attr<CU_FUNC_ATTRIBUTE_PTX_VERSION>)
+      .def_prop_ro("binary_version", &get_attr<CU_FUNC_ATTRIBUTE_BINARY_VERSION>)
+      .def_prop_rw("max_dynamic_shared_size_bytes", &raw_kernel::max_dynamic_shared_size_bytes,
+                   &raw_kernel::set_max_dynamic_shared_size_bytes)
+      .def_prop_rw("preferred_shared_memory_carveout", &raw_kernel::preferred_shared_memory_carveout,
+                   &raw_kernel::set_preferred_shared_memory_carveout)
+      .def_prop_ro("cooperative", &raw_kernel::cooperative);
 
   // The launch floor of the benchmarks: `n` launches of an empty kernel from a C++ loop, then the time per
   // launch in microseconds (host clock, no synchronisation inside the loop).
   m.def("_launch_floor_us", [](int n) {
-    static std::shared_ptr<raw_module> mod;
-    static CUfunction f = nullptr;
-    if (!f) {
-      mod = make_module(nb::str("extern \"C\" __global__ void ca_empty_kernel() {}"), nb::none(), nb::none(), nb::none(), false);
-      raw_kernel k{mod, "ca_empty_kernel", false, {}};
-      f = k.function();
-    }
-    activate_device(current_device());
-    auto s = reinterpret_cast<CUstream>(current_stream().ptr());
+    static const raw_kernel* k = new raw_kernel("extern \"C\" __global__ void ca_empty_kernel() {}", "ca_empty_kernel");
+    CUfunction f = k->handle();
+    auto s = reinterpret_cast<CUstream>(current_stream().get());
+    const jit::driver_api& d = jit::driver();
     auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < n; ++i) jit::check(jit::driver().cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, s, nullptr, nullptr), "cuLaunchKernel");
+    for (int i = 0; i < n; ++i)
+      jit::check(d.cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, s, nullptr, nullptr), "cuLaunchKernel");
     auto t1 = std::chrono::steady_clock::now();
     return std::chrono::duration<double, std::micro>(t1 - t0).count() / n;
   });
@@ -258,17 +369,6 @@ void init_raw(nb::module_& m) {
     req.ptx = true;
     req.arch = jit::device_arch(current_device());
     return jit::compile(req).cubin;
-  });
-  m.def("_module_get_function", [](std::shared_ptr<raw_module> mod, const std::string& name) {
-    return raw_kernel{std::move(mod), name, false, {}};
-  });
-  m.def("_module_get_global", [](raw_module& mod, const std::string& name) {
-    int dev = current_device();
-    CUmodule cm = mod.module_for(dev);
-    CUdeviceptr p = 0;
-    size_t bytes = 0;
-    jit::check(jit::driver().cuModuleGetGlobal(&p, &bytes, cm, mod.lowered(name).c_str()), "cuModuleGetGlobal");
-    return py_memory_pointer{make_external_storage(reinterpret_cast<void*>(p), bytes, dev, {}), 0};
   });
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuarray/array.hpp"
+#include "cuarray/ufunc.hpp"
 
 namespace cuarray {
 
@@ -36,27 +37,7 @@ const ufunc_def* find_ufunc(std::string_view name);
 /// Alias names and their targets ("mod" -> "remainder").
 const std::vector<std::pair<std::string, std::string>>& ufunc_aliases();
 
-/// Casting rules of NumPy: "no", "equiv", "safe", "same_kind", "unsafe".
-enum class casting { no, equiv, safe, same_kind, unsafe };
-casting parse_casting(std::string_view s);
-bool can_cast(dtype from, dtype to, casting rule);
-
-/// A ufunc argument: an array, or a scalar. Python int/float/complex scalars are weak (NEP 50): they take
-/// the type of the array operands where that is possible.
-struct ufunc_arg {
-  array arr;
-  scalar value;
-  bool weak = false;
-  bool is_scalar() const { return !arr.defined(); }
-};
-
-struct ufunc_options {
-  std::vector<array> out;          ///< per output; undefined entries are allocated
-  std::optional<dtype> dtype_;     ///< NumPy's dtype= (the output type of the chosen loop)
-  casting rule = casting::same_kind;
-  array where;                     ///< bool mask, or undefined
-  order out_order = order::K;
-};
+// casting, ufunc_arg, ufunc_options and call_ufunc by name are public: cuarray/ufunc.hpp.
 
 /// The loop NumPy would pick for these arguments (with the inputs' effective dtypes); throws type_error
 /// naming the ufunc and the types when none fits, overflow_error for a Python int that cannot be held.
@@ -67,8 +48,5 @@ array call_ufunc1(const ufunc_def& u, const ufunc_arg* args, int nargs);
 
 /// Call a ufunc: broadcasting, casting, out=, where=, scalars; returns the outputs.
 std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts = {});
-
-/// C++ convenience: call by name on arrays.
-std::vector<array> call_ufunc(std::string_view name, const std::vector<array>& args);
 
 }  // namespace cuarray
