@@ -93,7 +93,11 @@ class _FakeArray:
 class _Plan:
     """What one kind of call compiles: the generated code and the dtypes, kept per argument signature."""
     __slots__ = ("name", "body", "preamble", "loop_prep", "after_loop", "c_order", "in_types", "in_kinds",
-                 "in_raw", "out_types", "out_raw", "preload", "raw_sizes", "shape_args", "given_outs", "alloc")
+                 "in_raw", "out_types", "out_raw", "preload", "raw_sizes", "shape_args", "given_outs", "alloc",
+                 "core")
+
+    def __init__(self):
+        self.core = None  # the prepared C++ kernel, made on the first run
 
 
 class ElementwiseKernel:
@@ -365,8 +369,12 @@ class ElementwiseKernel:
         return tuple(outs)
 
     def _run(self, plan, ins, outs, shape):
-        _core.elementwise_run(plan.name, plan.body, plan.preamble, plan.loop_prep, plan.after_loop, plan.c_order,
-                              ins, plan.in_types, plan.in_raw, outs, plan.out_types, plan.out_raw, shape)
+        core = plan.core
+        if core is None:  # interned once per plan, so a warm call does no string work
+            core = plan.core = _core.ElementwisePlan(plan.name, plan.body, plan.preamble, plan.loop_prep,
+                                                     plan.after_loop, plan.c_order, list(plan.in_types),
+                                                     list(plan.in_raw), list(plan.out_types), list(plan.out_raw))
+        core.run(ins, outs, shape)
 
     def _source(self, *args, size=None, ndim=1):
         """The CUDA source a call with these arguments compiles, without a device (for tests): an array

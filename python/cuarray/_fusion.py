@@ -643,7 +643,10 @@ class _Trace:
         if sum(writes) > 1:
             raise ValueError("cuarray.fuse: in-place updates of arguments that need more than one kernel (results "
                              "of different shapes, or too many operands) are not supported")
-        return [p for p, w in sorted(zip(plan, writes), key=lambda pw: pw[1])]
+        # Each kernel is prepared once (its code interned in C++), so a warm call does no string work.
+        return [p + (_core.ElementwisePlan(self.name, p[1], "", "", "", False, list(p[3]), [False] * len(p[2]),
+                                           list(p[4]), [False] * len(p[4])),)
+                for p, w in sorted(zip(plan, writes), key=lambda pw: pw[1])]
 
     def run(self, args):
         for k, dt in self.int_checks:
@@ -681,11 +684,10 @@ class _Trace:
         if plan is None:
             plan = self.groups[grouping] = self._plan(grouping, max(grouping, default=-1) + 1)
         results = [None] * len(self.outputs)
-        for members, body, inputs, in_types, out_types, targets in plan:
+        for members, body, inputs, in_types, out_types, targets, core in plan:
             shape = shapes[members[0]]
             outs = [_core.empty(shape, t) if k is None else args[k] for t, k in zip(out_types, targets)]
-            _core.elementwise_run(self.name, body, "", "", "", False, [args[k] for k in inputs], in_types,
-                                  [False] * len(inputs), outs, out_types, [False] * len(outs), shape)
+            core.run([args[k] for k in inputs], outs, shape)
             for j, a in zip(members, outs):
                 results[j] = a
         if self.kind == "single":

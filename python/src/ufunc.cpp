@@ -288,6 +288,58 @@ void init_ufunc(nb::module_& m) {
   }, nb::arg("name"), nb::arg("args"), nb::arg("dtype") = nb::none());
   m.def("jit_type_name", [](nb::handle dt) { return std::string(ew::type_name(to_dtype(dt))); });
   // The engine behind ElementwiseKernel: arguments already resolved to arrays, scalars and types.
+  // A kernel prepared once (strings interned, dtypes parsed) and run many times: the warm path of
+  // ElementwiseKernel and fuse. run(ins, outs, shape): ins are arrays or scalars, outs arrays.
+  struct elementwise_plan {
+    std::string name, body, preamble, loop_prep, after_loop;
+    bool c_order = false;
+    std::vector<dtype> in_types, out_types;
+    std::vector<bool> in_raw, out_raw;
+    const void* id = nullptr;
+  };
+  nb::class_<elementwise_plan>(m, "ElementwisePlan")
+      .def("__init__", [](elementwise_plan* self, std::string name, std::string body, std::string preamble,
+                          std::string loop_prep, std::string after_loop, bool c_order, nb::list in_types,
+                          nb::list in_raw, nb::list out_types, nb::list out_raw) {
+        auto* p = new (self) elementwise_plan{std::move(name), std::move(body), std::move(preamble),
+                                              std::move(loop_prep), std::move(after_loop), c_order, {}, {}, {}, {}, nullptr};
+        for (nb::handle t : in_types) p->in_types.push_back(to_dtype(t));
+        for (nb::handle t : out_types) p->out_types.push_back(to_dtype(t));
+        for (nb::handle r : in_raw) p->in_raw.push_back(nb::cast<bool>(r));
+        for (nb::handle r : out_raw) p->out_raw.push_back(nb::cast<bool>(r));
+        if (p->in_raw.size() != p->in_types.size() || p->out_raw.size() != p->out_types.size()) {
+          throw value_error("ElementwisePlan: one raw flag per operand");
+        }
+        p->id = ew::intern(ew::kernel_spec{nullptr, p->name, p->body, p->preamble, p->loop_prep, p->after_loop, c_order});
+      })
+      .def("run", [](const elementwise_plan& p, nb::sequence ins, nb::sequence outs, nb::handle shape) {
+        std::size_t nin = nb::len(ins), nout = nb::len(outs);
+        if (nin != p.in_types.size() || nout != p.out_types.size()) throw value_error("ElementwisePlan: wrong operand count");
+        if (nin + nout > 11) throw value_error("too many operands for an elementwise kernel");
+        ew::operand ops[12];
+        for (std::size_t k = 0; k < nin; ++k) {
+          dtype t = p.in_types[k];
+          nb::handle a = ins[k];
+          if (is_ndarray(a)) {
+            array arr = as_py_array(a).a;
+            if (p.in_raw[k]) {
+              if (!arr.is_c_contiguous()) arr = arr.copy(order::C);
+              if (arr.type() != t) arr = arr.astype(t);
+              ops[k] = ew::operand::of_raw(std::move(arr), t);
+            } else {
+              ops[k] = ew::operand::of(std::move(arr), t);
+            }
+          } else {
+            ops[k] = ew::operand::of_scalar(to_scalar(a, t, false), t);
+          }
+        }
+        for (std::size_t k = 0; k < nout; ++k) {
+          const array& arr = as_py_array(outs[k]).a;
+          ops[nin + k] = p.out_raw[k] ? ew::operand::of_raw(arr, p.out_types[k]) : ew::operand::of(arr, p.out_types[k]);
+        }
+        ew::kernel_spec spec{p.id, p.name, p.body, p.preamble, p.loop_prep, p.after_loop, p.c_order};
+        ew::run(spec, ops, static_cast<int>(nin), ops + nin, static_cast<int>(nout), to_shape(shape), array());
+      });
   m.def("elementwise_run", [](const std::string& name, const std::string& body, const std::string& preamble,
                               const std::string& loop_prep, const std::string& after_loop, bool c_order, nb::list ins,
                               nb::list in_types, nb::list in_raw, nb::list outs, nb::list out_types, nb::list out_raw,
