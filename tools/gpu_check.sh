@@ -41,7 +41,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 # The GPU machine's default compiler (/opt/gcc) links libstdc++ statically into each shared object; with
 # libcuarray.so and the extension module each holding a copy, std::ostringstream in the kernel generator
 # crashes. The distribution's g++ links the shared libstdc++ that Python's other extensions use.
-if [ -z "${CXX:-}" ] && [ -x /usr/bin/g++ ] && [ "$(command -v g++)" != /usr/bin/g++ ]; then
+if [ -x /usr/bin/g++ ] && { [ -z "${CXX:-}" ] && [ "$(command -v g++)" != /usr/bin/g++ ] || [[ "${CXX:-}" == /opt/* ]]; }; then
   export CC=/usr/bin/gcc CXX=/usr/bin/g++ CUDAHOSTCXX=/usr/bin/g++
 fi
 [ -z "${CUDACXX:-}" ] && [ -x /usr/local/cuda/bin/nvcc ] && export CUDACXX=/usr/local/cuda/bin/nvcc
