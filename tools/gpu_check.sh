@@ -171,6 +171,7 @@ step_configure() {
     echo "no CMakeLists.txt in $ROOT"
     return 1
   fi
+  rm -rf build-gpu  # from scratch: a machine kept warm between calls keeps its build folders
   local args=(-S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUARRAY_CUDA_ARCHITECTURES=90)
   if [ -d .deps/googletest ]; then
     args+=("-DCUARRAY_GTEST_SOURCE_DIR=$ROOT/.deps/googletest")
@@ -190,6 +191,7 @@ step_ctest() {
 }
 
 step_install() {
+  rm -rf build/cp3* build/py3*  # scikit-build-core's build-dir (pyproject.toml), also from scratch
   echo "+ CMAKE_ARGS=-DCUARRAY_CUDA_ARCHITECTURES=90 $PY -m pip install --no-build-isolation --no-deps --no-index -v ."
   lim env CMAKE_ARGS="-DCUARRAY_CUDA_ARCHITECTURES=90" CMAKE_BUILD_PARALLEL_LEVEL=16 \
     "$PY" -m pip install --no-build-isolation --no-deps --no-index -v .

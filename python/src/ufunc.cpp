@@ -466,6 +466,16 @@ void init_ufunc(nb::module_& m) {
     const ufunc_def* name = find_ufunc(uf);
     nb::setattr(cls, method, nb::cpp_function([name](nb::handle self) { return unary(name, self); }, nb::is_method()));
   }
+  // NumPy's `array ** 2` is square(array): the same result but for bool, whose square is int8.
+  const ufunc_def* power_def = find_ufunc("power");
+  const ufunc_def* square_def = find_ufunc("square");
+  nb::setattr(cls, "__pow__", nb::cpp_function([power_def, square_def](nb::handle self, nb::handle other) {
+    if (PyLong_CheckExact(other.ptr()) && PyLong_AsLong(other.ptr()) == 2 && is_ndarray(self) &&
+        as_py_array(self).a.type() == dtype::bool_) {
+      return unary(square_def, self);
+    }
+    return binary(power_def, self, other);
+  }, nb::is_method()));
   const ufunc_def* divmod_def = find_ufunc("divmod");
   nb::setattr(cls, "__divmod__", nb::cpp_function([divmod_def](nb::handle self, nb::handle other) {
     return binary(divmod_def, self, other);

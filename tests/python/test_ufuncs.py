@@ -9,8 +9,8 @@ from cuarray.testing import _ufunc_cases as cases
 pytestmark = pytest.mark.gpu
 
 def _names():
-    aliases = {"true_divide", "mod", "abs", "conj", "bitwise_not"}
-    return sorted(n for n in cp._core.ufunc_names() if n not in aliases and hasattr(numpy, n))
+    # Aliases (numpy.pow, numpy.atanh...) share their target's loops: test each ufunc once, by its own name.
+    return sorted(n for n in cp._core.ufunc_names() if hasattr(numpy, n) and getattr(numpy, n).__name__ == n)
 
 
 def _loops(name):
@@ -213,8 +213,8 @@ def test_operators_both_sides_and_in_place_match_numpy(op, dtype):
         try:
             with numpy.errstate(all="ignore"):
                 want = fn(lhs, rhs)
-        except Exception as e:  # NumPy refuses (e.g. shifts of bool): cuarray raises the same type
-            with pytest.raises(type(e)):
+        except Exception as e:  # NumPy refuses (e.g. shifts of bool): cuarray raises the same builtin type
+            with pytest.raises(TypeError if isinstance(e, TypeError) else type(e)):
                 fn(*(cp.asarray(x) if isinstance(x, numpy.ndarray) else x for x in (lhs, rhs)))
             continue
         got = fn(*(cp.asarray(x) if isinstance(x, numpy.ndarray) else x for x in (lhs, rhs)))
@@ -226,7 +226,7 @@ def test_operators_both_sides_and_in_place_match_numpy(op, dtype):
             with numpy.errstate(all="ignore"):
                 want = iop(a, other)
         except Exception as e:
-            with pytest.raises(type(e)):
+            with pytest.raises(TypeError if isinstance(e, TypeError) else type(e)):
                 iop(b, cp.asarray(other))
             return
         got = iop(b, cp.asarray(other))
