@@ -109,6 +109,38 @@ def launch_floor(lib: Backend, cfg: Config) -> Stats:
     return Stats(samples, "host-loop", inner_loop=n)
 
 
+# --- where the per-call cost goes (diagnostics, no target) ----------------------------
+
+
+def _cpp_loop(lib: Backend, cfg: Config, out: bool) -> Stats:
+    core, sync = lib.module._core, lib.sync
+    a, b = _small(lib, 1)
+    c = lib.module.empty_like(a) if out else None
+    core._ufunc_loop_us("add", a, b, 1000, c)
+    sync()
+    n = _loop(cfg)["n_loop"]
+    samples = []
+    with _NoGC():
+        for _ in range(_loop(cfg)["n_repeat"]):
+            t0 = time.perf_counter()
+            core._ufunc_loop_us("add", a, b, n, c)
+            sync()
+            samples.append((time.perf_counter() - t0) / n)
+    return Stats(samples, "host-loop", inner_loop=n)
+
+
+@case("add_1_cpp_loop", libs=("cuarray",))
+def add_cpp_loop(lib: Backend, cfg: Config) -> Stats:
+    """`a + b` on 1 element called from a C++ loop (no Python): the C++ share of add_1, allocation included."""
+    return _cpp_loop(lib, cfg, out=False)
+
+
+@case("add_1_cpp_loop_out", libs=("cuarray",))
+def add_cpp_loop_out(lib: Backend, cfg: Config) -> Stats:
+    """The same into a given output (the general call path with out=, no allocation)."""
+    return _cpp_loop(lib, cfg, out=True)
+
+
 # --- per-call cost of small ufunc calls -------------------------------------------
 
 

@@ -2,6 +2,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -405,6 +406,25 @@ void init_ufunc(nb::module_& m) {
     auto [major, minor] = jit::nvrtc_version();
     return nb::make_tuple(jit::nvrtc_path(), major, minor);
   });
+  // Diagnostics of the per-call cost (benchmarks only): `n` calls of a binary ufunc from a C++ loop, no
+  // Python in between; with `out`, into that array (no allocation). Host microseconds per call, no sync.
+  m.def("_ufunc_loop_us", [](const std::string& name, nb::handle a, nb::handle b, int n, nb::handle out) {
+    const ufunc_def* d = find_ufunc(name);
+    if (!d || d->nin != 2 || d->nout != 1) throw value_error("_ufunc_loop_us takes a binary ufunc");
+    ufunc_arg in[2];
+    to_arg(a, in[0], true);
+    to_arg(b, in[1], true);
+    ufunc_options opts;
+    if (!out.is_none()) opts.out.push_back(as_py_array(out).a);
+    std::vector<ufunc_arg> args(in, in + 2);
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < n; ++i) {
+      if (out.is_none()) (void)call_ufunc1(*d, in, 2);
+      else (void)call_ufunc(*d, args, opts);
+    }
+    auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double, std::micro>(t1 - t0).count() / n;
+  }, nb::arg("name"), nb::arg("a"), nb::arg("b"), nb::arg("n"), nb::arg("out") = nb::none());
   m.def("kernel_cache_stats", [] {
     auto s = ew::get_stats();
     return nb::make_tuple(s.hits, s.misses);
