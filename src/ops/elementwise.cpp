@@ -122,6 +122,39 @@ const char* vector_type(std::size_t bytes) {
   }
 }
 
+// One element's work in a generated loop: inputs loaded and cast to their computation types (scalars
+// from their by-value parameters), the body, outputs cast and stored; `address(op)` gives the element's
+// address expression for array operand `op`. Raw operands are indexed by the body itself.
+template <class Address>
+void emit_element(std::ostringstream& s, const kernel_spec& spec, const kernel_key& key, const char* indent,
+                  const Address& address) {
+  for (int op = 0; op < key.nin; ++op) {
+    dtype c = static_cast<dtype>(key.compute[op]);
+    if (key.raw_mask[op]) continue;
+    if (key.scalar_mask[op]) {
+      if (c == dtype::bool_) s << indent << "bool in" << op << " = v" << op << " != 0;\n";
+      else s << indent << type_name(c) << " in" << op << " = v" << op << ";\n";
+    } else {
+      dtype st = static_cast<dtype>(key.storage[op]);
+      s << indent << type_name(c) << " in" << op << " = ca_cast<" << type_name(c) << ">(ca_load<" << type_name(st)
+        << ">(" << address(op) << "));\n";
+    }
+  }
+  for (int j = 0; j < key.nout; ++j) {
+    int op = key.nin + j;
+    if (key.raw_mask[op]) continue;
+    s << indent << type_name(static_cast<dtype>(key.compute[op])) << " out" << j << ";\n";
+  }
+  s << indent << "{ " << spec.body << " }\n";
+  for (int j = 0; j < key.nout; ++j) {
+    int op = key.nin + j;
+    if (key.raw_mask[op]) continue;
+    dtype st = static_cast<dtype>(key.storage[op]);
+    s << indent << "ca_store<" << type_name(st) << ">(" << address(op) << ", ca_cast<" << type_name(st) << ">(out" << j
+      << "));\n";
+  }
+}
+
 std::string generate(const kernel_spec& spec, const kernel_key& key, const std::string& kname) {
   int nops = key.nin + key.nout;
   bool big = key.flags & 1, where = key.flags & 2;
@@ -188,27 +221,9 @@ std::string generate(const kernel_spec& spec, const kernel_key& key, const std::
     }
     s << "    #pragma unroll\n    for (int e = 0; e < " << vec << "; ++e) {\n";
     if (where) s << "      if (!uw.b[e]) continue;\n";
-    for (int op = 0; op < key.nin; ++op) {
-      dtype c = static_cast<dtype>(key.compute[op]);
-      if (key.scalar_mask[op]) {
-        if (c == dtype::bool_) s << "      bool in" << op << " = v" << op << " != 0;\n";
-        else s << "      " << type_name(c) << " in" << op << " = v" << op << ";\n";
-      } else {
-        dtype st = static_cast<dtype>(key.storage[op]);
-        s << "      " << type_name(c) << " in" << op << " = ca_cast<" << type_name(c) << ">(ca_load<" << type_name(st)
-          << ">(u" << op << ".b + e * " << itemsize(st) << "));\n";
-      }
-    }
-    for (int j = 0; j < key.nout; ++j) {
-      s << "      " << type_name(static_cast<dtype>(key.compute[key.nin + j])) << " out" << j << ";\n";
-    }
-    s << "      { " << spec.body << " }\n";
-    for (int j = 0; j < key.nout; ++j) {
-      int op = key.nin + j;
-      dtype st = static_cast<dtype>(key.storage[op]);
-      s << "      ca_store<" << type_name(st) << ">(u" << op << ".b + e * " << itemsize(st) << ", ca_cast<" << type_name(st)
-        << ">(out" << j << "));\n";
-    }
+    emit_element(s, spec, key, "      ", [&](int op) {
+      return "u" + std::to_string(op) + ".b + e * " + std::to_string(itemsize(static_cast<dtype>(key.storage[op])));
+    });
     s << "    }\n";
     for (int j = 0; j < key.nout; ++j) {
       int op = key.nin + j;
@@ -248,31 +263,7 @@ std::string generate(const kernel_spec& spec, const kernel_key& key, const std::
     std::string off = key.ndim > 0 ? "o" + std::to_string(where_slot) : std::string("i");
     s << "    if (!pw[" << off << "]) continue;\n";
   }
-  for (int op = 0; op < key.nin; ++op) {
-    dtype c = static_cast<dtype>(key.compute[op]);
-    if (key.raw_mask[op]) continue;
-    if (key.scalar_mask[op]) {
-      if (c == dtype::bool_) s << "    bool in" << op << " = v" << op << " != 0;\n";
-      else s << "    " << type_name(c) << " in" << op << " = v" << op << ";\n";
-    } else {
-      dtype st = static_cast<dtype>(key.storage[op]);
-      s << "    " << type_name(c) << " in" << op << " = ca_cast<" << type_name(c) << ">(ca_load<" << type_name(st)
-        << ">(p" << op << " + " << offset_expr(op) << "));\n";
-    }
-  }
-  for (int j = 0; j < key.nout; ++j) {
-    int op = key.nin + j;
-    if (key.raw_mask[op]) continue;
-    s << "    " << type_name(static_cast<dtype>(key.compute[op])) << " out" << j << ";\n";
-  }
-  s << "    { " << spec.body << " }\n";
-  for (int j = 0; j < key.nout; ++j) {
-    int op = key.nin + j;
-    if (key.raw_mask[op]) continue;
-    dtype st = static_cast<dtype>(key.storage[op]);
-    s << "    ca_store<" << type_name(st) << ">(p" << op << " + " << offset_expr(op) << ", ca_cast<" << type_name(st)
-      << ">(out" << j << "));\n";
-  }
+  emit_element(s, spec, key, "    ", [&](int op) { return "p" + std::to_string(op) + " + " + offset_expr(op); });
   s << "  }\n  " << spec.after_loop << "\n}\n";
   return s.str();
 }
