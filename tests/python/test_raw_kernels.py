@@ -72,3 +72,30 @@ def test_raw_module_from_ptx_file(tmp_path):
 def test_unsupported_backend_options_raise_value_error():
     with pytest.raises(ValueError):
         cp.RawKernel(SAXPY, "saxpy", backend="nvcc")
+
+
+CUCOMPLEX_KERNEL = r'''
+#include <cuComplex.h>
+extern "C" __global__ void cplx(const cuFloatComplex* a, const cuFloatComplex* b, cuFloatComplex* f,
+                                const cuDoubleComplex* c, const cuDoubleComplex* d, cuDoubleComplex* g, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    f[i] = cuCaddf(cuCdivf(cuCmulf(a[i], cuConjf(b[i])), b[i]), make_cuComplex(cuCabsf(a[i]), 0.f));
+    g[i] = cuCfma(c[i], d[i], cuComplexFloatToDouble(f[i]));
+  }
+}
+'''
+
+
+def test_translate_cucomplex_runs_cucomplex_code():
+    rng = numpy.random.default_rng(0)
+    a, b = (rng.standard_normal(64) + 1j * rng.standard_normal(64)).astype(numpy.complex64), \
+        (rng.standard_normal(64) + 1j * rng.standard_normal(64)).astype(numpy.complex64)
+    c, d = rng.standard_normal(64) + 1j * rng.standard_normal(64), rng.standard_normal(64) + 1j * rng.standard_normal(64)
+    k = cp.RawKernel(CUCOMPLEX_KERNEL, "cplx", translate_cucomplex=True)
+    f, g = cp.empty(64, cp.complex64), cp.empty(64, cp.complex128)
+    k((1,), (64,), (cp.asarray(a), cp.asarray(b), f, cp.asarray(c), cp.asarray(d), g, numpy.int32(64)))
+    want_f = a * numpy.conj(b) / b + numpy.abs(a)
+    numpy.testing.assert_allclose(f.get(), want_f, rtol=1e-5)
+    numpy.testing.assert_allclose(g.get(), c * d + want_f.astype(numpy.complex128), rtol=1e-5)
+
