@@ -95,16 +95,20 @@ def _big_reps(cfg: Config) -> dict[str, int]:
 def launch_floor(lib: Backend, cfg: Config) -> Stats:
     """A C++ loop of cuLaunchKernel of an empty kernel, then one synchronize (per launch): the floor of the floor targets."""
     core = lib.module._core
-    sync = lib.sync
-    core._launch_floor_us(1000)
-    sync()
+    return _time_cpp_loop(lib, cfg, core._launch_floor_us)
+
+
+def _time_cpp_loop(lib: Backend, cfg: Config, run_n: Any) -> Stats:
+    """Per call of `run_n(n)`, a C++ loop of n calls, timed on the host with one synchronize per sample."""
+    run_n(1000)
+    lib.sync()
     n = _loop(cfg)["n_loop"]
     samples = []
     with _NoGC():
         for _ in range(_loop(cfg)["n_repeat"]):
             t0 = time.perf_counter()
-            core._launch_floor_us(n)
-            sync()
+            run_n(n)
+            lib.sync()
             samples.append((time.perf_counter() - t0) / n)
     return Stats(samples, "host-loop", inner_loop=n)
 
@@ -113,20 +117,10 @@ def launch_floor(lib: Backend, cfg: Config) -> Stats:
 
 
 def _cpp_loop(lib: Backend, cfg: Config, out: bool) -> Stats:
-    core, sync = lib.module._core, lib.sync
+    core = lib.module._core
     a, b = _small(lib, 1)
     c = lib.module.empty_like(a) if out else None
-    core._ufunc_loop_us("add", a, b, 1000, c)
-    sync()
-    n = _loop(cfg)["n_loop"]
-    samples = []
-    with _NoGC():
-        for _ in range(_loop(cfg)["n_repeat"]):
-            t0 = time.perf_counter()
-            core._ufunc_loop_us("add", a, b, n, c)
-            sync()
-            samples.append((time.perf_counter() - t0) / n)
-    return Stats(samples, "host-loop", inner_loop=n)
+    return _time_cpp_loop(lib, cfg, lambda n: core._ufunc_loop_us("add", a, b, n, c))
 
 
 @case("add_1_cpp_loop", libs=("cuarray",))

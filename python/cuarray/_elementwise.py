@@ -81,6 +81,23 @@ def _is_scalar(a):
         a, (str, bytes, numpy.str_, numpy.bytes_, numpy.void))
 
 
+def broadcast_shape(args, indices):
+    """The broadcast shape of args[k] for k in indices (() for none), with NumPy's error message; the common
+    case of equal shapes costs one comparison per argument."""
+    if not indices:
+        return ()
+    shape = args[indices[0]].shape
+    for k in indices:
+        if args[k].shape != shape:
+            shapes = [args[j].shape for j in indices]
+            try:
+                return numpy.broadcast_shapes(*shapes)
+            except ValueError:
+                raise ValueError(f"operands could not be broadcast together with shapes "
+                                 f"{' '.join(str(s) for s in shapes)}") from None
+    return shape
+
+
 class _FakeArray:
     """An array argument of _source (no device needed): dtype and shape only."""
     __slots__ = ("dtype", "shape")
@@ -316,16 +333,7 @@ class ElementwiseKernel:
             return (int(size),)
         if not idx:
             raise ValueError(f"Loop size is undecided for {self.name!r}: pass size= or a non-raw array argument")
-        shape = args[idx[0]].shape
-        for k in idx:
-            if args[k].shape != shape:
-                shapes = [args[j].shape for j in idx]
-                try:
-                    shape = numpy.broadcast_shapes(*shapes)
-                except ValueError:
-                    raise ValueError(f"operands could not be broadcast together with shapes "
-                                     f"{' '.join(str(s) for s in shapes)}") from None
-                break
+        shape = broadcast_shape(args, idx)
         for k in plan.given_outs:
             if args[k].shape != shape:
                 raise ValueError(f"Out shape is mismatched: output {self.params[k].name!r} has shape "

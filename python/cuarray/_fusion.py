@@ -11,6 +11,7 @@ import numpy
 
 from cuarray import _core
 from cuarray._core import ndarray
+from cuarray._elementwise import broadcast_shape
 
 _UFUNC_NAMES = frozenset(_core.ufunc_names())
 _MAX_OPERANDS = 11  # inputs + outputs of one engine kernel
@@ -653,19 +654,7 @@ class _Trace:
             info = numpy.iinfo(dt)
             if not info.min <= args[k] <= info.max:
                 raise OverflowError(f"Python integer {args[k]} out of bounds for {dt}")
-        shapes = []
-        for argset in self.argsets:
-            shape = args[argset[0]].shape if argset else ()
-            for k in argset:
-                if args[k].shape != shape:
-                    arg_shapes = [args[j].shape for j in argset]
-                    try:
-                        shape = numpy.broadcast_shapes(*arg_shapes)
-                    except ValueError:
-                        raise ValueError(f"operands could not be broadcast together with shapes "
-                                         f"{' '.join(str(s) for s in arg_shapes)}") from None
-                    break
-            shapes.append(shape)
+        shapes = [broadcast_shape(args, argset) for argset in self.argsets]
         if self.targets:
             for j, k in self.targets:
                 if shapes[j] != args[k].shape:
