@@ -117,7 +117,7 @@ class _Plan:
         self.core = None  # the prepared C++ kernel, made on the first run
 
 
-class ElementwiseKernel:
+class ElementwiseKernel(_core._ElementwiseCall):
     """A kernel that applies ``operation`` to each element: ``ElementwiseKernel('T x, T y', 'T z',
     'z = x + y', 'add')``. Single-letter types (and names that are not dtypes) are type placeholders resolved
     from the arguments (output arrays first, then input arrays, then scalars); ``raw`` parameters are passed
@@ -125,6 +125,7 @@ class ElementwiseKernel:
 
     def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True, preamble="",
                  no_return=False, return_tuple=False, loop_prep="", after_loop="", options=(), **kwargs):
+        super().__init__()
         if kwargs:
             raise TypeError(f"ElementwiseKernel() got unexpected keyword arguments {sorted(kwargs)}")
         self.in_params = _parse(in_params)
@@ -152,6 +153,7 @@ class ElementwiseKernel:
         self.preamble = preamble
         self.no_return = no_return
         self.return_tuple = return_tuple
+        self._setup_call(self.nin, self.nout, no_return, return_tuple)
         self.loop_prep = loop_prep
         self.after_loop = after_loop
         self.options = tuple(options)  # kept for CuPy compatibility; the engine compiles with its own options
@@ -356,7 +358,9 @@ class ElementwiseKernel:
         return plan, self._shape(plan, args, size)
 
     # -- calling ---------------------------------------------------------------------------------------
-    def __call__(self, *args, size=None, block_size=None, stream=None):
+    # __call__ is _ElementwiseCall's: a signature already planned runs from C++, anything else comes here
+    # (Note [elementwise warm call] in python/src/elementwise_kernel.cpp).
+    def _call_slow(self, *args, size=None, block_size=None, stream=None):
         plan, shape = self._prepare(args, size)
         outs = list(args[self.nin:]) if len(args) == self.nargs else [None] * self.nout
         for j in plan.alloc:
@@ -370,6 +374,9 @@ class ElementwiseKernel:
                 self._run(plan, ins, outs, shape)
         else:
             self._run(plan, ins, outs, shape)
+            if size is None:
+                self._register_call(args, plan.core, plan.shape_args, plan.given_outs, plan.alloc, plan.preload,
+                                    plan.raw_sizes)
         if self.no_return:
             return None
         if self.nout == 1 and not self.return_tuple:

@@ -72,6 +72,7 @@ void init_ndarray(nb::module_& m);
 void init_creation(nb::module_& m);
 void init_interop(nb::module_& m);
 void init_ufunc(nb::module_& m);
+void init_elementwise_kernel(nb::module_& m);
 void init_raw(nb::module_& m);
 void init_elementwise_funcs(nb::module_& m);
 

@@ -13,6 +13,7 @@ NB_MODULE(_core, m) {
   cuarray::py::init_creation(m);
   cuarray::py::init_interop(m);
   cuarray::py::init_ufunc(m);
+  cuarray::py::init_elementwise_kernel(m);
   cuarray::py::init_raw(m);
   cuarray::py::init_elementwise_funcs(m);
 }

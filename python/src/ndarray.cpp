@@ -312,6 +312,12 @@ nb::object from_numpy(nb::handle host, nb::handle order_obj, bool packed) {
 
 nb::object getitem(nb::handle self, nb::handle key) {
   const array& a = self_of(self).a;
+  // A bool mask (cuarray or NumPy) selects elements or leading-axis rows: a copy, as NumPy's.
+  if (is_ndarray(key) && as_py_array(key).a.type() == bool_) return wrap(compress_mask(a, as_py_array(key).a));
+  if (!is_ndarray(key) && nb::hasattr(key, "__array_interface__") && nb::hasattr(key, "dtype") &&
+      nb::cast<std::string>(key.attr("dtype").attr("kind")) == "b") {
+    return wrap(compress_mask(a, as_py_array(from_numpy(key, nb::none(), false)).a));
+  }
   return view_of(self, basic_index(a, key));
 }
 
@@ -413,10 +419,24 @@ nb::object flags_of(nb::handle self) {
 void assign_from_python(array& dst, nb::handle value) { assign_value(dst, value); }
 
 nb::handle ndarray_type() { return g_ndarray_type; }
-bool is_ndarray(nb::handle obj) { return nb::isinstance<py_array>(obj); }
-py_array& as_py_array(nb::handle obj) { return nb::cast<py_array&>(obj); }
+// The per-call paths (operators, ufuncs) test, unwrap and create ndarrays on every call: an exact type
+// check, and instances built in place, skip nanobind's lookup of the C++ type by typeid.
+bool is_ndarray(nb::handle obj) {
+  PyTypeObject* t = Py_TYPE(obj.ptr());
+  auto* nd = reinterpret_cast<PyTypeObject*>(g_ndarray_type.ptr());
+  return t == nd || PyType_IsSubtype(t, nd);
+}
+py_array& as_py_array(nb::handle obj) {
+  if (!is_ndarray(obj)) return nb::cast<py_array&>(obj);  // raises nanobind's cast error
+  return *nb::inst_ptr<py_array>(obj);
+}
 
-nb::object wrap(array a, nb::object base) { return nb::cast(py_array{std::move(a), std::move(base)}); }
+nb::object wrap(array a, nb::object base) {
+  nb::object o = nb::inst_alloc(g_ndarray_type);
+  new (nb::inst_ptr<py_array>(o)) py_array{std::move(a), std::move(base)};
+  nb::inst_mark_ready(o);
+  return o;
+}
 
 void init_ndarray(nb::module_& m) {
   nb::class_<py_array> cls(m, "ndarray");

@@ -3,6 +3,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <chrono>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -216,6 +217,118 @@ nb::object unary(const ufunc_def* d, nb::handle a) {
   return wrap(call_ufunc1(*d, in, 1));
 }
 
+// Note [operator slots]: `a + b` reaches C++ through the type's number slots directly, as NumPy's own
+// operators do, instead of Python's lookup of `__add__` and a bound-method call (a few hundred ns of a
+// small call). The dunder methods stay for introspection and explicit calls. A slot has no nanobind
+// frame around it, so a C++ exception is handed to `g_rethrow`, a nanobind function that throws it again
+// inside nanobind's dispatch, where the registered translators turn it into NumPy's exception type.
+thread_local std::exception_ptr tls_pending;
+nb::object* g_rethrow = nullptr;  // leaked: a Python object must not be released after the interpreter ends
+
+PyObject* raise_pending() {
+  tls_pending = std::current_exception();
+  PyObject* r = PyObject_CallNoArgs(g_rethrow->ptr());
+  Py_XDECREF(r);
+  return nullptr;
+}
+
+const ufunc_def* slot_ufuncs[16];
+enum slot_id { s_add, s_sub, s_mul, s_div, s_floordiv, s_mod, s_lshift, s_rshift, s_and, s_or, s_xor, s_neg, s_pos, s_abs,
+               s_invert };
+
+template <int K>
+PyObject* binary_slot(PyObject* a, PyObject* b) {
+  try {
+    return binary(slot_ufuncs[K], a, b).release().ptr();
+  } catch (const nb::python_error& e) {
+    const_cast<nb::python_error&>(e).restore();
+    return nullptr;
+  } catch (...) {
+    return raise_pending();
+  }
+}
+
+template <int K>
+PyObject* inplace_slot(PyObject* a, PyObject* b) {
+  try {
+    return inplace(slot_ufuncs[K], a, b).release().ptr();
+  } catch (const nb::python_error& e) {
+    const_cast<nb::python_error&>(e).restore();
+    return nullptr;
+  } catch (...) {
+    return raise_pending();
+  }
+}
+
+template <int K>
+PyObject* unary_slot(PyObject* a) {
+  try {
+    return unary(slot_ufuncs[K], a).release().ptr();
+  } catch (const nb::python_error& e) {
+    const_cast<nb::python_error&>(e).restore();
+    return nullptr;
+  } catch (...) {
+    return raise_pending();
+  }
+}
+
+const ufunc_def* compare_ufuncs[6];  // indexed by Py_LT .. Py_GE
+
+PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
+  try {
+    return binary(compare_ufuncs[op], a, b).release().ptr();
+  } catch (const nb::python_error& e) {
+    const_cast<nb::python_error&>(e).restore();
+    return nullptr;
+  } catch (...) {
+    return raise_pending();
+  }
+}
+
+void install_operator_slots(nb::handle cls) {
+  static const char* const names[] = {"add", "subtract", "multiply", "divide", "floor_divide", "remainder",
+                                      "left_shift", "right_shift", "bitwise_and", "bitwise_or", "bitwise_xor",
+                                      "negative", "positive", "absolute", "invert"};
+  for (int k = 0; k <= s_invert; ++k) slot_ufuncs[k] = find_ufunc(names[k]);
+  static const char* const cmp[] = {"less", "less_equal", "equal", "not_equal", "greater", "greater_equal"};
+  for (int k = 0; k < 6; ++k) compare_ufuncs[k] = find_ufunc(cmp[k]);
+  g_rethrow = new nb::object(nb::cpp_function([] {
+    std::exception_ptr p = tls_pending;
+    tls_pending = nullptr;
+    if (p) std::rethrow_exception(p);
+  }));
+  auto* t = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  PyNumberMethods* n = t->tp_as_number;
+  n->nb_add = binary_slot<s_add>;
+  n->nb_subtract = binary_slot<s_sub>;
+  n->nb_multiply = binary_slot<s_mul>;
+  n->nb_true_divide = binary_slot<s_div>;
+  n->nb_floor_divide = binary_slot<s_floordiv>;
+  n->nb_remainder = binary_slot<s_mod>;
+  n->nb_lshift = binary_slot<s_lshift>;
+  n->nb_rshift = binary_slot<s_rshift>;
+  n->nb_and = binary_slot<s_and>;
+  n->nb_or = binary_slot<s_or>;
+  n->nb_xor = binary_slot<s_xor>;
+  n->nb_inplace_add = inplace_slot<s_add>;
+  n->nb_inplace_subtract = inplace_slot<s_sub>;
+  n->nb_inplace_multiply = inplace_slot<s_mul>;
+  n->nb_inplace_true_divide = inplace_slot<s_div>;
+  n->nb_inplace_floor_divide = inplace_slot<s_floordiv>;
+  n->nb_inplace_remainder = inplace_slot<s_mod>;
+  n->nb_inplace_lshift = inplace_slot<s_lshift>;
+  n->nb_inplace_rshift = inplace_slot<s_rshift>;
+  n->nb_inplace_and = inplace_slot<s_and>;
+  n->nb_inplace_or = inplace_slot<s_or>;
+  n->nb_inplace_xor = inplace_slot<s_xor>;
+  n->nb_negative = unary_slot<s_neg>;
+  n->nb_positive = unary_slot<s_pos>;
+  n->nb_absolute = unary_slot<s_abs>;
+  n->nb_invert = unary_slot<s_invert>;
+  t->tp_richcompare = richcompare_slot;
+  PyType_Modified(t);
+}
+
 }  // namespace
 
 void init_ufunc(nb::module_& m) {
@@ -288,88 +401,7 @@ void init_ufunc(nb::module_& m) {
     return nb::make_tuple(l.types, ins, outs, l.body);
   }, nb::arg("name"), nb::arg("args"), nb::arg("dtype") = nb::none());
   m.def("jit_type_name", [](nb::handle dt) { return std::string(ew::type_name(to_dtype(dt))); });
-  // The engine behind ElementwiseKernel: arguments already resolved to arrays, scalars and types.
-  // A kernel prepared once (strings interned, dtypes parsed) and run many times: the warm path of
-  // ElementwiseKernel and fuse. run(ins, outs, shape): ins are arrays or scalars, outs arrays.
-  struct elementwise_plan {
-    std::string name, body, preamble, loop_prep, after_loop;
-    bool c_order = false;
-    std::vector<dtype> in_types, out_types;
-    std::vector<bool> in_raw, out_raw;
-    const void* id = nullptr;
-  };
-  nb::class_<elementwise_plan>(m, "ElementwisePlan")
-      .def("__init__", [](elementwise_plan* self, std::string name, std::string body, std::string preamble,
-                          std::string loop_prep, std::string after_loop, bool c_order, nb::list in_types,
-                          nb::list in_raw, nb::list out_types, nb::list out_raw) {
-        auto* p = new (self) elementwise_plan{std::move(name), std::move(body), std::move(preamble),
-                                              std::move(loop_prep), std::move(after_loop), c_order, {}, {}, {}, {}, nullptr};
-        for (nb::handle t : in_types) p->in_types.push_back(to_dtype(t));
-        for (nb::handle t : out_types) p->out_types.push_back(to_dtype(t));
-        for (nb::handle r : in_raw) p->in_raw.push_back(nb::cast<bool>(r));
-        for (nb::handle r : out_raw) p->out_raw.push_back(nb::cast<bool>(r));
-        if (p->in_raw.size() != p->in_types.size() || p->out_raw.size() != p->out_types.size()) {
-          throw value_error("ElementwisePlan: one raw flag per operand");
-        }
-        p->id = ew::intern(ew::kernel_spec{nullptr, p->name, p->body, p->preamble, p->loop_prep, p->after_loop, c_order});
-      })
-      .def("run", [](const elementwise_plan& p, nb::sequence ins, nb::sequence outs, nb::handle shape) {
-        std::size_t nin = nb::len(ins), nout = nb::len(outs);
-        if (nin != p.in_types.size() || nout != p.out_types.size()) throw value_error("ElementwisePlan: wrong operand count");
-        if (nin + nout > 11) throw value_error("too many operands for an elementwise kernel");
-        ew::operand ops[12];
-        for (std::size_t k = 0; k < nin; ++k) {
-          dtype t = p.in_types[k];
-          nb::handle a = ins[k];
-          if (is_ndarray(a)) {
-            array arr = as_py_array(a).a;
-            if (p.in_raw[k]) {
-              if (!arr.is_c_contiguous()) arr = arr.copy(order::C);
-              if (arr.type() != t) arr = arr.astype(t);
-              ops[k] = ew::operand::of_raw(std::move(arr), t);
-            } else {
-              ops[k] = ew::operand::of(std::move(arr), t);
-            }
-          } else {
-            ops[k] = ew::operand::of_scalar(to_scalar(a, t, false), t);
-          }
-        }
-        for (std::size_t k = 0; k < nout; ++k) {
-          const array& arr = as_py_array(outs[k]).a;
-          ops[nin + k] = p.out_raw[k] ? ew::operand::of_raw(arr, p.out_types[k]) : ew::operand::of(arr, p.out_types[k]);
-        }
-        ew::kernel_spec spec{p.id, p.name, p.body, p.preamble, p.loop_prep, p.after_loop, p.c_order};
-        ew::run(spec, ops, static_cast<int>(nin), ops + nin, static_cast<int>(nout), to_shape(shape), array());
-      });
-  m.def("elementwise_run", [](const std::string& name, const std::string& body, const std::string& preamble,
-                              const std::string& loop_prep, const std::string& after_loop, bool c_order, nb::list ins,
-                              nb::list in_types, nb::list in_raw, nb::list outs, nb::list out_types, nb::list out_raw,
-                              nb::handle shape) {
-    ew::kernel_spec spec{nullptr, name, body, preamble, loop_prep, after_loop, c_order};
-    spec.id = ew::intern(spec);
-    std::vector<ew::operand> in, out;
-    for (std::size_t k = 0; k < ins.size(); ++k) {
-      dtype t = to_dtype(in_types[k]);
-      nb::handle a = ins[k];
-      bool raw = nb::cast<bool>(in_raw[k]);
-      if (is_ndarray(a)) {
-        array arr = as_py_array(a).a;
-        if (raw && !arr.is_c_contiguous()) arr = arr.copy(order::C);
-        if (arr.type() != t && raw) arr = arr.astype(t);
-        in.push_back(raw ? ew::operand::of_raw(arr, t) : ew::operand::of(arr, t));
-      } else {
-        in.push_back(ew::operand::of_scalar(to_scalar(a, t, false), t));
-      }
-    }
-    for (std::size_t k = 0; k < outs.size(); ++k) {
-      dtype t = to_dtype(out_types[k]);
-      const array& arr = as_py_array(outs[k]).a;
-      bool raw = nb::cast<bool>(out_raw[k]);
-      out.push_back(raw ? ew::operand::of_raw(arr, t) : ew::operand::of(arr, t));
-    }
-    ew::run(spec, in, out, to_shape(shape));
-  });
-  // The source elementwise_run would compile, without a device (tests compile it with nvrtc_compile in CI).
+  // The source an ElementwisePlan run would compile, without a device (tests compile it with nvrtc_compile in CI).
   // in_kinds: per input "array", "scalar" or "raw"; out_raw: per output.
   m.def("elementwise_source", [](const std::string& name, const std::string& body, const std::string& preamble,
                                  const std::string& loop_prep, const std::string& after_loop, bool c_order,
@@ -505,6 +537,8 @@ void init_ufunc(nb::module_& m) {
   nb::setattr(cls, "__rdivmod__", nb::cpp_function([divmod_def](nb::handle self, nb::handle other) {
     return binary(divmod_def, other, self);
   }, nb::is_method()));
+  // After the dunder methods: setting them rewrote the slots to Python-level wrappers.
+  install_operator_slots(cls);
 }
 
 }  // namespace cuarray::py

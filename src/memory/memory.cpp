@@ -102,14 +102,19 @@ struct memory_pool::impl {
     detail::pool_core core;
   };
 
+  static constexpr int max_devices = 64;
   std::mutex mutex;
-  std::vector<std::unique_ptr<device_pool>> pools;
+  std::unique_ptr<device_pool> pools[max_devices];
+  // Published once made; every allocation reads it, so the common case takes no lock.
+  std::atomic<device_pool*> ready[max_devices] = {};
 
   detail::pool_core& get(int device) {
+    if (device < 0 || device >= max_devices) throw value_error("device " + std::to_string(device) + " out of range");
+    if (device_pool* p = ready[device].load(std::memory_order_acquire)) return p->core;
     std::lock_guard<std::mutex> lock(mutex);
-    if (pools.size() <= static_cast<std::size_t>(device)) pools.resize(static_cast<std::size_t>(device) + 1);
-    auto& p = pools[static_cast<std::size_t>(device)];
+    auto& p = pools[device];
     if (!p) p = std::make_unique<device_pool>(device);
+    ready[device].store(p.get(), std::memory_order_release);
     return p->core;
   }
 };
@@ -137,7 +142,7 @@ storage_ptr memory_pool::allocate(std::size_t bytes, int device, stream_ref stre
   if (bytes == 0) return std::make_shared<memory>(nullptr, 0, device);
   detail::pool_core& core = impl_->get(device);
   void* p = core.allocate(bytes, stream.ptr());
-  return std::make_shared<pooled_memory>(p, core.allocation_size(p), device, impl_, &core);
+  return std::make_shared<pooled_memory>(p, detail::pool_core::rounded(bytes), device, impl_, &core);
 }
 
 std::size_t memory_pool::used_bytes() const { return impl_->get(current_device()).used_bytes(); }

@@ -34,6 +34,8 @@ class pool_core {
   void deallocate(void* ptr);
   /// Size (rounded) of a live allocation; 0 if unknown.
   std::size_t allocation_size(const void* ptr) const;
+  /// The size of a chunk that allocate(bytes) returns: chunks are split to exactly the rounded request.
+  static constexpr std::size_t rounded(std::size_t bytes) { return (bytes + rounding - 1) / rounding * rounding; }
 
   std::size_t used_bytes() const;               ///< bytes in live allocations (rounded sizes)
   std::size_t total_bytes() const;              ///< bytes held from the backend

@@ -105,6 +105,24 @@ class fake_backend : public raw_backend {
 
 std::uintptr_t addr_of(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
 
+// memory_pool sizes its storage with rounded() instead of asking the pool (one lock less per allocation).
+TEST(PoolCore, ChunkSizeIsTheRoundedRequestAfterSplitsAndReuse) {
+  fake_backend backend;
+  pool_core pool(&backend);
+  void* big = pool.allocate(8192, stream_a);
+  pool.deallocate(big);
+  std::vector<void*> live;
+  for (std::size_t n : {1u, 511u, 512u, 513u, 1500u, 3000u}) {
+    live.push_back(pool.allocate(n, stream_a));  // carved out of the freed 8 KiB segment where it fits
+    EXPECT_EQ(pool.allocation_size(live.back()), pool_core::rounded(n)) << n;
+  }
+  EXPECT_EQ(pool_core::rounded(1), 512u);
+  EXPECT_EQ(pool_core::rounded(1024), 1024u);
+  for (void* p : live) pool.deallocate(p);
+  pool.free_all_blocks();
+  EXPECT_EQ(backend.in_use(), 0u);
+}
+
 TEST(PoolCore, RoundsRequestsUpTo512) {
   fake_backend backend;
   pool_core pool(&backend);
