@@ -11,6 +11,7 @@
 #include "cuarray/kernel.hpp"
 #include "cuarray/memory.hpp"
 #include "cuarray/shape.hpp"
+#include "cuarray/sorting.hpp"
 #include "cuarray/stream.hpp"
 #include "cuarray/transfer.hpp"
 #include "cuarray/ufunc.hpp"

@@ -15,6 +15,9 @@ from cuarray._kernel import RawKernel, RawModule
 from cuarray._elementwise import ElementwiseKernel
 from cuarray._fusion import fuse
 from cuarray._elementwise_funcs import *  # noqa: F401,F403 - clip, where, round, real, imag, ...
+from cuarray._core import (  # noqa: F401 - sorting, searching, set operations
+    argpartition, argsort, digitize, in1d, intersect1d, isin, lexsort, partition, searchsorted, setdiff1d, setxor1d,
+    sort, sort_complex, union1d, unique, unique_all, unique_counts, unique_inverse, unique_values)
 
 __version__ = "0.1.0"
 

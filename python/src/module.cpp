@@ -16,4 +16,5 @@ NB_MODULE(_core, m) {
   cuarray::py::init_elementwise_kernel(m);
   cuarray::py::init_raw(m);
   cuarray::py::init_elementwise_funcs(m);
+  cuarray::py::init_sorting(m);
 }

@@ -1,0 +1,41 @@
+// CUB segmented sorts (one segment per row of the sorted axis) of unsigned keys with int32 indices (argsorts).
+#include <cub/device/device_segmented_sort.cuh>
+
+#include "src/cuda/check.hpp"
+#include "src/kernels/sort_kernels.hpp"
+
+namespace cuarray::detail::sorting {
+
+namespace {
+
+template <class K>
+std::size_t seg_pairs_typed(void* temp, std::size_t temp_bytes, void* k0, void* k1, void* v0, void* v1,
+                            std::int64_t total, std::int64_t rows, const std::int64_t* offsets, int& selector,
+                            cudaStream_t stream) {
+  cub::DoubleBuffer<K> keys(static_cast<K*>(k0), static_cast<K*>(k1));
+  cub::DoubleBuffer<std::int32_t> values(static_cast<std::int32_t*>(v0), static_cast<std::int32_t*>(v1));
+  std::size_t bytes = temp_bytes;
+  CUARRAY_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(temp, bytes, keys, values, total, rows, offsets,
+                                                               offsets + 1, stream));
+  selector = values.selector;  // the indices are the result; the keys are dropped
+  return bytes;
+}
+
+}  // namespace
+
+std::size_t segmented_sort_pairs(void* temp, std::size_t temp_bytes, void* k0, void* k1, int width, void* v0, void* v1,
+                                 std::int64_t total, std::int64_t rows, const std::int64_t* offsets, int& selector,
+                                 cudaStream_t stream) {
+  switch (width) {
+    case 1:
+      return seg_pairs_typed<std::uint8_t>(temp, temp_bytes, k0, k1, v0, v1, total, rows, offsets, selector, stream);
+    case 2:
+      return seg_pairs_typed<std::uint16_t>(temp, temp_bytes, k0, k1, v0, v1, total, rows, offsets, selector, stream);
+    case 4:
+      return seg_pairs_typed<std::uint32_t>(temp, temp_bytes, k0, k1, v0, v1, total, rows, offsets, selector, stream);
+    default:
+      return seg_pairs_typed<std::uint64_t>(temp, temp_bytes, k0, k1, v0, v1, total, rows, offsets, selector, stream);
+  }
+}
+
+}  // namespace cuarray::detail::sorting
