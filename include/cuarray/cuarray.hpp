@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cuarray/array.hpp"
+#include "cuarray/counting.hpp"
 #include "cuarray/creation.hpp"
 #include "cuarray/device.hpp"
 #include "cuarray/dtype.hpp"
@@ -10,6 +11,8 @@
 #include "cuarray/event.hpp"
 #include "cuarray/kernel.hpp"
 #include "cuarray/memory.hpp"
+#include "cuarray/scan.hpp"
+#include "cuarray/select.hpp"
 #include "cuarray/shape.hpp"
 #include "cuarray/sorting.hpp"
 #include "cuarray/stream.hpp"

@@ -15,6 +15,11 @@ from cuarray._kernel import RawKernel, RawModule
 from cuarray._elementwise import ElementwiseKernel
 from cuarray._fusion import fuse
 from cuarray._elementwise_funcs import *  # noqa: F401,F403 - clip, where, round, real, imag, ...
+from cuarray._core import (  # noqa: F401 - scans and differences
+    cumprod, cumsum, cumulative_prod, cumulative_sum, diff, ediff1d, gradient, nancumprod, nancumsum)
+from cuarray._core import argwhere, extract, flatnonzero, nonzero  # noqa: F401 - selection
+from cuarray._core import (  # noqa: F401 - counting
+    bincount, histogram, histogram2d, histogram_bin_edges, histogramdd)
 from cuarray._core import (  # noqa: F401 - sorting, searching, set operations
     argpartition, argsort, digitize, in1d, intersect1d, isin, lexsort, partition, searchsorted, setdiff1d, setxor1d,
     sort, sort_complex, union1d, unique, unique_all, unique_counts, unique_inverse, unique_values)

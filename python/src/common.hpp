@@ -75,6 +75,9 @@ void init_ufunc(nb::module_& m);
 void init_elementwise_kernel(nb::module_& m);
 void init_raw(nb::module_& m);
 void init_elementwise_funcs(nb::module_& m);
+void init_scan(nb::module_& m);
+void init_select(nb::module_& m);
+void init_counting(nb::module_& m);
 void init_sorting(nb::module_& m);
 
 }  // namespace cuarray::py

@@ -240,15 +240,10 @@ void init_elementwise_funcs(nb::module_& m) {
       throw type_error("where() takes no keyword arguments");
     }
     if (args.size() == 1) {
-      // where(condition) is nonzero(condition), which lives with the indexing functions.
-      nb::module_ pkg = nb::module_::import_("cuarray");
-      if (nb::hasattr(pkg, "nonzero")) {
-        nb::object cond = is_ndarray(args[0]) ? nb::borrow(args[0]) : wrap(to_array(args[0], "where"));
-        return pkg.attr("nonzero")(cond);
-      }
-      throw type_error(
-          "cuarray.where(condition) with one argument is cuarray.nonzero(condition), which this build of cuarray "
-          "does not provide yet; pass x and y: where(condition, x, y)");
+      // where(condition) is nonzero(condition) (cuarray/select.hpp).
+      nb::list parts;
+      for (array& p : nonzero(to_array(args[0], "where"))) parts.append(wrap(std::move(p)));
+      return nb::tuple(parts);
     }
     if (args.size() == 2) throw value_error("either both or neither of x and y should be given");
     if (args.size() != 3) {

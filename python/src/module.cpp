@@ -16,5 +16,8 @@ NB_MODULE(_core, m) {
   cuarray::py::init_elementwise_kernel(m);
   cuarray::py::init_raw(m);
   cuarray::py::init_elementwise_funcs(m);
+  cuarray::py::init_scan(m);
+  cuarray::py::init_select(m);
+  cuarray::py::init_counting(m);
   cuarray::py::init_sorting(m);
 }

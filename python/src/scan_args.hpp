@@ -1,0 +1,72 @@
+// Argument conversion shared by the scan, selection and counting bindings (scan.cpp, select.cpp, counting.cpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+
+namespace cuarray::py::scan_args {
+
+inline std::string type_name_of(nb::handle obj) {
+  return nb::cast<std::string>(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(obj.ptr()))).attr("__name__"));
+}
+
+/// A cuarray array; a Python or NumPy scalar as a 0-d array of NumPy's dtype for it; an object with
+/// __cuda_array_interface__ through cuarray.asarray. Host arrays are refused, as CuPy does.
+inline array to_array(nb::handle obj, const char* func) {
+  if (is_ndarray(obj)) return as_py_array(obj).a;
+  if (is_python_scalar(obj)) {
+    dtype t = scalar_dtype(obj);
+    return full(shape_t{}, to_scalar(obj, t, false), t);
+  }
+  if (nb::hasattr(obj, "__cuda_array_interface__")) {
+    return as_py_array(nb::module_::import_("cuarray").attr("asarray")(obj)).a;
+  }
+  throw type_error("Unsupported type " + type_name_of(obj) + " for cuarray." + func +
+                   "(): pass cuarray arrays or scalars (move host data with cuarray.asarray())");
+}
+
+/// An optional axis: None or an integer (TypeError for anything else, as operator.index).
+inline std::optional<int> to_axis(nb::handle obj) {
+  if (obj.is_none()) return std::nullopt;
+  PyObject* idx = PyNumber_Index(obj.ptr());
+  if (!idx) throw nb::python_error();
+  long long v = PyLong_AsLongLong(idx);
+  Py_DECREF(idx);
+  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  if (v > max_ndim || v < -max_ndim - 1) {
+    return static_cast<int>(v > 0 ? max_ndim + 1 : -max_ndim - 2);  // out of range either way: AxisError
+  }
+  return static_cast<int>(v);
+}
+
+/// operator.index(obj) as int64 (TypeError for non-integers, OverflowError beyond int64).
+inline std::int64_t to_index(nb::handle obj) {
+  PyObject* idx = PyNumber_Index(obj.ptr());
+  if (!idx) throw nb::python_error();
+  long long v = PyLong_AsLongLong(idx);
+  Py_DECREF(idx);
+  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  return v;
+}
+
+inline std::optional<dtype> to_opt_dtype(nb::handle obj) {
+  if (obj.is_none()) return std::nullopt;
+  return to_dtype(obj);
+}
+
+inline array to_out(nb::handle out) {
+  if (out.is_none()) return array();
+  if (!is_ndarray(out)) throw type_error("return arrays must be of ArrayType");
+  return as_py_array(out).a;
+}
+
+inline nb::tuple to_py_tuple(std::vector<array> arrays) {
+  nb::list l;
+  for (auto& a : arrays) l.append(wrap(std::move(a)));
+  return nb::tuple(l);
+}
+
+}  // namespace cuarray::py::scan_args

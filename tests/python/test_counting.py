@@ -1,0 +1,252 @@
+"""bincount, histogram, histogram_bin_edges, histogram2d and histogramdd against NumPy."""
+import warnings
+
+import numpy
+import pytest
+
+import cuarray as cp
+from cuarray import testing
+
+gpu = pytest.mark.gpu
+
+INT_DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint16", "uint32"]
+REAL_DTYPES = ["int8", "uint8", "int32", "int64", "uint64", "float16", "float32", "float64"]
+RULES = ["auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt"]
+
+
+def _ints(dtype, n, seed=0, hi=20):
+    rng = numpy.random.default_rng(seed)
+    return rng.integers(0, 2 if dtype == "bool" else hi, n).astype(dtype)
+
+
+def _reals(dtype, n, seed=0):
+    rng = numpy.random.default_rng(seed)
+    if numpy.dtype(dtype).kind in "iu":
+        lo = 0 if numpy.dtype(dtype).kind == "u" else -40
+        return rng.integers(lo, 60, n).astype(dtype)
+    return (rng.standard_normal(n) * 3).astype(dtype)
+
+
+# -- CPU ------------------------------------------------------------------------------------------------------
+
+
+def test_functions_are_exported():
+    for name in ("bincount", "histogram", "histogram_bin_edges", "histogram2d", "histogramdd"):
+        assert callable(getattr(cp, name)), name
+
+
+def test_bincount_minlength_none_raises_type_error():
+    with pytest.raises(TypeError, match="use 0 instead of None"):
+        cp.bincount([1, 2], minlength=None)
+
+
+@pytest.mark.parametrize("fn", ["bincount", "histogram"])
+def test_host_arrays_are_refused_with_type_error(fn):
+    with pytest.raises(TypeError):
+        getattr(cp, fn)(numpy.arange(4))
+
+
+# -- GPU: bincount -----------------------------------------------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize("dtype", INT_DTYPES)
+@pytest.mark.parametrize("n,hi", [(1, 5), (100, 20), (5000, 3), (100000, 9000)])
+@testing.numpy_cuarray_equal()
+def test_bincount_matches_numpy(xp, dtype, n, hi):
+    x = xp.asarray(_ints(dtype, n, hi=hi))
+    return xp.bincount(x), xp.bincount(x, minlength=30), xp.bincount(x[::-3])
+
+
+@gpu
+@pytest.mark.parametrize("wdtype", ["float64", "float32", "int8", "bool", "uint32"])
+@testing.numpy_cuarray_allclose(rtol=1e-12)
+def test_bincount_with_weights(xp, wdtype):
+    x = xp.asarray(_ints("int32", 3000, hi=50))
+    w = xp.asarray(_reals("float64", 3000, seed=1).astype(wdtype))
+    big = xp.asarray(_ints("int64", 3000, hi=100000))
+    return xp.bincount(x, weights=w), xp.bincount(x, weights=w, minlength=80), xp.bincount(big, weights=w)
+
+
+@gpu
+@testing.numpy_cuarray_equal()
+def test_bincount_of_empty_input(xp):
+    return (xp.bincount(xp.zeros(0, dtype=xp.int64)), xp.bincount(xp.zeros(0, dtype=xp.int32), minlength=4),
+            xp.bincount(xp.zeros(0, dtype=xp.int64), weights=xp.zeros(0)))
+
+
+@gpu
+@pytest.mark.parametrize("case", ["negative", "float", "uint64", "2d", "0d", "minlength", "weights_len",
+                                  "weights_complex"])
+@testing.numpy_cuarray_equal()
+def test_bincount_errors(xp, case):
+    x = xp.asarray(numpy.array([1, 2, 3]))
+    if case == "negative":
+        return xp.bincount(xp.asarray(numpy.array([1, -1, 3])))
+    if case == "float":
+        return xp.bincount(xp.asarray(numpy.array([1.0, 2.0])))
+    if case == "uint64":
+        return xp.bincount(xp.asarray(numpy.array([1, 2], numpy.uint64)))
+    if case == "2d":
+        return xp.bincount(xp.ones((2, 2), dtype=xp.int64))
+    if case == "0d":
+        return xp.bincount(xp.asarray(numpy.int64(3)))
+    if case == "minlength":
+        return xp.bincount(x, minlength=-1)
+    if case == "weights_len":
+        return xp.bincount(x, weights=xp.ones(4))
+    return xp.bincount(x, weights=xp.ones(3, dtype=xp.complex128))
+
+
+# -- GPU: histogram --------------------------------------------------------------------------------------------
+
+
+def _hist_pair(xp, a, **kw):
+    n, e = xp.histogram(a, **kw)
+    return n, e
+
+
+@gpu
+@pytest.mark.parametrize("dtype", REAL_DTYPES)
+@testing.numpy_cuarray_allclose(rtol=1e-12)
+def test_histogram_matches_numpy(xp, dtype):
+    a = xp.asarray(_reals(dtype, 4000).reshape(40, 100))
+    return (_hist_pair(xp, a), _hist_pair(xp, a, bins=7), _hist_pair(xp, a, bins=3, range=(-2, 5)),
+            _hist_pair(xp, a, bins=1000), _hist_pair(xp, a[::3, ::-1], bins=5000 if dtype != "float16" else 300),
+            _hist_pair(xp, a[:1, :1]))
+
+
+@gpu
+@testing.numpy_cuarray_equal()
+def test_histogram_last_edge_is_inclusive_and_outliers_are_dropped(xp):
+    a = xp.asarray(numpy.array([0.0, 1.0, 1.0, 2.0, 3.0, 4.0, -1.0, 5.0, numpy.nan, numpy.inf]))
+    edges = xp.asarray(numpy.array([0.0, 1.0, 1.0, 2.5, 4.0]))
+    iedges = xp.asarray(numpy.array([0, 2, 4]))
+    return (xp.histogram(a, bins=edges), xp.histogram(a, bins=iedges), xp.histogram(a, bins=4, range=(0, 4)),
+            xp.histogram(a, bins=[0, 1, 4]))
+
+
+@gpu
+@pytest.mark.parametrize("wdtype", ["float64", "float32", "int32", "complex128"])
+@pytest.mark.parametrize("density", [False, True])
+@testing.numpy_cuarray_allclose(rtol=1e-9)
+def test_histogram_weights_and_density(xp, wdtype, density):
+    a = xp.asarray(_reals("float64", 3000))
+    w = _reals("float64", 3000, seed=7)
+    if wdtype == "complex128":
+        w = w + 1j * _reals("float64", 3000, seed=8)
+    w = xp.asarray(w.astype(wdtype))
+    edges = xp.asarray(numpy.array([-5.0, -1.0, 0.0, 0.5, 4.0, 9.0]))
+    return (xp.histogram(a, bins=12, weights=w, density=density),
+            xp.histogram(a, bins=edges, weights=w, density=density),
+            xp.histogram(a, bins=9, range=(-1, 1), density=density))
+
+
+@gpu
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32"])
+@testing.numpy_cuarray_allclose(rtol=1e-5)
+def test_histogram_bin_rules(xp, rule, dtype):
+    a = xp.asarray(_reals(dtype, 1500, seed=4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return (xp.histogram(a, bins=rule), xp.histogram(a, bins=rule, range=(-3, 4)),
+                xp.histogram_bin_edges(a, bins=rule), xp.histogram(a[:1], bins=rule), xp.histogram(a[:0], bins=rule))
+
+
+@gpu
+@testing.numpy_cuarray_allclose(rtol=1e-12)
+def test_histogram_of_bool_warns_and_counts_as_uint8(xp):
+    a = xp.asarray(numpy.array([True, False, True, True]))
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        return xp.histogram(a, bins=3)
+
+
+@gpu
+@testing.numpy_cuarray_equal()
+def test_histogram_of_constant_and_empty_input(xp):
+    return (xp.histogram(xp.full(10, 3.0)), xp.histogram(xp.zeros(0)),
+            xp.histogram(xp.full(5, 7, dtype=xp.int8), 4), xp.histogram_bin_edges(xp.zeros(0), bins=3, range=(1, 2)))
+
+
+@gpu
+@pytest.mark.parametrize("case", ["nan", "inf", "range_order", "range_inf", "bins0", "bins_float", "bins_decreasing",
+                                  "rule", "rule_weights", "bins_2d", "weights_shape"])
+@testing.numpy_cuarray_equal()
+def test_histogram_errors(xp, case):
+    a = xp.asarray(numpy.array([1.0, 2.0, 3.0]))
+    if case == "nan":
+        return xp.histogram(xp.asarray(numpy.array([1.0, numpy.nan])))
+    if case == "inf":
+        return xp.histogram(xp.asarray(numpy.array([1.0, numpy.inf])))
+    if case == "range_order":
+        return xp.histogram(a, range=(2, 1))
+    if case == "range_inf":
+        return xp.histogram(a, range=(0, numpy.inf))
+    if case == "bins0":
+        return xp.histogram(a, bins=0)
+    if case == "bins_float":
+        return xp.histogram(a, bins=2.5)
+    if case == "bins_decreasing":
+        return xp.histogram(a, bins=xp.asarray(numpy.array([3.0, 1.0])))
+    if case == "rule":
+        return xp.histogram(a, bins="foo")
+    if case == "rule_weights":
+        return xp.histogram(a, bins="auto", weights=xp.ones(3))
+    if case == "bins_2d":
+        return xp.histogram(a, bins=xp.ones((2, 2)))
+    return xp.histogram(a, weights=xp.ones(4))
+
+
+@gpu
+def test_histogram_error_messages():
+    with pytest.raises(ValueError, match=r"autodetected range of \[1.0, inf\] is not finite"):
+        cp.histogram(cp.asarray(numpy.array([1.0, 2.0, numpy.inf])))
+    with pytest.raises(ValueError, match="Too many bins for data range"):
+        cp.histogram(cp.asarray(numpy.array([1.0, 1.001], numpy.float16)), bins=1000)
+
+
+# -- GPU: histogramdd / histogram2d --------------------------------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize("density", [False, True])
+@testing.numpy_cuarray_allclose(rtol=1e-12)
+def test_histogramdd_matches_numpy(xp, density):
+    s = xp.asarray(_reals("float64", 3000).reshape(1000, 3))
+    w = xp.asarray(_reals("float32", 1000, seed=9))
+    e1 = xp.asarray(numpy.array([-4.0, -1.0, 0.0, 2.0, 6.0]))
+    return (xp.histogramdd(s, density=density), xp.histogramdd(s, bins=(3, 4, 5), density=density),
+            xp.histogramdd(s, bins=[4, e1, 2], range=[(-2, 2), None, (0, 1)], density=density, weights=w),
+            xp.histogramdd(s[:, 0], bins=6, density=density), xp.histogramdd(s.T[::-1].T, bins=2, density=density))
+
+
+@gpu
+@testing.numpy_cuarray_allclose(rtol=1e-12)
+def test_histogramdd_of_column_lists_and_histogram2d(xp):
+    x = xp.asarray(_reals("float64", 500, seed=1))
+    y = xp.asarray(_reals("int32", 500, seed=2))
+    ex = xp.asarray(numpy.linspace(-5, 5, 7))
+    return (xp.histogramdd([x, y], bins=5), xp.histogram2d(x, y), xp.histogram2d(x, y, bins=[3, 4]),
+            xp.histogram2d(x, y, bins=ex, density=True), xp.histogram2d(x, y, bins=(ex, 3), range=[None, (0, 10)]),
+            xp.histogram2d(x, y, bins=4, weights=xp.asarray(_reals("float64", 500, seed=3))))
+
+
+@gpu
+@pytest.mark.parametrize("case", ["bins_count", "bins0", "bins_float", "range_len", "decreasing", "xy_len", "nan"])
+@testing.numpy_cuarray_equal()
+def test_histogramdd_errors(xp, case):
+    s = xp.ones((3, 2))
+    if case == "bins_count":
+        return xp.histogramdd(s, bins=(2, 3, 4))
+    if case == "bins0":
+        return xp.histogramdd(s, bins=0)
+    if case == "bins_float":
+        return xp.histogramdd(s, bins=2.5)
+    if case == "range_len":
+        return xp.histogramdd(s, range=[(0, 1)])
+    if case == "decreasing":
+        return xp.histogramdd(s, bins=[xp.asarray(numpy.array([2.0, 1.0])), 3])
+    if case == "xy_len":
+        return xp.histogram2d(xp.ones(3), xp.ones(4))
+    return xp.histogramdd(xp.asarray(numpy.array([[1.0, numpy.nan]])))
