@@ -11,6 +11,7 @@
 #include "cuarray/event.hpp"
 #include "cuarray/kernel.hpp"
 #include "cuarray/memory.hpp"
+#include "cuarray/reduction.hpp"
 #include "cuarray/scan.hpp"
 #include "cuarray/select.hpp"
 #include "cuarray/shape.hpp"

@@ -15,6 +15,9 @@ from cuarray._kernel import RawKernel, RawModule
 from cuarray._elementwise import ElementwiseKernel
 from cuarray._fusion import fuse
 from cuarray._elementwise_funcs import *  # noqa: F401,F403 - clip, where, round, real, imag, ...
+from cuarray._core import (  # noqa: F401 - reductions
+    all, amax, amin, any, argmax, argmin, count_nonzero, max, mean, min, nanargmax, nanargmin, nanmax, nanmean, nanmin,
+    nanprod, nanstd, nansum, nanvar, prod, ptp, std, sum, var)
 from cuarray._core import (  # noqa: F401 - scans and differences
     cumprod, cumsum, cumulative_prod, cumulative_sum, diff, ediff1d, gradient, nancumprod, nancumsum)
 from cuarray._core import argwhere, extract, flatnonzero, nonzero  # noqa: F401 - selection

@@ -73,6 +73,7 @@ void init_creation(nb::module_& m);
 void init_interop(nb::module_& m);
 void init_ufunc(nb::module_& m);
 void init_elementwise_kernel(nb::module_& m);
+void init_reduction(nb::module_& m);
 void init_raw(nb::module_& m);
 void init_elementwise_funcs(nb::module_& m);
 void init_scan(nb::module_& m);

@@ -14,6 +14,7 @@ NB_MODULE(_core, m) {
   cuarray::py::init_interop(m);
   cuarray::py::init_ufunc(m);
   cuarray::py::init_elementwise_kernel(m);
+  cuarray::py::init_reduction(m);
   cuarray::py::init_raw(m);
   cuarray::py::init_elementwise_funcs(m);
   cuarray::py::init_scan(m);

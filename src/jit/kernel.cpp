@@ -74,4 +74,9 @@ void launch(CUfunction f, unsigned grid, unsigned block, unsigned shared_mem, CU
   check(driver().cuLaunchKernel(f, grid, 1, 1, block, 1, 1, shared_mem, stream, args, nullptr), "cuLaunchKernel");
 }
 
+void launch_2d(CUfunction f, unsigned grid_x, unsigned grid_y, unsigned block, unsigned shared_mem, CUstream stream,
+               void** args) {
+  check(driver().cuLaunchKernel(f, grid_x, grid_y, 1, block, 1, 1, shared_mem, stream, args, nullptr), "cuLaunchKernel");
+}
+
 }  // namespace cuarray::jit

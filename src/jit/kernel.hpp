@@ -22,5 +22,8 @@ int device_sm_count(int device);
 
 /// cuLaunchKernel with an error check.
 void launch(CUfunction f, unsigned grid, unsigned block, unsigned shared_mem, CUstream stream, void** args);
+/// The same with a two-dimensional grid.
+void launch_2d(CUfunction f, unsigned grid_x, unsigned grid_y, unsigned block, unsigned shared_mem, CUstream stream,
+               void** args);
 
 }  // namespace cuarray::jit

@@ -1,0 +1,174 @@
+// Bindings of the reductions: functions and ndarray methods with NumPy's keywords.
+#include <nanobind/stl/string.h>
+
+#include <string>
+
+#include "common.hpp"
+
+namespace cuarray::py {
+
+namespace {
+
+axis_list to_axes(nb::handle axis) {
+  if (axis.is_none()) return std::nullopt;
+  std::vector<int> v;
+  if (PyTuple_Check(axis.ptr()) || PyList_Check(axis.ptr())) {
+    for (nb::handle x : axis) v.push_back(nb::cast<int>(x));
+    return v;
+  }
+  if (PyFloat_Check(axis.ptr())) throw type_error("'float' object cannot be interpreted as an integer");
+  v.push_back(nb::cast<int>(nb::int_(axis)));
+  return v;
+}
+
+std::optional<int> to_axis(nb::handle axis) {
+  if (axis.is_none()) return std::nullopt;
+  if (PyTuple_Check(axis.ptr()) || PyList_Check(axis.ptr())) throw type_error("'tuple' object cannot be interpreted as an integer");
+  if (PyFloat_Check(axis.ptr())) throw type_error("'float' object cannot be interpreted as an integer");
+  return nb::cast<int>(nb::int_(axis));
+}
+
+array to_array(nb::handle obj, const char* what) {
+  if (is_ndarray(obj)) return as_py_array(obj).a;
+  if (is_python_scalar(obj)) {
+    dtype t = scalar_dtype(obj);
+    return full(shape_t{}, to_scalar(obj, t, false), t);
+  }
+  nb::object np = numpy().attr("ndarray");
+  if (PyObject_IsInstance(obj.ptr(), np.ptr()) == 1) {
+    throw type_error(std::string("Unsupported type numpy.ndarray for cuarray.") + what +
+                     ": move host data to the device with cuarray.asarray()");
+  }
+  nb::object dev = nb::module_::import_("cuarray").attr("asarray")(obj);
+  return as_py_array(dev).a;
+}
+
+array to_out(nb::handle out) {
+  if (out.is_none()) return array();
+  if (!is_ndarray(out)) throw type_error("output must be a cuarray.ndarray");
+  return as_py_array(out).a;
+}
+
+reduce_options options(nb::handle axis, nb::handle dtype_obj, nb::handle out, bool keepdims, nb::handle initial,
+                       nb::handle where, const array& a, bool initial_ok) {
+  reduce_options o;
+  o.axis = to_axes(axis);
+  if (!dtype_obj.is_none()) o.dtype_ = to_dtype(dtype_obj);
+  o.out = to_out(out);
+  o.keepdims = keepdims;
+  if (!initial.is_none()) {
+    if (!initial_ok) throw type_error("this reduction takes no 'initial'");
+    o.initial = to_scalar(initial, o.dtype_ ? *o.dtype_ : a.type(), false);
+  }
+  if (!where.is_none() && !(PyBool_Check(where.ptr()) && where.ptr() == Py_True)) {
+    if (PyBool_Check(where.ptr())) {
+      o.where = full(shape_t{}, scalar::from_bool(false), dtype::bool_);
+    } else {
+      o.where = to_array(where, "where");
+    }
+  }
+  return o;
+}
+
+nb::object result(array r, nb::handle out) {
+  if (!out.is_none()) return nb::borrow(out);
+  return wrap(std::move(r));
+}
+
+using red_fn = array (*)(const array&, const reduce_options&);
+using var_fn = array (*)(const array&, const reduce_options&, double);
+using arg_fn = array (*)(const array&, std::optional<int>, bool, const array&);
+
+void def_reduction(nb::module_& m, nb::handle cls, const char* name, red_fn f, bool initial_ok, bool method) {
+  auto fn = [f, name, initial_ok](nb::handle a, nb::handle axis, nb::handle dt, nb::handle out, bool keepdims,
+                                  nb::handle initial, nb::handle where) {
+    array x = to_array(a, name);
+    return result(f(x, options(axis, dt, out, keepdims, initial, where, x, initial_ok)), out);
+  };
+  m.def(name, fn, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("dtype").none() = nb::none(),
+        nb::arg("out").none() = nb::none(), nb::arg("keepdims") = false, nb::arg("initial").none() = nb::none(),
+        nb::arg("where").none() = nb::none());
+  if (method) {
+    nb::setattr(cls, name, nb::cpp_function(fn, nb::is_method(), nb::name(name),
+                                            nb::arg("axis").none() = nb::none(), nb::arg("dtype").none() = nb::none(),
+                                            nb::arg("out").none() = nb::none(), nb::arg("keepdims") = false,
+                                            nb::arg("initial").none() = nb::none(), nb::arg("where").none() = nb::none()));
+  }
+}
+
+void def_variance(nb::module_& m, nb::handle cls, const char* name, var_fn f, bool method) {
+  auto fn = [f, name](nb::handle a, nb::handle axis, nb::handle dt, nb::handle out, double ddof, bool keepdims,
+                      nb::handle where, nb::handle mean, nb::handle correction) {
+    if (!mean.is_none()) throw type_error(std::string(name) + ": the 'mean' keyword is not supported yet");
+    array x = to_array(a, name);
+    double d = ddof;
+    if (!correction.is_none()) {
+      if (ddof != 0) throw value_error("ddof and correction can't be provided simultaneously.");
+      d = nb::cast<double>(correction);
+    }
+    return result(f(x, options(axis, dt, out, keepdims, nb::none(), where, x, false), d), out);
+  };
+  m.def(name, fn, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("dtype").none() = nb::none(),
+        nb::arg("out").none() = nb::none(), nb::arg("ddof") = 0.0, nb::arg("keepdims") = false,
+        nb::arg("where").none() = nb::none(), nb::arg("mean").none() = nb::none(),
+        nb::arg("correction").none() = nb::none());
+  if (method) {
+    nb::setattr(cls, name, nb::cpp_function(fn, nb::is_method(), nb::name(name),
+                                            nb::arg("axis").none() = nb::none(), nb::arg("dtype").none() = nb::none(),
+                                            nb::arg("out").none() = nb::none(), nb::arg("ddof") = 0.0,
+                                            nb::arg("keepdims") = false, nb::arg("where").none() = nb::none(),
+                                            nb::arg("mean").none() = nb::none(),
+                                            nb::arg("correction").none() = nb::none()));
+  }
+}
+
+void def_arg(nb::module_& m, nb::handle cls, const char* name, arg_fn f, bool method) {
+  auto fn = [f, name](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
+    array x = to_array(a, name);
+    return result(f(x, to_axis(axis), keepdims, to_out(out)), out);
+  };
+  m.def(name, fn, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),
+        nb::kw_only(), nb::arg("keepdims") = false);
+  if (method) {
+    nb::setattr(cls, name, nb::cpp_function(fn, nb::is_method(), nb::name(name),
+                                            nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),
+                                            nb::kw_only(), nb::arg("keepdims") = false));
+  }
+}
+
+}  // namespace
+
+void init_reduction(nb::module_& m) {
+  nb::handle cls = ndarray_type();
+  def_reduction(m, cls, "sum", &sum, true, true);
+  def_reduction(m, cls, "prod", &prod, true, true);
+  def_reduction(m, cls, "max", &amax, true, true);
+  def_reduction(m, cls, "min", &amin, true, true);
+  def_reduction(m, cls, "amax", &amax, true, false);
+  def_reduction(m, cls, "amin", &amin, true, false);
+  def_reduction(m, cls, "any", &any, false, true);
+  def_reduction(m, cls, "all", &all, false, true);
+  def_reduction(m, cls, "mean", &mean, false, true);
+  def_reduction(m, cls, "nansum", &nansum, true, false);
+  def_reduction(m, cls, "nanprod", &nanprod, true, false);
+  def_reduction(m, cls, "nanmax", &nanmax, true, false);
+  def_reduction(m, cls, "nanmin", &nanmin, true, false);
+  def_reduction(m, cls, "nanmean", &nanmean, false, false);
+  def_variance(m, cls, "var", &var, true);
+  def_variance(m, cls, "std", &std, true);
+  def_variance(m, cls, "nanvar", &nanvar, false);
+  def_variance(m, cls, "nanstd", &nanstd, false);
+  def_arg(m, cls, "argmax", &argmax, true);
+  def_arg(m, cls, "argmin", &argmin, true);
+  def_arg(m, cls, "nanargmax", &nanargmax, false);
+  def_arg(m, cls, "nanargmin", &nanargmin, false);
+  m.def("count_nonzero", [](nb::handle a, nb::handle axis, bool keepdims) {
+    return wrap(count_nonzero(to_array(a, "count_nonzero"), to_axes(axis), keepdims));
+  }, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::kw_only(), nb::arg("keepdims") = false);
+  m.def("ptp", [](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
+    return result(ptp(to_array(a, "ptp"), to_axes(axis), keepdims, to_out(out)), out);
+  }, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),
+     nb::arg("keepdims") = false);
+}
+
+}  // namespace cuarray::py

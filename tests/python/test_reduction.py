@@ -1,0 +1,304 @@
+"""Reductions against NumPy: sum/prod/min/max/any/all/mean/var/std, the nan- forms, argmax/argmin,
+count_nonzero and ptp over dtypes, axes, layouts, keepdims, out=, initial=, where=, empty and NaN cases."""
+import warnings
+
+import numpy
+import pytest
+
+import cuarray as cp
+
+gpu = pytest.mark.gpu
+
+DTYPES = [numpy.dtype(t) for t in ("bool", "int8", "uint8", "int16", "int32", "int64", "uint32", "uint64", "float16",
+                                   "float32", "float64", "complex64", "complex128")]
+REAL = [d for d in DTYPES if d.kind != "c"]
+INEXACT = [d for d in DTYPES if d.kind in "fc"]
+
+AXES = [None, 0, 1, -1, (0, 2), (1, 2), (0, 1, 2), ()]
+
+
+def _data(dtype, shape=(3, 4, 5), seed=0, nan=False):
+    rng = numpy.random.default_rng(seed)
+    dt = numpy.dtype(dtype)
+    if dt.kind == "b":
+        return rng.integers(0, 2, shape).astype(bool)
+    if dt.kind in "iu":
+        lo = 0 if dt.kind == "u" else -5
+        return rng.integers(lo, 6, shape).astype(dt)
+    x = rng.standard_normal(shape)
+    if dt.kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    x = x.astype(dt)
+    if nan and x.size > 3:
+        flat = x.reshape(-1)
+        flat[[1, x.size // 2]] = numpy.nan
+    return x
+
+
+def _tol(dtype, n=60):
+    k = numpy.dtype(dtype).kind
+    if numpy.dtype(dtype) == numpy.float16:
+        return dict(rtol=2e-2, atol=2e-2)
+    if numpy.dtype(dtype) in (numpy.float32, numpy.complex64):
+        return dict(rtol=1e-5, atol=1e-5)
+    if k in "fc":
+        return dict(rtol=1e-12, atol=1e-12)
+    return dict(rtol=1e-12, atol=0)
+
+
+def _check(actual, expected, dtype=None, **tol):
+    assert isinstance(actual, cp.ndarray), type(actual)
+    got = actual.get()
+    exp = numpy.asarray(expected)
+    assert got.shape == exp.shape, (got.shape, exp.shape)
+    assert got.dtype == exp.dtype, (got.dtype, exp.dtype)
+    if exp.dtype.kind in "fc":
+        numpy.testing.assert_allclose(got, exp, equal_nan=True, **(tol or _tol(exp.dtype)))
+    else:
+        numpy.testing.assert_array_equal(got, exp)
+
+
+def _np(fn, *args, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kw)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "any", "all"])
+@pytest.mark.parametrize("axis", AXES, ids=str)
+def test_basic_reductions_match_numpy(dtype, name, axis):
+    x = _data(dtype, nan=True)
+    if name == "prod" and dtype.kind in "iu":
+        x = (x % 3).astype(dtype)  # keep products in range
+    expected = _np(getattr(numpy, name), x, axis=axis)
+    actual = getattr(cp, name)(cp.asarray(x), axis=axis)
+    _check(actual, expected)
+    # the ndarray method is the same function
+    _check(getattr(cp.asarray(x), name)(axis=axis), expected)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("axis", [None, 0, -1, (0, 2)], ids=str)
+@pytest.mark.parametrize("name", ["mean", "var", "std"])
+def test_mean_var_std_match_numpy(dtype, axis, name):
+    x = _data(dtype)
+    expected = _np(getattr(numpy, name), x, axis=axis)
+    actual = getattr(cp, name)(cp.asarray(x), axis=axis)
+    _check(actual, expected, **_tol(expected.dtype if hasattr(expected, "dtype") else dtype))
+
+
+@gpu
+@pytest.mark.parametrize("ddof", [0, 1, 2.5, 60])
+def test_var_ddof(ddof):
+    x = _data(numpy.float64)
+    for axis in (None, 1):
+        _check(cp.var(cp.asarray(x), axis=axis, ddof=ddof), _np(numpy.var, x, axis=axis, ddof=ddof))
+        _check(cp.std(cp.asarray(x), axis=axis, ddof=ddof), _np(numpy.std, x, axis=axis, ddof=ddof))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", INEXACT + [numpy.dtype(numpy.int32)], ids=str)
+@pytest.mark.parametrize("name", ["nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd"])
+@pytest.mark.parametrize("axis", [None, 0, -1, (1, 2)], ids=str)
+def test_nan_reductions_match_numpy(dtype, name, axis):
+    if name in ("nanmax", "nanmin") and dtype.kind == "c":
+        pytest.skip("NumPy's nanmax of complex is defined through fmax; checked in test_nanmax_complex")
+    x = _data(dtype, nan=True)
+    expected = _np(getattr(numpy, name), x, axis=axis)
+    _check(getattr(cp, name)(cp.asarray(x), axis=axis), expected)
+
+
+@gpu
+def test_nanmax_all_nan_slice_is_nan():
+    x = numpy.array([[numpy.nan, numpy.nan], [1.0, numpy.nan]])
+    _check(cp.nanmax(cp.asarray(x), axis=1), _np(numpy.nanmax, x, axis=1))
+    _check(cp.nanmean(cp.asarray(x), axis=1), _np(numpy.nanmean, x, axis=1))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+@pytest.mark.parametrize("axis", [None, 0, 1, 2, -1], ids=str)
+def test_argmax_argmin_match_numpy(dtype, name, axis):
+    x = _data(dtype, nan=True)
+    if dtype.kind in "iu" or dtype.kind == "b":
+        x[0, 0, 0] = x.max() if name == "argmax" else x.min()  # ties: the first index wins
+    expected = getattr(numpy, name)(x, axis=axis)
+    _check(getattr(cp, name)(cp.asarray(x), axis=axis), expected)
+    _check(getattr(cp.asarray(x), name)(axis=axis, keepdims=True), getattr(numpy, name)(x, axis=axis, keepdims=True))
+
+
+@gpu
+@pytest.mark.parametrize("name", ["nanargmax", "nanargmin"])
+def test_nanargmax(name):
+    x = _data(numpy.float32, nan=True)
+    for axis in (None, 0, 2):
+        _check(getattr(cp, name)(cp.asarray(x), axis=axis), getattr(numpy, name)(x, axis=axis))
+    with pytest.raises(ValueError):
+        getattr(cp, name)(cp.asarray(numpy.array([numpy.nan, numpy.nan])))
+
+
+@gpu
+def test_argmax_empty_raises():
+    with pytest.raises(ValueError):
+        cp.argmax(cp.zeros(0))
+    with pytest.raises(ValueError):
+        cp.max(cp.zeros((3, 0)), axis=1)
+    _check(cp.max(cp.zeros((0, 3)), axis=1), numpy.max(numpy.zeros((0, 3)), axis=1))
+    _check(cp.max(cp.zeros((3, 0)), axis=1, initial=-1.0), numpy.max(numpy.zeros((3, 0)), axis=1, initial=-1.0))
+
+
+@gpu
+def test_empty_reductions_give_numpy_identities():
+    for name in ("sum", "prod", "any", "all", "mean"):
+        for shape, axis in (((0,), None), ((3, 0), 1), ((0, 3), 0), ((0, 3), 1)):
+            x = numpy.zeros(shape, numpy.float32)
+            _check(getattr(cp, name)(cp.asarray(x), axis=axis), _np(getattr(numpy, name), x, axis=axis))
+
+
+@gpu
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "mean", "var", "any", "all"])
+def test_keepdims_out_dtype(name):
+    x = _data(numpy.float32)
+    _check(getattr(cp, name)(cp.asarray(x), axis=(0, 2), keepdims=True),
+           _np(getattr(numpy, name), x, axis=(0, 2), keepdims=True))
+    out = cp.empty((4,), dtype=numpy.float64)
+    r = getattr(cp, name)(cp.asarray(x), axis=(0, 2), out=out)
+    assert r is out
+    _check(out, _np(getattr(numpy, name), x, axis=(0, 2)).astype(numpy.float64), rtol=1e-5, atol=1e-5)
+    if name in ("sum", "prod", "mean"):
+        _check(getattr(cp, name)(cp.asarray(x), axis=1, dtype=numpy.float64),
+               _np(getattr(numpy, name), x, axis=1, dtype=numpy.float64), rtol=1e-6, atol=1e-6)
+
+
+@gpu
+def test_sum_dtypes_follow_numpy():
+    for dt in ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "float16"):
+        x = numpy.ones((4, 3), dt)
+        _check(cp.sum(cp.asarray(x)), numpy.sum(x))
+        _check(cp.prod(cp.asarray(x), axis=0), numpy.prod(x, axis=0))
+        _check(cp.mean(cp.asarray(x), axis=0), numpy.mean(x, axis=0))
+    # integer overflow wraps as NumPy's does
+    x = numpy.full(10, 2**62, numpy.int64)
+    _check(cp.sum(cp.asarray(x)), numpy.sum(x))
+
+
+@gpu
+def test_initial_and_where():
+    x = _data(numpy.float64)
+    w = _data(bool, seed=3)
+    _check(cp.sum(cp.asarray(x), initial=10.0), numpy.sum(x, initial=10.0))
+    _check(cp.max(cp.asarray(x), axis=1, initial=5.0), numpy.max(x, axis=1, initial=5.0))
+    _check(cp.sum(cp.asarray(x), axis=1, where=cp.asarray(w)), numpy.sum(x, axis=1, where=w))
+    _check(cp.max(cp.asarray(x), axis=1, where=cp.asarray(w), initial=-10.0),
+           numpy.max(x, axis=1, where=w, initial=-10.0))
+    _check(cp.mean(cp.asarray(x), axis=1, where=cp.asarray(w)), _np(numpy.mean, x, axis=1, where=w))
+    _check(cp.var(cp.asarray(x), axis=(0, 2), where=cp.asarray(w)), _np(numpy.var, x, axis=(0, 2), where=w))
+    # a mask broadcast along an axis
+    w1 = numpy.array([True, False, True, True, False])
+    _check(cp.sum(cp.asarray(x), axis=0, where=cp.asarray(w1)), numpy.sum(x, axis=0, where=w1))
+    with pytest.raises(ValueError):
+        cp.max(cp.asarray(x), where=cp.asarray(w))
+
+
+@gpu
+@pytest.mark.parametrize("layout", ["F", "transposed", "negative", "sliced", "broadcast"])
+@pytest.mark.parametrize("name", ["sum", "max", "argmax", "mean", "var"])
+def test_layouts(layout, name):
+    base = _data(numpy.float32, shape=(6, 7, 8), seed=5)
+    if layout == "F":
+        x = numpy.asfortranarray(base)
+    elif layout == "transposed":
+        x = base.transpose(2, 0, 1)
+    elif layout == "negative":
+        x = base[::-1, :, ::-2]
+    elif layout == "sliced":
+        x = base[1:5, ::2, 3:]
+    else:
+        x = numpy.broadcast_to(base[:, :1, :], (6, 7, 8))
+    d = cp.asarray(base)
+    dx = {"F": cp.asfortranarray(d), "transposed": d.transpose(2, 0, 1), "negative": d[::-1, :, ::-2],
+          "sliced": d[1:5, ::2, 3:], "broadcast": cp.broadcast_to(d[:, :1, :], (6, 7, 8))
+          if hasattr(cp, "broadcast_to") else None}[layout]
+    if dx is None:
+        pytest.skip("broadcast_to missing")
+    for axis in ([None, 0, 1, 2, -1] if name == "argmax" else [None, 0, 1, 2, (0, 2), (1, 2)]):
+        _check(getattr(cp, name)(dx, axis=axis), _np(getattr(numpy, name), x, axis=axis))
+
+
+@gpu
+@pytest.mark.parametrize("shape,axis", [
+    ((1 << 20) + 3, None), ((3, 1 << 18), 1), ((1 << 18, 3), 0), ((1 << 14, 64), 0), ((64, 1 << 14), 1),
+    ((2, 1 << 19), 0), ((1 << 19, 2), 1), ((17, 33, 129), (0, 2))], ids=str)
+def test_large_and_split_reductions(shape, axis):
+    """Shapes that take the split (two-pass) paths of both thread mappings."""
+    rng = numpy.random.default_rng(1)
+    x = rng.random(shape, dtype=numpy.float32)
+    d = cp.asarray(x)
+    _check(cp.sum(d, axis=axis), numpy.sum(x.astype(numpy.float64), axis=axis).astype(numpy.float32),
+           rtol=1e-5, atol=1e-3)
+    _check(cp.max(d, axis=axis), numpy.max(x, axis=axis))
+    _check(cp.argmin(d, axis=None if axis is None or isinstance(axis, tuple) else axis),
+           numpy.argmin(x, axis=None if axis is None or isinstance(axis, tuple) else axis))
+    xi = rng.integers(-3, 4, shape).astype(numpy.int32)
+    _check(cp.sum(cp.asarray(xi), axis=axis), numpy.sum(xi, axis=axis))
+
+
+@gpu
+def test_results_are_deterministic():
+    x = cp.asarray(numpy.random.default_rng(2).random(1 << 22, dtype=numpy.float32))
+    a = cp.sum(x).get()
+    for _ in range(3):
+        assert cp.sum(x).get().tobytes() == a.tobytes()
+
+
+@gpu
+def test_count_nonzero_and_ptp():
+    x = _data(numpy.int32)
+    for axis in (None, 0, (1, 2)):
+        _check(cp.count_nonzero(cp.asarray(x), axis=axis), numpy.asarray(numpy.count_nonzero(x, axis=axis)))
+        _check(cp.ptp(cp.asarray(x), axis=axis), numpy.ptp(x, axis=axis))
+
+
+@gpu
+def test_zero_d_and_size_one():
+    x = numpy.array(3.5)
+    for name in ("sum", "max", "mean", "argmax", "any"):
+        _check(getattr(cp, name)(cp.asarray(x)), _np(getattr(numpy, name), x))
+    y = numpy.array([[2.0]])
+    _check(cp.sum(cp.asarray(y), axis=1), numpy.sum(y, axis=1))
+
+
+@gpu
+def test_axis_errors():
+    x = cp.zeros((2, 3))
+    with pytest.raises(numpy.exceptions.AxisError):
+        cp.sum(x, axis=2)
+    with pytest.raises(ValueError):
+        cp.sum(x, axis=(0, 0))
+    with pytest.raises(TypeError):
+        cp.sum(x, axis=1.5)
+    with pytest.raises(ValueError):
+        cp.sum(x, axis=1, out=cp.zeros(3))
+
+
+@gpu
+def test_64bit_index_sum():
+    n = (1 << 31) + 5
+    x = cp.ones(n, dtype=numpy.int8)
+    assert int(cp.sum(x).get()) == n
+    assert int(cp.argmax(x).get()) == 0
+
+
+@gpu
+def test_pool_returns_to_baseline_after_split_reductions():
+    pool = cp.get_default_memory_pool()
+    x = cp.ones((4, 1 << 18), dtype=numpy.float32)
+    before = pool.used_bytes()
+    r = cp.sum(x, axis=1)
+    del r
+    cp.cuda.Device().synchronize()
+    assert pool.used_bytes() == before
