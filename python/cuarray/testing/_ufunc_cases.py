@@ -57,6 +57,9 @@ def values(char, n, seed, name):
     if name in ("arcsin", "arccos", "arctanh"):
         real = numpy.clip(real / 4, -0.99, 0.99)
     special = numpy.array([0.0, -0.0, numpy.inf, -numpy.inf, numpy.nan, 1.0, -1.0, 0.5])
+    # Each input's specials sit at other positions, so that a NaN or inf meets ordinary values of the other
+    # operand (maximum(x, nan) and maximum(nan, x) are different code paths).
+    special = numpy.roll(special, 3 * (seed - 1))
     if dt.kind == "c":
         v = real + 1j * rng.standard_normal(n)
     else:

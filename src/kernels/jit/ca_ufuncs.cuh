@@ -391,7 +391,7 @@ template <class T> CA_FN bool ca_anynan(T a) {
 // maximum/minimum propagate NaN (the first NaN operand wins); fmax/fmin ignore it.
 template <class T> CA_FN T ca_uf_maximum(T a, T b) {
   if constexpr (ca_same<T, bool>::value) return a || b;
-  else if constexpr (ca_is_complex<T>) return (ca_anynan(a) || !ca_clt(a, b)) ? a : b;
+  else if constexpr (ca_is_complex<T>) return (ca_anynan(a) || (!ca_anynan(b) && !ca_clt(a, b))) ? a : b;
   else if constexpr (ca_is_float<T>) return isnan(a) ? a : (isnan(b) ? b : (a > b ? a : b));
   else return a > b ? a : b;
 }
@@ -403,7 +403,7 @@ template <class T> CA_FN T ca_uf_minimum(T a, T b) {
 }
 template <class T> CA_FN T ca_uf_fmax(T a, T b) {
   if constexpr (ca_same<T, bool>::value) return a || b;
-  else if constexpr (ca_is_complex<T>) return (ca_anynan(b) || !ca_clt(a, b)) ? a : b;
+  else if constexpr (ca_is_complex<T>) return (ca_anynan(b) || (!ca_anynan(a) && !ca_clt(a, b))) ? a : b;
   else if constexpr (ca_is_float<T>) return (a >= b || isnan(b)) ? a : b;
   else return a > b ? a : b;
 }
