@@ -10,6 +10,7 @@
 #include "cuarray/errors.hpp"
 #include "cuarray/event.hpp"
 #include "cuarray/kernel.hpp"
+#include "cuarray/manipulation.hpp"
 #include "cuarray/memory.hpp"
 #include "cuarray/reduction.hpp"
 #include "cuarray/scan.hpp"

@@ -27,6 +27,12 @@ from cuarray._core import (  # noqa: F401 - sorting, searching, set operations
     argpartition, argsort, digitize, in1d, intersect1d, isin, lexsort, partition, searchsorted, setdiff1d, setxor1d,
     sort, sort_complex, union1d, unique, unique_all, unique_counts, unique_inverse, unique_values)
 
+from cuarray._core import (  # noqa: F401 - array manipulation
+    append, array_split, atleast_1d, atleast_2d, atleast_3d, block, broadcast_arrays, broadcast_shapes, broadcast_to,
+    column_stack, concatenate, delete, dsplit, dstack, expand_dims, flip, fliplr, flipud, hsplit, hstack, insert,
+    matrix_transpose, meshgrid, moveaxis, pad, permute_dims, ravel, repeat, reshape, resize, roll, rollaxis, rot90,
+    row_stack, split, squeeze, stack, swapaxes, tile, transpose, trim_zeros, unstack, vsplit, vstack)
+
 __version__ = "0.1.0"
 
 # NumPy's scalar types and dtype class are cuarray's (``cuarray.float32 is numpy.float32``).

@@ -16,7 +16,8 @@ namespace {
 
 nb::handle g_ndarray_type;
 
-py_array& self_of(nb::handle h) { return nb::cast<py_array&>(h); }
+// as_py_array: an exact type test instead of nanobind's typeid lookup, on every method call and view.
+py_array& self_of(nb::handle h) { return as_py_array(h); }
 
 // The base a view should report: the owner of the data, as NumPy collapses chains of views.
 nb::object base_for_view(nb::handle self) {
@@ -65,6 +66,8 @@ struct host_buffer {
 // Basic indexing: integers, slices, Ellipsis and None give views.
 
 bool is_advanced_index(PyObject* o) {
+  // The common basic indices first: each failed attribute lookup below costs an exception.
+  if (PySlice_Check(o) || PyLong_CheckExact(o) || o == Py_None || o == Py_Ellipsis) return false;
   if (PyBool_Check(o)) return true;
   if (PyList_Check(o) || PyTuple_Check(o)) return true;
   if (PyObject_HasAttrString(o, "__array_interface__") || PyObject_HasAttrString(o, "__cuda_array_interface__")) {
@@ -312,6 +315,9 @@ nb::object from_numpy(nb::handle host, nb::handle order_obj, bool packed) {
 
 nb::object getitem(nb::handle self, nb::handle key) {
   const array& a = self_of(self).a;
+  PyObject* k = key.ptr();
+  // Fast path of basic slicing (a[1:], a[0]): none of the mask and array-interface probes below apply.
+  if (PySlice_Check(k) || PyLong_CheckExact(k)) return view_of(self, basic_index(a, key));
   // A bool mask (cuarray or NumPy) selects elements or leading-axis rows: a copy, as NumPy's.
   if (is_ndarray(key) && as_py_array(key).a.type() == bool_) return wrap(compress_mask(a, as_py_array(key).a));
   if (!is_ndarray(key) && nb::hasattr(key, "__array_interface__") && nb::hasattr(key, "dtype") &&

@@ -8,6 +8,7 @@
 
 #include "src/cuda/check.hpp"
 #include "src/kernels/basic_kernels.hpp"
+#include "src/kernels/manip_kernels.hpp"
 
 namespace cuarray::detail {
 
@@ -323,6 +324,8 @@ void launch_copy(const loop_layout& layout, void* dst, dtype dst_type, const voi
                  cudaStream_t stream) {
   if (layout.size == 0) return;
   if (dst_type == src_type) {
+    // Note [tiled transpose] (manip_kernels.hpp).
+    if (try_launch_transpose_copy(layout, dst, src, itemsize(dst_type), stream)) return;
     dispatch_bytes(itemsize(dst_type), [&](auto t) {
       using T = decltype(t);
       // Same type: the strided kernel for bytes never converts, so reuse copy_typed<T, T>.

@@ -1,0 +1,34 @@
+// Ahead-of-time kernels of array manipulation: tiled transposing copies and index-mapped copies along an axis.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "src/kernels/basic_kernels.hpp"
+
+namespace cuarray::detail {
+
+/// Note [tiled transpose]: a same-dtype copy whose merged layout (Note [loop layout]) has the destination
+/// contiguous along its innermost axis and the source contiguous along another axis reads or writes with a
+/// stride of a whole row in the per-element kernel, which costs about a quarter of the copy bandwidth.
+/// Staging 32x32 tiles in shared memory (padded by one column against bank conflicts) makes both the reads
+/// and the writes coalesced. Returns false, launching nothing, when `layout` is not such a transpose
+/// (2-D, or 3-D with one extra outer axis of any strides); the caller then uses the generic kernel.
+bool try_launch_transpose_copy(const loop_layout& layout, void* dst, const void* src, std::size_t itemsize,
+                               cudaStream_t stream);
+
+/// Index-mapped copy over (outer, m, inner) element blocks with byte strides:
+///   dst[o, dmap ? dmap[j] : j, k] = src[o, smap ? smap[j] : j, k]
+/// `dmap` / `smap` are device int64 arrays of m entries (or null). Same dtype on both sides; the engine of
+/// repeat with per-element counts, delete and insert with index lists.
+struct axis_map_layout {
+  std::int64_t outer = 1, m = 0, inner = 1;
+  std::int64_t dst_strides[3] = {0, 0, 0};  ///< bytes: outer, axis, inner
+  std::int64_t src_strides[3] = {0, 0, 0};
+};
+void launch_axis_map_copy(const axis_map_layout& layout, void* dst, const void* src, std::size_t itemsize,
+                          const std::int64_t* dmap, const std::int64_t* smap, cudaStream_t stream);
+
+}  // namespace cuarray::detail
