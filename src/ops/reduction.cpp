@@ -148,7 +148,13 @@ dtype sum_type(dtype t) {
 
 array run(const red::spec& s, const array& a, const std::vector<int>& axes, dtype out_type, const array& mask,
           const array& per_output = array(), double p0 = 0) {
-  red::call c{a, axes, out_type, mask, per_output, p0};
+  red::call c;
+  c.in = a;
+  c.axes = axes;
+  c.out_type = out_type;
+  c.mask = mask;
+  c.per_output = per_output;
+  c.p0 = p0;
   return red::run(s, c);
 }
 

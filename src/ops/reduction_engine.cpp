@@ -44,6 +44,7 @@ enum class mode { rows, columns, sequential };
 
 struct variant {
   std::string in_storage;   ///< loaded as ca_load<in_storage> then cast, unless partial_in
+  std::vector<std::string> extra_storage;  ///< the further inputs' storage types
   std::string out_storage;  ///< stored as ca_store<out_storage>, unless partial_out
   mode m = mode::rows;
   int group = 32;
@@ -63,18 +64,23 @@ std::string generate(const spec& s, const variant& v, const std::string& kname) 
   o << "typedef " << s.acc << " acc_t;\ntypedef " << (v.partial_in ? s.acc : s.in_compute) << " in_t;\ntypedef "
     << s.out_compute << " out_t;\n";
   o << "typedef " << (v.per_output ? v.per_output_type : std::string("int")) << " mu_t;\n";
+  std::size_t nx = v.partial_in ? 0 : v.extra_storage.size();
+  for (std::size_t k = 0; k < nx; ++k) o << "typedef " << s.extra_compute[k] << " in" << k + 1 << "_t;\n";
+  int nops = 1 + static_cast<int>(nx) + (v.mask ? 1 : 0);  // inputs, then the mask
+  int wop = static_cast<int>(nx) + 1;                       // the mask's operand index
   o << "CA_FN acc_t ca_identity() { return " << s.identity << "; }\n";
   o << "CA_FN acc_t ca_combine(const acc_t& a, const acc_t& b) { acc_t r; " << s.combine << " return r; }\n";
-  o << "CA_FN acc_t ca_map(const in_t& x, long long _j, const mu_t& mu) { (void)_j; (void)mu; acc_t m; "
+  std::string extra_params, extra_args_unused;
+  for (std::size_t k = 0; k < nx; ++k) extra_params += ", const in" + std::to_string(k + 1) + "_t& x" + std::to_string(k + 1);
+  o << "CA_FN acc_t ca_map(const in_t& x" << extra_params << ", long long _j, const mu_t& mu) { (void)_j; (void)mu; acc_t m; "
     << (v.partial_in ? std::string("m = x;") : s.map) << " return m; }\n";
   o << "CA_FN out_t ca_post(const acc_t& a, long long _n, double p0) { (void)_n; (void)p0; out_t y; " << s.post
     << " return y; }\n";
-  o << "struct ca_rlayout { " << I << " kshape[" << kd << "]; " << I << " kstride[" << kd << "]; " << I << " kwstride["
-    << kd << "]; " << I << " rshape[" << rd << "]; " << I << " rstride[" << rd << "]; " << I << " rwstride[" << rd
-    << "]; };\n";
+  o << "struct ca_rlayout { " << I << " kshape[" << kd << "]; " << I << " kstride[" << nops << "][" << kd << "]; " << I
+    << " rshape[" << rd << "]; " << I << " rstride[" << nops << "][" << rd << "]; };\n";
+  o << "struct ca_ptrs { const char* p[" << nops << "]; };\n";
   o << "extern \"C\" __global__ void __launch_bounds__(" << block_threads << ") " << kname
-    << "(const char* __restrict__ in, const unsigned char* __restrict__ w, const char* __restrict__ mup, "
-       "char* __restrict__ out, "
+    << "(ca_ptrs P, const char* __restrict__ mup, char* __restrict__ out, "
     << I << " M, " << I << " R, " << I << " chunk, long long nfull, double p0, ca_rlayout L) {\n";
   o << "  const int t = threadIdx.x;\n";
   int step = 1;
@@ -96,39 +102,51 @@ std::string generate(const spec& s, const variant& v, const std::string& kname) 
   o << "  acc_t acc = ca_identity();\n";
   if (v.m == mode::sequential) o << "  bool has = false;\n";
   o << "  if (active) {\n";
-  o << "    " << I << " base = 0, wbase = 0;\n";
+  o << "    " << I << " base[" << nops << "] = {};\n";
   if (v.kd > 0) {
     o << "    { " << I << " rem = o;\n      #pragma unroll\n      for (int d = " << v.kd - 1 << "; d >= 0; --d) { " << I
-      << " q = rem / L.kshape[d]; " << I << " c = rem - q * L.kshape[d]; rem = q; base += c * L.kstride[d]; wbase += c "
-      << "* L.kwstride[d]; } }\n";
+      << " q = rem / L.kshape[d]; " << I << " c = rem - q * L.kshape[d]; rem = q;\n        #pragma unroll\n"
+      << "        for (int k = 0; k < " << nops << "; ++k) base[k] += c * L.kstride[k][d]; } }\n";
   }
-  o << "    (void)wbase;\n";
+  o << "    const char* in = P.p[0] + base[0];\n";
+  for (std::size_t k = 0; k < nx; ++k) o << "    const char* in" << k + 1 << " = P.p[" << k + 1 << "] + base[" << k + 1 << "];\n";
+  if (v.mask) o << "    const unsigned char* w = reinterpret_cast<const unsigned char*>(P.p[" << wop << "]) + base[" << wop << "];\n";
   if (v.per_output) {
     o << "    const mu_t mu = ca_load<mu_t>(mup + (long long)o * sizeof(mu_t));\n";
   } else {
     o << "    const mu_t mu = 0;\n";
   }
-  // Offsets of reduced element `r`: a multiply for one merged axis, else a division chain.
-  auto offsets = [&](const std::string& r, const std::string& off, const std::string& woff) {
+  // Offsets of reduced element `r` for every operand: a multiply for one merged axis, else a division chain.
+  auto offsets = [&](const std::string& r, const std::string& off) {
     std::ostringstream e;
     if (v.rd <= 1) {
-      e << I << " " << off << " = " << r << " * L.rstride[0]; " << I << " " << woff << " = " << r
-        << " * L.rwstride[0]; (void)" << woff << ";";
+      e << I << " " << off << "[" << nops << "]; for (int k = 0; k < " << nops << "; ++k) " << off << "[k] = " << r
+        << " * L.rstride[k][0];";
     } else {
-      e << I << " " << off << " = 0, " << woff << " = 0; { " << I << " rem = " << r << "; for (int d = "
-        << v.rd - 1 << "; d >= 0; --d) { " << I << " q = rem / L.rshape[d]; " << I << " c = rem - q * L.rshape[d]; rem = "
-        << "q; " << off << " += c * L.rstride[d]; " << woff << " += c * L.rwstride[d]; } } (void)" << woff << ";";
+      e << I << " " << off << "[" << nops << "] = {}; { " << I << " rem = " << r << "; for (int d = " << v.rd - 1
+        << "; d >= 0; --d) { " << I << " q = rem / L.rshape[d]; " << I << " c = rem - q * L.rshape[d]; rem = q; "
+        << "for (int k = 0; k < " << nops << "; ++k) " << off << "[k] += c * L.rstride[k][d]; } }";
     }
     return e.str();
   };
   auto load = [&](const std::string& off) {
-    if (v.partial_in) return "*reinterpret_cast<const acc_t*>(in + base + " + off + ")";
-    return "ca_cast<in_t>(ca_load<" + v.in_storage + ">(in + base + " + off + "))";
+    if (v.partial_in) return "*reinterpret_cast<const acc_t*>(in + " + off + "[0])";
+    std::string args = "ca_cast<in_t>(ca_load<" + v.in_storage + ">(in + " + off + "[0]))";
+    for (std::size_t k = 0; k < nx; ++k) {
+      args += ", ca_cast<in" + std::to_string(k + 1) + "_t>(ca_load<" + v.extra_storage[k] + ">(in" +
+              std::to_string(k + 1) + " + " + off + "[" + std::to_string(k + 1) + "]))";
+    }
+    return args;
+  };
+  auto masked = [&](const std::string& off) { return "w[" + off + "[" + std::to_string(wop) + "]]"; };
+  // The map takes every input's value: `load` gives the argument list, or the partial for a second pass.
+  auto mapped = [&](const std::string& args, const std::string& r) {
+    return v.partial_in ? args : "ca_map(" + args + ", " + r + ", mu)";
   };
   if (v.m == mode::sequential) {
-    o << "    for (" << I << " _r = rb; _r < re; ++_r) {\n      " << offsets("_r", "off", "woff") << "\n";
-    if (v.mask) o << "      if (!w[wbase + woff]) continue;\n";
-    o << "      acc_t m = ca_map(" << load("off") << ", _r, mu);\n";
+    o << "    for (" << I << " _r = rb; _r < re; ++_r) {\n      " << offsets("_r", "off") << "\n";
+    if (v.mask) o << "      if (!" << masked("off") << ") continue;\n";
+    o << "      acc_t m = " << mapped(load("off"), "_r") << ";\n";
     o << "      acc = has ? ca_combine(acc, m) : m; has = true;\n    }\n";
   } else {
     // Four elements' loads are issued before their combines (memory parallelism); the order of the
@@ -137,20 +155,20 @@ std::string generate(const spec& s, const variant& v, const std::string& kname) 
     o << "    for (; _r + " << 3 * step << " < re; _r += " << 4 * step << ") {\n";
     for (int u = 0; u < 4; ++u) {
       std::string r = "(_r + " + std::to_string(u * step) + ")";
-      o << "      " << offsets(r, "off" + std::to_string(u), "woff" + std::to_string(u)) << "\n";
-      if (v.mask) o << "      const bool w" << u << " = w[wbase + woff" << u << "] != 0;\n";
-      o << "      const in_t x" << u << " = " << load("off" + std::to_string(u)) << ";\n";
+      std::string off = "off" + std::to_string(u);
+      o << "      " << offsets(r, off) << "\n";
+      if (v.mask) o << "      const bool w" << u << " = " << masked(off) << " != 0;\n";
+      o << "      const acc_t m" << u << " = " << mapped(load(off), r) << ";\n";
     }
     for (int u = 0; u < 4; ++u) {
-      std::string r = "(_r + " + std::to_string(u * step) + ")";
       if (v.mask) o << "      if (w" << u << ") ";
       else o << "      ";
-      o << "acc = ca_combine(acc, ca_map(x" << u << ", " << r << ", mu));\n";
+      o << "acc = ca_combine(acc, m" << u << ");\n";
     }
     o << "    }\n";
-    o << "    for (; _r < re; _r += " << step << ") {\n      " << offsets("_r", "off", "woff") << "\n";
-    if (v.mask) o << "      if (!w[wbase + woff]) continue;\n";
-    o << "      acc = ca_combine(acc, ca_map(" << load("off") << ", _r, mu));\n    }\n";
+    o << "    for (; _r < re; _r += " << step << ") {\n      " << offsets("_r", "off") << "\n";
+    if (v.mask) o << "      if (!" << masked("off") << ") continue;\n";
+    o << "      acc = ca_combine(acc, " << mapped(load("off"), "_r") << ");\n    }\n";
   }
   o << "  }\n";
   if (v.m != mode::sequential) {
@@ -215,33 +233,39 @@ CUfunction lookup(const spec& s, const variant& v, int device) {
   return f;
 }
 
-// A merged group of axes: shapes, input strides and mask strides (bytes).
+// A merged group of axes: shapes and each operand's strides in bytes (inputs, then the mask).
 struct dims {
-  std::vector<std::int64_t> shape, stride, wstride;
+  std::vector<std::int64_t> shape;
+  std::vector<std::vector<std::int64_t>> stride;  // [operand][axis]
   std::int64_t size() const {
     std::int64_t n = 1;
     for (auto x : shape) n *= x;
     return n;
   }
+  static dims of(std::size_t nops) {
+    dims d;
+    d.stride.resize(nops);
+    return d;
+  }
 };
 
-// Drops length-1 axes and merges neighbours whose strides chain (both the input's and the mask's).
+// Drops length-1 axes and merges neighbours whose strides chain for every operand.
 dims merge(const dims& d) {
-  dims m;
+  dims m = dims::of(d.stride.size());
   for (std::size_t i = 0; i < d.shape.size(); ++i) {
     if (d.shape[i] == 1) continue;
     if (!m.shape.empty()) {
       std::size_t j = m.shape.size() - 1;
-      if (m.stride[j] == d.stride[i] * d.shape[i] && m.wstride[j] == d.wstride[i] * d.shape[i]) {
+      bool chain = true;
+      for (std::size_t k = 0; k < d.stride.size() && chain; ++k) chain = m.stride[k][j] == d.stride[k][i] * d.shape[i];
+      if (chain) {
         m.shape[j] *= d.shape[i];
-        m.stride[j] = d.stride[i];
-        m.wstride[j] = d.wstride[i];
+        for (std::size_t k = 0; k < d.stride.size(); ++k) m.stride[k][j] = d.stride[k][i];
         continue;
       }
     }
     m.shape.push_back(d.shape[i]);
-    m.stride.push_back(d.stride[i]);
-    m.wstride.push_back(d.wstride[i]);
+    for (std::size_t k = 0; k < d.stride.size(); ++k) m.stride[k].push_back(d.stride[k][i]);
   }
   return m;
 }
@@ -259,14 +283,14 @@ struct launch_plan {
   std::int64_t chunk = 0;
 };
 
-void launch(const spec& s, const launch_plan& p, const dims& kept, const dims& red, const void* in,
-            const void* w, const void* mu, void* out, std::int64_t M, std::int64_t R, std::int64_t nfull, double p0,
-            int device) {
+void launch(const spec& s, const launch_plan& p, const dims& kept, const dims& red, const std::vector<const void*>& ptrs,
+            const void* mu, void* out, std::int64_t M, std::int64_t R, std::int64_t nfull, double p0, int device) {
   CUstream stream = reinterpret_cast<CUstream>(detail::enter_device(device));
   CUfunction f = lookup(s, p.v, device);
   int kd = std::max(p.v.kd, 1), rd = std::max(p.v.rd, 1);
+  std::size_t nops = ptrs.size();
   std::size_t w8 = p.v.index64 ? 8 : 4;
-  std::vector<unsigned char> layout((3 * static_cast<std::size_t>(kd) + 3 * static_cast<std::size_t>(rd)) * w8, 0);
+  std::vector<unsigned char> layout((static_cast<std::size_t>(kd) + static_cast<std::size_t>(rd)) * (1 + nops) * w8, 0);
   std::size_t slot = 0;
   auto put = [&](std::int64_t x) {
     if (p.v.index64) {
@@ -281,18 +305,15 @@ void launch(const spec& s, const launch_plan& p, const dims& kept, const dims& r
     for (int i = 0; i < n; ++i) put(i < static_cast<int>(xs.size()) ? xs[static_cast<std::size_t>(i)] : 0);
   };
   put_all(kept.shape, kd);
-  put_all(kept.stride, kd);
-  put_all(kept.wstride, kd);
+  for (std::size_t k = 0; k < nops; ++k) put_all(k < kept.stride.size() ? kept.stride[k] : std::vector<std::int64_t>{}, kd);
   put_all(red.shape, rd);
-  put_all(red.stride, rd);
-  put_all(red.wstride, rd);
-  const void* in_p = in;
-  const void* w_p = w;
+  for (std::size_t k = 0; k < nops; ++k) put_all(k < red.stride.size() ? red.stride[k] : std::vector<std::int64_t>{}, rd);
+  std::vector<const void*> ptr_block(ptrs);
   const void* mu_p = mu;
   void* out_p = out;
   long long M64 = M, R64 = R, C64 = p.chunk, n64 = nfull;
   int M32 = static_cast<int>(M), R32 = static_cast<int>(R), C32 = static_cast<int>(p.chunk);
-  void* args[] = {&in_p, &w_p, &mu_p, &out_p,
+  void* args[] = {ptr_block.data(), &mu_p, &out_p,
                   p.v.index64 ? static_cast<void*>(&M64) : static_cast<void*>(&M32),
                   p.v.index64 ? static_cast<void*>(&R64) : static_cast<void*>(&R32),
                   p.v.index64 ? static_cast<void*>(&C64) : static_cast<void*>(&C32),
@@ -303,7 +324,9 @@ void launch(const spec& s, const launch_plan& p, const dims& kept, const dims& r
 std::int64_t span(const dims& d, std::size_t itemsize) {
   std::int64_t s = static_cast<std::int64_t>(itemsize);
   for (std::size_t i = 0; i < d.shape.size(); ++i) {
-    s += (d.shape[i] > 0 ? d.shape[i] - 1 : 0) * std::max(std::llabs(d.stride[i]), std::llabs(d.wstride[i]));
+    std::int64_t widest = 0;
+    for (const auto& st : d.stride) widest = std::max<std::int64_t>(widest, std::llabs(st[i]));
+    s += (d.shape[i] > 0 ? d.shape[i] - 1 : 0) * widest;
   }
   return s;
 }
@@ -321,7 +344,7 @@ launch_plan plan(const spec& s, const dims& kept, const dims& red, std::int64_t 
     p.chunk = std::max<std::int64_t>(R, 1);
     return p;
   }
-  bool rows = kept.shape.empty() || std::llabs(red.stride.back()) <= std::llabs(kept.stride.back());
+  bool rows = kept.shape.empty() || std::llabs(red.stride[0].back()) <= std::llabs(kept.stride[0].back());
   std::int64_t per_block, lanes;
   int target = sm_count(device) * 8;
   if (rows) {
@@ -354,15 +377,21 @@ launch_plan plan(const spec& s, const dims& kept, const dims& red, std::int64_t 
 array run(const spec& s, const call& c) {
   const array& a = c.in;
   int nd = a.ndim();
+  if (c.extra.size() != s.extra_compute.size()) throw value_error("reduction: one type per extra input");
+  std::vector<const array*> ops{&a};
+  for (const auto& x : c.extra) {
+    if (x.shape() != a.shape()) throw value_error("reduction: extra inputs must have the input's shape");
+    ops.push_back(&x);
+  }
+  if (c.mask.defined()) ops.push_back(&c.mask);
   std::vector<bool> reduced(static_cast<std::size_t>(nd), false);
   for (int ax : c.axes) reduced[static_cast<std::size_t>(ax)] = true;
-  dims kept_raw, red_raw;
+  dims kept_raw = dims::of(ops.size()), red_raw = dims::of(ops.size());
   shape_t out_shape;
   for (int i = 0; i < nd; ++i) {
     dims& d = reduced[static_cast<std::size_t>(i)] ? red_raw : kept_raw;
     d.shape.push_back(a.shape()[i]);
-    d.stride.push_back(a.strides()[i]);
-    d.wstride.push_back(c.mask.defined() ? c.mask.strides()[i] : 0);
+    for (std::size_t k = 0; k < ops.size(); ++k) d.stride[k].push_back(ops[k]->strides()[i]);
     if (!reduced[static_cast<std::size_t>(i)]) out_shape.push_back(a.shape()[i]);
   }
   int device = a.device();
@@ -370,22 +399,29 @@ array run(const spec& s, const call& c) {
   std::int64_t M = kept_raw.size(), R = red_raw.size();
   if (M == 0) return out;
   dims kept = merge(kept_raw), red = merge(red_raw);
-  if (R == 0) red = dims{{0}, {0}, {0}};
-  if (red.shape.empty()) red = dims{{1}, {0}, {0}};
+  if (R == 0 || red.shape.empty()) {
+    red = dims::of(ops.size());
+    red.shape.push_back(R == 0 ? 0 : 1);
+    for (auto& st : red.stride) st.push_back(0);
+  }
+  std::size_t widest = a.itemsize();
+  for (const array* x : ops) widest = std::max(widest, x->itemsize());
   bool big = M >= (std::int64_t{1} << 31) || R >= (std::int64_t{1} << 31) ||
-             span(kept, a.itemsize()) + span(red, a.itemsize()) >= (std::int64_t{1} << 31);
+             span(kept, widest) + span(red, widest) >= (std::int64_t{1} << 31);
 
   launch_plan p = plan(s, kept, red, M, R, false, device);
   p.v.index64 = big;
   p.v.in_storage = storage_type(a.type());
+  for (const auto& x : c.extra) p.v.extra_storage.push_back(storage_type(x.type()));
   p.v.out_storage = storage_type(c.out_type);
   p.v.mask = c.mask.defined();
   p.v.per_output = c.per_output.defined();
   if (p.v.per_output) p.v.per_output_type = storage_type(c.per_output.type());
-  const void* w = c.mask.defined() ? c.mask.data() : nullptr;
+  std::vector<const void*> ptrs;
+  for (const array* x : ops) ptrs.push_back(x->data());
   const void* mu = c.per_output.defined() ? c.per_output.data() : nullptr;
   if (p.grid_y == 1) {
-    launch(s, p, kept, red, a.data(), w, mu, out.data(), M, R, R, c.p0, device);
+    launch(s, p, kept, red, ptrs, mu, out.data(), M, R, R, c.p0, device);
     return out;
   }
   // Two passes: accumulator partials [S, M], then their fold (Note [reduction kernels]).
@@ -393,35 +429,39 @@ array run(const spec& s, const call& c) {
   array partial = detail::new_array(dtype::uint8, shape_t{S * M * static_cast<std::int64_t>(s.acc_bytes)}, order::C,
                                     device);
   p.v.partial_out = true;
-  launch(s, p, kept, red, a.data(), w, mu, partial.data(), M, R, R, c.p0, device);
+  launch(s, p, kept, red, ptrs, mu, partial.data(), M, R, R, c.p0, device);
   auto ab = static_cast<std::int64_t>(s.acc_bytes);
-  dims kept2 = M > 1 ? dims{{M}, {ab}, {0}} : dims{};
-  dims red2{{S}, {M * ab}, {0}};
+  dims kept2 = dims::of(1), red2 = dims::of(1);
+  if (M > 1) {
+    kept2.shape.push_back(M);
+    kept2.stride[0].push_back(ab);
+  }
+  red2.shape.push_back(S);
+  red2.stride[0].push_back(M * ab);
   launch_plan q = plan(s, kept2, red2, M, S, true, device);
   q.v.index64 = S * M * ab >= (std::int64_t{1} << 31) || M >= (std::int64_t{1} << 31);
   q.v.in_storage = p.v.in_storage;
   q.v.out_storage = p.v.out_storage;
   q.v.partial_in = true;
-  launch(s, q, kept2, red2, partial.data(), nullptr, nullptr, out.data(), M, S, R, c.p0, device);
+  launch(s, q, kept2, red2, {partial.data()}, nullptr, out.data(), M, S, R, c.p0, device);
   return out;
 }
 
-std::string source_for_test(const spec& s, dtype in_storage, dtype out_storage, bool mode_rows, int group,
-                            int kept_ndim, int red_ndim, bool index64, bool mask, bool per_output, dtype per_output_type,
-                            bool partial_out, bool partial_in) {
+std::string source_for_test(const spec& s, const test_variant& t) {
   variant v;
-  v.in_storage = storage_type(in_storage);
-  v.out_storage = storage_type(out_storage);
-  v.m = s.sequential ? mode::sequential : (mode_rows ? mode::rows : mode::columns);
-  v.group = s.sequential ? 1 : (mode_rows ? group : column_lanes);
-  v.kd = kept_ndim;
-  v.rd = red_ndim;
-  v.index64 = index64;
-  v.mask = mask;
-  v.per_output = per_output;
-  v.per_output_type = per_output ? storage_type(per_output_type) : "";
-  v.partial_out = partial_out;
-  v.partial_in = partial_in;
+  v.in_storage = storage_type(t.in_storage);
+  for (dtype d : t.extra_storage) v.extra_storage.push_back(storage_type(d));
+  v.out_storage = storage_type(t.out_storage);
+  v.m = s.sequential ? mode::sequential : (t.rows ? mode::rows : mode::columns);
+  v.group = s.sequential ? 1 : (t.rows ? t.group : column_lanes);
+  v.kd = t.kept_ndim;
+  v.rd = t.red_ndim;
+  v.index64 = t.index64;
+  v.mask = t.mask;
+  v.per_output = t.per_output;
+  v.per_output_type = t.per_output ? storage_type(t.per_output_type) : "";
+  v.partial_out = t.partial_out;
+  v.partial_in = t.partial_in;
   return generate(s, v, "cuarray_reduce_" + s.name);
 }
 

@@ -18,6 +18,7 @@ struct spec {
   std::string preamble;
   std::string acc;        ///< accumulator type name
   std::string in_compute; ///< type the input is loaded as (`x`)
+  std::vector<std::string> extra_compute;  ///< types of further inputs (`x1`, `x2`, ...), same shape as `in`
   std::string out_compute; ///< type of `y`
   std::string map = "m = x;";
   std::string combine;
@@ -30,6 +31,7 @@ struct spec {
 /// Everything one call needs beyond the spec.
 struct call {
   array in;              ///< input (any layout)
+  std::vector<array> extra;  ///< further inputs of in's shape (broadcast views are fine), one per extra_compute
   std::vector<int> axes; ///< normalised, sorted, unique
   dtype out_type;        ///< storage dtype of the result
   array mask;            ///< optional bool mask broadcast to `in`'s shape
@@ -40,9 +42,17 @@ struct call {
 /// Runs the reduction; the result is a new C-contiguous array over the kept axes (no keepdims).
 array run(const spec& s, const call& c);
 
-/// Generated source of one variant, for the CI test that compiles every kind with NVRTC.
-std::string source_for_test(const spec& s, dtype in_storage, dtype out_storage, bool mode_rows, int group,
-                            int kept_ndim, int red_ndim, bool index64, bool mask, bool per_output, dtype per_output_type,
-                            bool partial_out, bool partial_in);
+/// Generated source of one variant, for the CI test that compiles the generator's paths with NVRTC.
+struct test_variant {
+  dtype in_storage = dtype::float32, out_storage = dtype::float32;
+  std::vector<dtype> extra_storage;
+  bool rows = true;
+  int group = 32;
+  int kept_ndim = 1, red_ndim = 1;
+  bool index64 = false, mask = false, partial_out = false, partial_in = false;
+  bool per_output = false;
+  dtype per_output_type = dtype::float64;
+};
+std::string source_for_test(const spec& s, const test_variant& t);
 
 }  // namespace cuarray::red
