@@ -13,6 +13,7 @@ from cuarray.cuda.pinned_memory import get_default_pinned_memory_pool
 from cuarray import profiler
 from cuarray._kernel import RawKernel, RawModule
 from cuarray._elementwise import ElementwiseKernel
+from cuarray._reduction import ReductionKernel
 from cuarray._fusion import fuse
 from cuarray._elementwise_funcs import *  # noqa: F401,F403 - clip, where, round, real, imag, ...
 from cuarray._core import (  # noqa: F401 - reductions

@@ -1,9 +1,13 @@
 // Bindings of the reductions: functions and ndarray methods with NumPy's keywords.
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "common.hpp"
+#include "src/ops/reduction_engine.hpp"
 
 namespace cuarray::py {
 
@@ -162,6 +166,39 @@ void init_reduction(nb::module_& m) {
   def_arg(m, cls, "argmin", &argmin, true);
   def_arg(m, cls, "nanargmax", &nanargmax, false);
   def_arg(m, cls, "nanargmin", &nanargmin, false);
+  // The engine behind ReductionKernel: inputs already broadcast to one shape, types and code resolved.
+  m.def("_reduce_custom", [](const std::string& name, const std::string& preamble, const std::string& acc,
+                             std::vector<std::string> computes, const std::string& out_compute, const std::string& map,
+                             const std::string& combine, const std::string& post, const std::string& identity,
+                             std::size_t acc_bytes, bool sequential, nb::list ins, nb::handle axis, nb::handle out_dtype) {
+    red::spec s;
+    s.name = name;
+    s.preamble = preamble;
+    s.acc = acc;
+    if (computes.empty() || computes.size() != ins.size()) throw value_error("ReductionKernel: one type per input");
+    s.in_compute = computes[0];
+    s.extra_compute.assign(computes.begin() + 1, computes.end());
+    s.out_compute = out_compute;
+    s.map = map;
+    s.combine = combine;
+    s.post = post;
+    s.identity = identity;
+    s.acc_bytes = acc_bytes;
+    s.sequential = sequential;
+    red::call c;
+    c.in = as_py_array(ins[0]).a;
+    for (std::size_t k = 1; k < ins.size(); ++k) c.extra.push_back(as_py_array(ins[k]).a);
+    int nd = c.in.ndim();
+    if (axis.is_none()) {
+      for (int i = 0; i < nd; ++i) c.axes.push_back(i);
+    } else {
+      for (nb::handle x : axis) c.axes.push_back(normalize_axis(nb::cast<int>(x), nd));
+      std::sort(c.axes.begin(), c.axes.end());
+      if (std::adjacent_find(c.axes.begin(), c.axes.end()) != c.axes.end()) throw value_error("duplicate value in 'axis'");
+    }
+    c.out_type = to_dtype(out_dtype);
+    return wrap(red::run(s, c));
+  });
   m.def("count_nonzero", [](nb::handle a, nb::handle axis, bool keepdims) {
     return wrap(count_nonzero(to_array(a, "count_nonzero"), to_axes(axis), keepdims));
   }, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::kw_only(), nb::arg("keepdims") = false);

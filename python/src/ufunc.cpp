@@ -11,6 +11,7 @@
 #include "src/jit/nvrtc.hpp"
 #include "src/ops/elementwise.hpp"
 #include "src/ops/ufunc.hpp"
+#include "src/ops/ufunc_methods.hpp"
 
 namespace cuarray::py {
 
@@ -333,6 +334,78 @@ void install_operator_slots(nb::handle cls) {
 
 void init_ufunc(nb::module_& m) {
   nb::class_<py_ufunc> ufunc_cls(m, "ufunc");
+  // ufunc methods (src/ops/ufunc_methods.cpp). NumPy's default axis of reduce/accumulate/reduceat is 0.
+  auto arr_of = [](nb::handle x) -> array {
+    if (is_ndarray(x)) return as_py_array(x).a;
+    ufunc_arg a;
+    to_arg(x, a, true);
+    if (!a.is_scalar()) return a.arr;
+    return full(shape_t{}, a.value, a.weak && kind(a.value.type) == 'f' ? dtype::float64 : a.value.type);
+  };
+  auto out_of = [](nb::handle out) -> array {
+    if (out.is_none()) return array();
+    nb::handle o = out;
+    if (PyTuple_Check(out.ptr())) {
+      if (PyTuple_GET_SIZE(out.ptr()) != 1) throw value_error("the 'out' tuple must have exactly one entry");
+      o = PyTuple_GET_ITEM(out.ptr(), 0);
+    }
+    if (!is_ndarray(o)) throw type_error("output must be a cuarray.ndarray");
+    return as_py_array(o).a;
+  };
+  ufunc_cls.def("reduce", [arr_of, out_of](const py_ufunc& u, nb::handle a, nb::handle axis, nb::handle dt, nb::handle out,
+                                           bool keepdims, nb::handle initial, nb::handle where) -> nb::object {
+    array x = arr_of(a);
+    reduce_options o;
+    if (!axis.is_none()) {
+      std::vector<int> v;
+      if (PyTuple_Check(axis.ptr())) {
+        for (nb::handle k : axis) v.push_back(nb::cast<int>(k));
+      } else {
+        v.push_back(nb::cast<int>(axis));
+      }
+      o.axis = v;
+    }
+    if (!dt.is_none()) o.dtype_ = to_dtype(dt);
+    o.out = out_of(out);
+    o.keepdims = keepdims;
+    if (initial.is_valid() && !initial.is_none()) o.initial = to_scalar(initial, o.dtype_ ? *o.dtype_ : x.type(), false);
+    if (!where.is_none() && !(PyBool_Check(where.ptr()) && where.ptr() == Py_True)) o.where = arr_of(where);
+    array r = ufunc_reduce(*u.def, x, o);
+    if (!out.is_none()) return PyTuple_Check(out.ptr()) ? nb::borrow(PyTuple_GET_ITEM(out.ptr(), 0)) : nb::borrow(out);
+    return wrap(std::move(r));
+  }, nb::arg("array"), nb::arg("axis").none() = 0, nb::arg("dtype").none() = nb::none(), nb::arg("out").none() = nb::none(),
+     nb::arg("keepdims") = false, nb::arg("initial").none() = nb::none(), nb::arg("where").none() = true)
+      .def("accumulate", [arr_of, out_of](const py_ufunc& u, nb::handle a, int axis, nb::handle dt, nb::handle out) {
+        std::optional<dtype> d;
+        if (!dt.is_none()) d = to_dtype(dt);
+        array r = ufunc_accumulate(*u.def, arr_of(a), axis, d, out_of(out));
+        if (!out.is_none()) return PyTuple_Check(out.ptr()) ? nb::borrow(PyTuple_GET_ITEM(out.ptr(), 0)) : nb::borrow(out);
+        return wrap(std::move(r));
+      }, nb::arg("array"), nb::arg("axis") = 0, nb::arg("dtype").none() = nb::none(), nb::arg("out").none() = nb::none())
+      .def("reduceat", [arr_of, out_of](const py_ufunc& u, nb::handle a, nb::handle indices, int axis, nb::handle dt,
+                                        nb::handle out) {
+        std::optional<dtype> d;
+        if (!dt.is_none()) d = to_dtype(dt);
+        array idx = is_ndarray(indices) ? as_py_array(indices).a
+                                        : as_py_array(nb::module_::import_("cuarray").attr("asarray")(indices)).a;
+        array r = ufunc_reduceat(*u.def, arr_of(a), idx, axis, d, out_of(out));
+        if (!out.is_none()) return PyTuple_Check(out.ptr()) ? nb::borrow(PyTuple_GET_ITEM(out.ptr(), 0)) : nb::borrow(out);
+        return wrap(std::move(r));
+      }, nb::arg("array"), nb::arg("indices"), nb::arg("axis") = 0, nb::arg("dtype").none() = nb::none(),
+         nb::arg("out").none() = nb::none())
+      .def("at", [](const py_ufunc& u, nb::handle a, nb::handle indices, nb::handle b) {
+        if (!is_ndarray(a)) throw type_error("ufunc.at: the first argument must be a cuarray.ndarray");
+        array& x = as_py_array(a).a;
+        array idx = is_ndarray(indices) ? as_py_array(indices).a
+                                        : as_py_array(nb::module_::import_("cuarray").attr("asarray")(indices)).a;
+        std::optional<ufunc_arg> bv;
+        if (!b.is_none()) {
+          ufunc_arg arg;
+          to_arg(b, arg, true);
+          bv = arg;
+        }
+        ufunc_at(*u.def, x, idx, bv);
+      }, nb::arg("a"), nb::arg("indices"), nb::arg("b").none() = nb::none());
   ufunc_cls.def("__call__", &call)
       .def_prop_ro("nin", [](const py_ufunc& u) { return u.def->nin; })
       .def_prop_ro("nout", [](const py_ufunc& u) { return u.def->nout; })

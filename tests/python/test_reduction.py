@@ -302,3 +302,127 @@ def test_pool_returns_to_baseline_after_split_reductions():
     del r
     cp.cuda.Device().synchronize()
     assert pool.used_bytes() == before
+
+
+# --- ufunc methods -------------------------------------------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "fmax", "logical_and", "logical_or",
+                                  "bitwise_xor", "subtract", "true_divide", "power"])
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.float64, numpy.int8, numpy.bool_], ids=str)
+@pytest.mark.parametrize("axis", [0, 1, None, (0, 2)], ids=str)
+def test_ufunc_reduce_matches_numpy(name, dtype, axis):
+    x = _data(dtype, seed=4)
+    if name in ("multiply", "power") and numpy.dtype(dtype).kind in "iu":
+        x = (x % 3).astype(dtype)
+    uf_np = getattr(numpy, name)
+    try:
+        with warnings.catch_warnings(), numpy.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            expected = uf_np.reduce(x, axis=axis)
+    except (TypeError, ValueError) as e:
+        with pytest.raises(type(e)):
+            getattr(cp, name).reduce(cp.asarray(x), axis=axis)
+        return
+    _check(getattr(cp, name).reduce(cp.asarray(x), axis=axis), expected, rtol=1e-6, atol=1e-6)
+
+
+@gpu
+def test_ufunc_reduce_keywords():
+    x = _data(numpy.float32)
+    _check(cp.add.reduce(cp.asarray(x), axis=1, keepdims=True), numpy.add.reduce(x, axis=1, keepdims=True))
+    _check(cp.add.reduce(cp.asarray(x), axis=1, initial=2.0), numpy.add.reduce(x, axis=1, initial=2.0))
+    _check(cp.multiply.reduce(cp.asarray(x), dtype=numpy.float64), numpy.multiply.reduce(x, dtype=numpy.float64),
+           rtol=1e-6, atol=1e-6)
+    with pytest.raises(ValueError):
+        cp.maximum.reduce(cp.zeros((0, 3)), axis=0)
+    with pytest.raises(ValueError):
+        cp.sin.reduce(cp.zeros(3))
+
+
+@gpu
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "subtract", "logical_or"])
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_ufunc_accumulate_matches_numpy(name, axis):
+    x = _data(numpy.float64, shape=(4, 6, 3), seed=7)
+    expected = getattr(numpy, name).accumulate(x, axis=axis)
+    _check(getattr(cp, name).accumulate(cp.asarray(x), axis=axis), expected)
+    xi = _data(numpy.int16, shape=(5, 7), seed=8)
+    _check(getattr(cp, name).accumulate(cp.asarray(xi), axis=0), getattr(numpy, name).accumulate(xi, axis=0))
+
+
+@gpu
+def test_ufunc_reduceat_matches_numpy():
+    x = numpy.arange(8.0) ** 2
+    for idx in ([0, 4, 1, 5], [0, 3, 3, 7], [5]):
+        _check(cp.add.reduceat(cp.asarray(x), cp.asarray(numpy.array(idx))), numpy.add.reduceat(x, idx))
+        _check(cp.maximum.reduceat(cp.asarray(x), idx), numpy.maximum.reduceat(x, idx))
+    m = numpy.arange(24.0).reshape(4, 6)
+    _check(cp.add.reduceat(cp.asarray(m), [0, 2], axis=1), numpy.add.reduceat(m, [0, 2], axis=1))
+    with pytest.raises(IndexError):
+        cp.add.reduceat(cp.asarray(x), [0, 8])
+
+
+@gpu
+def test_ufunc_at_matches_numpy():
+    a = numpy.arange(10.0)
+    idx = numpy.array([0, 1, 1, 3, -1, 3, 3])
+    b = numpy.arange(7.0)
+    expected = a.copy()
+    numpy.add.at(expected, idx, b)
+    d = cp.asarray(a)
+    cp.add.at(d, cp.asarray(idx), cp.asarray(b))
+    _check(d, expected)
+    expected = a.copy()
+    numpy.maximum.at(expected, idx, 4.5)
+    d = cp.asarray(a)
+    cp.maximum.at(d, idx, 4.5)
+    _check(d, expected)
+    e2 = numpy.arange(12).reshape(4, 3)
+    numpy.negative.at(e2, [0, 2])
+    d2 = cp.asarray(numpy.arange(12).reshape(4, 3))
+    cp.negative.at(d2, [0, 2])
+    _check(d2, e2)
+    with pytest.raises(IndexError):
+        cp.add.at(cp.asarray(a), [10], 1.0)
+
+
+# --- ReductionKernel ---------------------------------------------------------------------------------------
+
+
+@gpu
+def test_reduction_kernel_l2norm():
+    k = cp.ReductionKernel("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm")
+    x = _data(numpy.float32, shape=(6, 40))
+    _check(k(cp.asarray(x)), numpy.sqrt(numpy.sum(x * x)), rtol=1e-5, atol=1e-5)
+    _check(k(cp.asarray(x), axis=1), numpy.sqrt(numpy.sum(x * x, axis=1)), rtol=1e-5, atol=1e-5)
+    _check(k(cp.asarray(x), axis=1, keepdims=True), numpy.sqrt(numpy.sum(x * x, axis=1, keepdims=True)),
+           rtol=1e-5, atol=1e-5)
+    out = cp.empty((6,), numpy.float32)
+    assert k(cp.asarray(x), axis=1, out=out) is out
+    _check(out, numpy.sqrt(numpy.sum(x * x, axis=1)), rtol=1e-5, atol=1e-5)
+
+
+@gpu
+def test_reduction_kernel_two_inputs_reduce_type_and_names():
+    dot = cp.ReductionKernel("T x, T m", "float64 y", "x * m", "a + b", "y = a", "0", "dot", reduce_type="float64")
+    x = _data(numpy.int32, shape=(5, 9), seed=1)
+    w = _data(numpy.int32, shape=(5, 9), seed=2)
+    _check(dot(cp.asarray(x), cp.asarray(w), axis=0), numpy.sum(x.astype(numpy.float64) * w, axis=0))
+    # broadcasting and a Python scalar input
+    _check(dot(cp.asarray(x), 2, axis=1), numpy.sum(x * 2.0, axis=1))
+    # no identity: folded in order (max of |x|)
+    k = cp.ReductionKernel("T x", "T y", "abs(x)", "a > b ? a : b", "y = a", None, "absmax")
+    xf = _data(numpy.float64, shape=(3, 50), seed=3)
+    _check(k(cp.asarray(xf), axis=1), numpy.max(numpy.abs(xf), axis=1))
+
+
+def test_reduction_kernel_argument_errors():
+    with pytest.raises(ValueError):
+        cp.ReductionKernel("T x", "T y, T z", "x", "a + b", "y = a", "0")
+    with pytest.raises(ValueError):
+        cp.ReductionKernel("raw T x", "T y", "x", "a + b", "y = a", "0")
+    k = cp.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0")
+    with pytest.raises(TypeError):
+        k(numpy.zeros(3))
