@@ -220,7 +220,9 @@ step_numba() {
     echo "numba: skipped (no tests/python/test_interop.py)"
     return 99
   fi
-  PYTHONPATH="$ROOT/.deps/numpy-old${PYTHONPATH:+:$PYTHONPATH}" \
+  # Entry-point plugins stay off: the machine's jaxtyping plugin imports numpy.typing, which the trimmed
+  # .deps/numpy-old does not carry.
+  PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 PYTHONPATH="$ROOT/.deps/numpy-old${PYTHONPATH:+:$PYTHONPATH}" \
     lim "$PY" -m pytest tests/python/test_interop.py -q -rfE -p no:cacheprovider -k numba \
     ${PYTEST_EXTRA[@]+"${PYTEST_EXTRA[@]}"}
   local rc=$?
