@@ -1,4 +1,5 @@
 // C++ tour of cuarray: create arrays on the GPU, run on a stream, copy results back.
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -29,6 +30,15 @@ int main() {
   std::printf("\nidentity: %lld x %lld %s, pool holds %zu bytes in use\n", static_cast<long long>(m.shape()[0]),
               static_cast<long long>(m.shape()[1]), std::string(cuarray::name(m.type())).c_str(),
               cuarray::default_memory_pool()->used_bytes());
+  // Reductions and sorting take NumPy's keywords; results stay on the device (0-d for full reductions).
+  auto col_sums = cuarray::sum(t, {.axis = std::vector<int>{0}});
+  auto order = cuarray::argsort(cuarray::negative(x));
+  double total = 0;
+  std::vector<std::int64_t> horder(5);
+  cuarray::sum(x).copy_to_host(&total);
+  order.copy_to_host(horder.data());
+  std::printf("sum(linspace) = %g, column sums of the transposed arange: %lld values, argsort(-x)[0] = %lld\n",
+              total, static_cast<long long>(col_sums.size()), static_cast<long long>(horder[0]));
   cuarray::set_current_stream(cuarray::legacy_default_stream());
   return 0;
 }

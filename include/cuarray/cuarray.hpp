@@ -17,6 +17,7 @@
 #include "cuarray/select.hpp"
 #include "cuarray/shape.hpp"
 #include "cuarray/sorting.hpp"
+#include "cuarray/statistics.hpp"
 #include "cuarray/stream.hpp"
 #include "cuarray/transfer.hpp"
 #include "cuarray/ufunc.hpp"

@@ -27,6 +27,9 @@ from cuarray._core import (  # noqa: F401 - counting
 from cuarray._core import (  # noqa: F401 - sorting, searching, set operations
     argpartition, argsort, digitize, in1d, intersect1d, isin, lexsort, partition, searchsorted, setdiff1d, setxor1d,
     sort, sort_complex, union1d, unique, unique_all, unique_counts, unique_inverse, unique_values)
+from cuarray._core import (  # noqa: F401 - order statistics, averages, correlations
+    average, convolve, corrcoef, correlate, cov, median, nanmedian, nanpercentile, nanquantile, percentile, quantile,
+    trapezoid)
 
 from cuarray._core import (  # noqa: F401 - array manipulation
     append, array_split, atleast_1d, atleast_2d, atleast_3d, block, broadcast_arrays, broadcast_shapes, broadcast_to,

@@ -80,6 +80,7 @@ void init_scan(nb::module_& m);
 void init_select(nb::module_& m);
 void init_counting(nb::module_& m);
 void init_sorting(nb::module_& m);
+void init_statistics(nb::module_& m);
 void init_manipulation(nb::module_& m);
 
 }  // namespace cuarray::py

@@ -21,5 +21,6 @@ NB_MODULE(_core, m) {
   cuarray::py::init_select(m);
   cuarray::py::init_counting(m);
   cuarray::py::init_sorting(m);
+  cuarray::py::init_statistics(m);
   cuarray::py::init_manipulation(m);
 }
