@@ -3,9 +3,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
+#include "cuarray/dtype.hpp"
 #include "src/kernels/scan_kernels.hpp"
 
 namespace cuarray::detail {
@@ -36,5 +39,31 @@ struct histogram_layout {
 /// doubles (C-contiguous); `out` zeroed.
 void launch_histogram(const double* sample, std::int64_t n, const histogram_layout& layout, const double* edges,
                       const double* w, void* out, cudaStream_t stream);
+
+// Host arithmetic of NumPy's histogram code, replicated rounding by rounding (Note [histogram edges] in
+// src/ops/counting.cpp); defined there.
+
+/// `v` rounded to the nearest value of `t` when `t` is float16 or float32; unchanged otherwise.
+double round_to(double v, dtype t);
+/// NumPy's linspace(first, last, num) with its start and stop of floating type `math` (values of that type):
+/// the arithmetic NumPy does (`arange(num) * (delta / div) + first`, last element set to `last`), each
+/// operation rounded to `math`.
+std::vector<double> numpy_linspace(double first, double last, std::int64_t num, dtype math);
+/// NumPy's complex division a / b (Smith's method, as its loops compute it).
+std::complex<double> numpy_cdiv(std::complex<double> a, std::complex<double> b);
+/// NumPy's weighted histogram over explicit edges (its non-uniform path) with weights `w` of floating or
+/// complex type `t`: per block of 65536 samples, the weights sorted by sample (NaN last) and cumulated in `t`,
+/// read at the edges' insertion points (the last edge inclusive) and added up over the blocks in `t`; a bin is
+/// the difference of two such sums, in `t`.
+std::vector<std::complex<double>> numpy_cumulative_histogram(const std::vector<double>& a,
+                                                             const std::vector<std::complex<double>>& w,
+                                                             const std::vector<double>& edges, dtype t);
+/// NumPy's pairwise summation of `n` values of `t` (float16, float32 or float64; other types are summed in
+/// float64), as add.reduce does over one contiguous run; the result is a value of `t`.
+double numpy_pairwise_sum(const double* v, std::int64_t n, dtype t);
+
+/// sum() of a float64 view of `shape` whose rows are not contiguous with each other (histogramdd's
+/// hist[1:-1, ..., 1:-1]), `v` its values in C order, summed as NumPy 2.x's buffered add.reduce sums it.
+double numpy_view_sum(const std::vector<double>& v, const std::vector<std::int64_t>& shape);
 
 }  // namespace cuarray::detail

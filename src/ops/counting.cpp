@@ -18,6 +18,173 @@
 
 namespace cuarray {
 
+// Note [histogram edges]
+// NumPy decides a value's bin by comparing it with the edges, so edges that differ from NumPy's in the last bit
+// move values between bins. NumPy's edges are np.linspace(first_edge, last_edge, n + 1, dtype=bin_type), and
+// linspace computes in the type of its start and stop: float16 or float32 when they are a.min() and a.max() of
+// such data (NumPy scalars), float64 for a range (Python floats) or integer data; each ufunc call rounds to that
+// type, and the cast to bin_type comes last. We replay that arithmetic on the host, one rounding per NumPy
+// operation (a float16/float32 operation is done in double and rounded once, which is exact: double has more
+// than twice the precision), so the edges are bit-identical; the binning kernel then compares values with
+// those edges exactly (searchsorted 'right', last edge inclusive), as NumPy's corrected index computation does.
+// Densities likewise divide as NumPy does and sum the histogram with NumPy's pairwise summation.
+
+namespace detail {
+
+double round_to(double v, dtype t) {
+  if (t == float16) return half_to_float(double_to_half(v));
+  if (t == float32) return static_cast<double>(static_cast<float>(v));
+  return v;
+}
+
+namespace {
+
+// Products and sums that the compiler may not fuse into an FMA (one rounding where NumPy has two).
+double mul(double a, double b) {
+  volatile double r = a * b;
+  return r;
+}
+double add(double a, double b) {
+  volatile double r = a + b;
+  return r;
+}
+
+template <class T>
+T pairwise(const double* a, std::int64_t n) {
+  if (n < 8) {
+    T res = 0;
+    for (std::int64_t i = 0; i < n; ++i) res += static_cast<T>(a[i]);
+    return res;
+  }
+  if (n <= 128) {
+    T r[8];
+    for (int j = 0; j < 8; ++j) r[j] = static_cast<T>(a[j]);
+    std::int64_t i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (int j = 0; j < 8; ++j) r[j] += static_cast<T>(a[i + j]);
+    }
+    T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += static_cast<T>(a[i]);
+    return res;
+  }
+  std::int64_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return pairwise<T>(a, n2) + pairwise<T>(a + n2, n - n2);
+}
+
+}  // namespace
+
+std::vector<double> numpy_linspace(double first, double last, std::int64_t num, dtype math) {
+  auto r = [math](double v) { return round_to(v, math); };
+  std::vector<double> y(static_cast<std::size_t>(std::max<std::int64_t>(num, 0)));
+  std::int64_t div = num - 1;
+  double delta = r(last - first);
+  for (std::int64_t i = 0; i < num; ++i) y[static_cast<std::size_t>(i)] = r(static_cast<double>(i));  // arange
+  if (div > 0) {
+    double d = r(static_cast<double>(div));  // the Python int div is weak: it takes the type of delta
+    double step = r(delta / d);
+    if (step == 0) {  // denormal step: NumPy divides first, then multiplies
+      for (double& v : y) v = r(mul(r(v / d), delta));
+    } else {
+      for (double& v : y) v = r(mul(v, step));
+    }
+  } else {
+    for (double& v : y) v = r(mul(v, delta));
+  }
+  for (double& v : y) v = r(add(v, first));
+  if (num > 1) y.back() = last;
+  return y;
+}
+
+std::complex<double> numpy_cdiv(std::complex<double> a, std::complex<double> b) {
+  double ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+  if (std::fabs(br) >= std::fabs(bi)) {
+    if (br == 0 && bi == 0) return {ar / std::fabs(br), ai / std::fabs(br)};
+    double rat = bi / br, scl = 1.0 / add(br, mul(bi, rat));
+    return {mul(add(ar, mul(ai, rat)), scl), mul(add(ai, -mul(ar, rat)), scl)};
+  }
+  double rat = br / bi, scl = 1.0 / add(bi, mul(br, rat));
+  return {mul(add(mul(ar, rat), ai), scl), mul(add(mul(ai, rat), -ar), scl)};
+}
+
+std::vector<std::complex<double>> numpy_cumulative_histogram(const std::vector<double>& a,
+                                                             const std::vector<std::complex<double>>& w,
+                                                             const std::vector<double>& edges, dtype t) {
+  constexpr std::size_t block = 65536;  // NumPy's BLOCK
+  dtype part = t == complex64 ? float32 : t == complex128 ? float64 : t;
+  auto r = [part](double v) { return round_to(v, part); };
+  std::size_t m = edges.size();
+  std::vector<std::complex<double>> cum(m), cw;
+  std::vector<std::size_t> order;
+  std::vector<double> sorted;
+  for (std::size_t b0 = 0; b0 < a.size(); b0 += block) {
+    std::size_t len = std::min(block, a.size() - b0);
+    order.resize(len);
+    for (std::size_t k = 0; k < len; ++k) order[k] = b0 + k;
+    // NumPy's sort order: NaN last. Stable, where NumPy's quicksort leaves ties in no promised order.
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+      return std::isnan(a[y]) ? !std::isnan(a[x]) : a[x] < a[y];
+    });
+    sorted.resize(len);
+    cw.assign(len + 1, 0.0);
+    for (std::size_t k = 0; k < len; ++k) {
+      sorted[k] = a[order[k]];
+      const std::complex<double>& x = w[order[k]];
+      cw[k + 1] = {r(cw[k].real() + x.real()), r(cw[k].imag() + x.imag())};  // sw.cumsum() in t
+    }
+    auto numbers_end = std::partition_point(sorted.begin(), sorted.end(), [](double v) { return !std::isnan(v); });
+    for (std::size_t j = 0; j < m; ++j) {
+      // _search_sorted_inclusive: 'left' for all edges but the last, 'right' for the last.
+      auto it = j + 1 < m ? std::lower_bound(sorted.begin(), numbers_end, edges[j])
+                          : std::upper_bound(sorted.begin(), numbers_end, edges[j]);
+      const std::complex<double>& c = cw[static_cast<std::size_t>(it - sorted.begin())];
+      cum[j] = {r(cum[j].real() + c.real()), r(cum[j].imag() + c.imag())};
+    }
+  }
+  std::vector<std::complex<double>> n(m ? m - 1 : 0);
+  for (std::size_t j = 0; j + 1 < m; ++j) {
+    n[j] = {r(cum[j + 1].real() - cum[j].real()), r(cum[j + 1].imag() - cum[j].imag())};
+  }
+  return n;
+}
+
+double numpy_pairwise_sum(const double* v, std::int64_t n, dtype t) {
+  if (t == float32) return pairwise<float>(v, n);
+  if (t == float16) return round_to(pairwise<float>(v, n), float16);  // NumPy sums float16 in float
+  return pairwise<double>(v, n);
+}
+
+// NumPy 2.x's add.reduce over a view with non-contiguous rows sums it in runs, each by pairwise summation, added
+// in order (found by experiment against NumPy 2.4): the whole when it has one dimension (size-1 dimensions
+// dropped) or fits the 8192-element buffer; each row when a row is longer than the buffer; else buffers of the
+// most whole trailing blocks that fit, never crossing the next dimension's blocks.
+double numpy_view_sum(const std::vector<double>& v, const std::vector<std::int64_t>& shape) {
+  constexpr std::int64_t buffer = 8192;
+  std::vector<std::int64_t> dims;
+  for (std::int64_t d : shape) {
+    if (d != 1) dims.push_back(d);
+  }
+  std::int64_t total = static_cast<std::int64_t>(v.size());
+  auto run = [&](std::int64_t from, std::int64_t count) { return numpy_pairwise_sum(v.data() + from, count, float64); };
+  if (dims.size() <= 1) return run(0, total);
+  double s = 0;
+  if (dims.back() > buffer) {
+    for (std::int64_t i = 0; i < total; i += dims.back()) s += run(i, dims.back());
+    return s;
+  }
+  std::int64_t inner = 1;
+  std::size_t k = dims.size();
+  while (k > 0 && inner * dims[k - 1] <= buffer) inner *= dims[--k];
+  if (k == 0) return run(0, total);
+  std::int64_t per = (buffer / inner) * inner, block = dims[k - 1] * inner;
+  for (std::int64_t o = 0; o < total; o += block) {
+    for (std::int64_t i = o; i < o + block; i += per) s += run(i, std::min(per, o + block - i));
+  }
+  return s;
+}
+
+}  // namespace detail
+
 using detail::new_array;
 using detail::slice_axis;
 
@@ -56,6 +223,12 @@ array device_doubles(const std::vector<double>& v, int device) {
   return a;
 }
 
+// Edges (values of `t`, exactly) as an array of dtype `t`.
+array edges_array(const std::vector<double>& v, dtype t, int device) {
+  array d = device_doubles(v, device);
+  return t == float64 ? d : d.astype(t, order::C, false);
+}
+
 // min and max of a contiguous float64 array (NaN if any is NaN); one synchronisation.
 std::pair<double, double> min_max(const array& a) {
   array out = new_array(float64, shape_t{2}, order::C, a.device());
@@ -68,9 +241,17 @@ std::pair<double, double> min_max(const array& a) {
   return {v[0], v[1]};
 }
 
-// NumPy's _get_outer_edges over `a` (contiguous float64 values of dtype `t`).
-std::pair<double, double> outer_edges(const array& a, dtype t, const histogram_range& range) {
+// The outer edges of a histogram and the floating type NumPy's linspace computes the edges in (Note [histogram
+// edges]): a.min() and a.max() are NumPy scalars of the data's type, a range is Python floats (float64).
+struct outer_range {
   double first, last;
+  dtype math;
+};
+
+// NumPy's _get_outer_edges over `a` (contiguous float64 values of dtype `t`).
+outer_range outer_edges(const array& a, dtype t, const histogram_range& range) {
+  double first, last;
+  dtype math = float64;
   if (range) {
     std::tie(first, last) = *range;
     if (first > last) throw value_error("max must be larger than min in range parameter.");
@@ -85,9 +266,13 @@ std::pair<double, double> outer_edges(const array& a, dtype t, const histogram_r
     if (!std::isfinite(first) || !std::isfinite(last)) {
       throw value_error("autodetected range of [" + py_text(first, t) + ", " + py_text(last, t) + "] is not finite");
     }
+    if (is_floating(t)) math = t;  // an integer scalar minus 0.5 is float64, as is linspace over integers
   }
-  if (first == last) first -= 0.5, last += 0.5;
-  return {first, last};
+  if (first == last) {
+    first = detail::round_to(first - 0.5, math);
+    last = detail::round_to(last + 0.5, math);
+  }
+  return {first, last, math};
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -186,6 +371,7 @@ bool known_rule(const std::string& r) {
 struct edges_plan {
   array edges;
   std::vector<double> values;
+  bool explicit_edges = false;  ///< given as an array (NumPy's non-uniform path), not computed
 };
 
 void check_monotonic(const std::vector<double>& e, const std::string& msg) {
@@ -199,29 +385,34 @@ edges_plan bin_edges(const array& a, dtype t, const histogram_bins& bins, const 
                      bool weighted) {
   if (bins.edges.defined() && bins.edges.ndim() > 0) {
     if (bins.edges.ndim() != 1) throw value_error("`bins` must be 1d, when an array");
-    edges_plan p{bins.edges, host_doubles(bins.edges)};
+    edges_plan p{bins.edges, host_doubles(bins.edges), true};
     check_monotonic(p.values, "`bins` must increase monotonically, when an array");
     return p;
   }
   std::int64_t n = bins.count;
-  std::pair<double, double> outer;
+  outer_range outer;
   if (!bins.rule.empty()) {
     if (!known_rule(bins.rule)) throw value_error("'" + bins.rule + "' is not a valid estimator for `bins`");
     if (weighted) throw type_error("Automated estimation of the number of bins is not supported for weighted data");
     outer = outer_edges(a, t, range);
     std::vector<double> x = host_doubles(a);
     if (range) {
-      std::erase_if(x, [&](double v) { return !(v >= outer.first && v <= outer.second); });
+      // NumPy compares the data with the (weak) Python floats in the data's own type.
+      double lo = is_floating(t) ? detail::round_to(outer.first, t) : outer.first;
+      double hi = is_floating(t) ? detail::round_to(outer.last, t) : outer.last;
+      std::erase_if(x, [&](double v) { return !(v >= lo && v <= hi); });
     }
     n = 1;
     if (!x.empty()) {
       const std::string& r = bins.rule;
-      double width = r == "stone" ? bin_stone(x, outer) : r == "auto" ? bin_auto(x) : r == "doane" ? bin_doane(x)
+      std::pair<double, double> fl{outer.first, outer.last};
+      double width = r == "stone" ? bin_stone(x, fl) : r == "auto" ? bin_auto(x) : r == "doane" ? bin_doane(x)
                    : r == "fd" ? bin_fd(x) : r == "rice" ? bin_rice(x) : r == "scott" ? bin_scott(x)
                    : r == "sqrt" ? bin_sqrt(x) : bin_sturges(x);
       if (width != 0) {
         if (is_integer(t) && width < 1) width = 1;
-        double bins_f = std::ceil((outer.second - outer.first) / width);
+        // _unsigned_subtract(last_edge, first_edge) rounds in the type of the edges.
+        double bins_f = std::ceil(detail::round_to(outer.last - outer.first, outer.math) / width);
         if (std::isnan(bins_f)) throw value_error("cannot convert float NaN to integer");
         n = static_cast<std::int64_t>(bins_f);
       }
@@ -232,13 +423,14 @@ edges_plan bin_edges(const array& a, dtype t, const histogram_bins& bins, const 
     outer = outer_edges(a, t, range);
   }
   dtype bin_type = is_floating(t) ? t : float64;
-  array e = linspace(outer.first, outer.second, n + 1, true, bin_type);
-  edges_plan p{e, host_doubles(e)};
+  edges_plan p{array(), detail::numpy_linspace(outer.first, outer.last, n + 1, outer.math)};
+  for (double& v : p.values) v = detail::round_to(v, bin_type);
   for (std::size_t i = 0; i + 1 < p.values.size(); ++i) {
-    if (!(p.values[i] < p.values[i + 1])) {
+    if (p.values[i] >= p.values[i + 1]) {
       throw value_error("Too many bins for data range. Cannot create " + std::to_string(n) + " finite-sized bins.");
     }
   }
+  p.edges = edges_array(p.values, bin_type, a.device());
   return p;
 }
 
@@ -268,33 +460,89 @@ array weighted_bins(const array& sample, std::int64_t n, const detail::histogram
   return c.astype(w.type(), order::C, false);
 }
 
-// hist / prod(bin widths) / hist.sum(), computed on the host (histograms are small).
-array density_of(const array& hist, const std::vector<std::vector<double>>& widths, const shape_t& shape) {
-  bool cplx = is_complex(hist.type());
-  std::size_t total = static_cast<std::size_t>(hist.size());
-  std::vector<std::complex<double>> v(total);
-  array h = hist.astype(complex128, order::C, false);
-  if (total) h.copy_to_host(v.data());
-  std::complex<double> s = 0;
-  for (auto x : v) s += x;
-  for (std::size_t i = 0; i < total; ++i) {
-    std::size_t rest = i;
-    for (int d = shape.size() - 1; d >= 0; --d) {
-      std::size_t ext = static_cast<std::size_t>(shape[d]);
-      v[i] /= widths[static_cast<std::size_t>(d)][rest % ext];
-      rest /= ext;
-    }
-    v[i] /= s;
+// NumPy's pairwise summation of complex values whose parts are of type T (it walks the parts as 2n scalars).
+template <class T>
+std::pair<T, T> complex_pairwise(const std::complex<double>* a, std::int64_t m) {
+  std::int64_t n = 2 * m;
+  if (n < 8) {
+    T rr = 0, ri = 0;
+    for (std::int64_t k = 0; k < m; ++k) rr += static_cast<T>(a[k].real()), ri += static_cast<T>(a[k].imag());
+    return {rr, ri};
   }
-  array out = new_array(complex128, shape, order::C, hist.device());
-  if (total) out.copy_from_host(v.data());
-  return cplx ? out : real(out).astype(float64, order::C, true);
+  if (n <= 128) {
+    T r[8];
+    for (int j = 0; j < 4; ++j) r[2 * j] = static_cast<T>(a[j].real()), r[2 * j + 1] = static_cast<T>(a[j].imag());
+    std::int64_t i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (int j = 0; j < 4; ++j) {
+        r[2 * j] += static_cast<T>(a[i / 2 + j].real());
+        r[2 * j + 1] += static_cast<T>(a[i / 2 + j].imag());
+      }
+    }
+    T rr = (r[0] + r[2]) + (r[4] + r[6]), ri = (r[1] + r[3]) + (r[5] + r[7]);
+    for (; i < n; i += 2) rr += static_cast<T>(a[i / 2].real()), ri += static_cast<T>(a[i / 2].imag());
+    return {rr, ri};
+  }
+  std::int64_t n2 = n / 2;
+  n2 -= n2 % 8;
+  auto [r1, i1] = complex_pairwise<T>(a, n2 / 2);
+  auto [r2, i2] = complex_pairwise<T>(a + n2 / 2, m - n2 / 2);
+  return {r1 + r2, i1 + i2};
 }
 
-std::vector<double> diffs(const std::vector<double>& e) {
+// np.diff(edges) as float64: each difference rounded to the edges' type.
+std::vector<double> widths_of(const std::vector<double>& e, dtype t) {
   std::vector<double> d;
-  for (std::size_t i = 0; i + 1 < e.size(); ++i) d.push_back(e[i + 1] - e[i]);
+  for (std::size_t i = 0; i + 1 < e.size(); ++i) d.push_back(detail::round_to(e[i + 1] - e[i], t));
   return d;
+}
+
+// histogram's `n / db / n.sum()`: n of its own dtype, db float64, n.sum() of n's dtype; float64 (complex128).
+array histogram_density(const array& n, const std::vector<double>& db) {
+  std::size_t total = static_cast<std::size_t>(n.size());
+  std::int64_t m = n.size();
+  if (is_complex(n.type())) {
+    std::vector<std::complex<double>> v(total);
+    if (total) n.astype(complex128, order::C, false).copy_to_host(v.data());
+    std::complex<double> s;
+    if (n.type() == complex64) {
+      auto [r, i] = complex_pairwise<float>(v.data(), m);
+      s = {r, i};
+    } else {
+      auto [r, i] = complex_pairwise<double>(v.data(), m);
+      s = {r, i};
+    }
+    for (std::size_t i = 0; i < total; ++i) v[i] = detail::numpy_cdiv(detail::numpy_cdiv(v[i], db[i]), s);
+    array out = new_array(complex128, n.shape(), order::C, n.device());
+    if (total) out.copy_from_host(v.data());
+    return out;
+  }
+  std::vector<double> v = host_doubles(n);
+  double s = 0;
+  if (is_floating(n.type())) {
+    s = detail::numpy_pairwise_sum(v.data(), m, n.type());
+  } else {
+    for (double x : v) s += x;  // integer sums are exact
+  }
+  for (std::size_t i = 0; i < total; ++i) v[i] = v[i] / db[i] / s;
+  return device_doubles(v, n.device()).reshape_view(n.shape());
+}
+
+// histogramdd's density: s = hist.sum(), then hist / dedges[0] / dedges[1] ... (in that order), then / s.
+array histogramdd_density(const array& hist, const std::vector<std::vector<double>>& widths, const shape_t& shape) {
+  std::vector<double> v = host_doubles(hist);
+  double s = detail::numpy_view_sum(v, std::vector<std::int64_t>(shape.begin(), shape.end()));  // hist[1:-1, ..., 1:-1].sum()
+  std::size_t nd = shape.size();
+  std::vector<std::size_t> idx(nd, 0);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    for (std::size_t d = 0; d < nd; ++d) v[i] /= widths[d][idx[d]];
+    v[i] /= s;
+    for (std::size_t d = nd; d-- > 0;) {  // next C-order index
+      if (++idx[d] < static_cast<std::size_t>(shape[d])) break;
+      idx[d] = 0;
+    }
+  }
+  return device_doubles(v, hist.device()).reshape_view(shape);
 }
 
 }  // namespace
@@ -302,23 +550,16 @@ std::vector<double> diffs(const std::vector<double>& e) {
 array bincount(const array& x, const array& weights, std::int64_t minlength) {
   if (x.ndim() == 0) throw value_error("object of too small depth for desired array");
   if (x.ndim() > 1) throw value_error("object too deep for desired array");
-  if (!can_cast_safely(x.type(), int64)) {
+  // NumPy force-casts any integer input to intp (uint64 wraps, so values >= 2**63 read as negative below) and
+  // asks a 'safe' cast of anything else.
+  if (!is_integer(x.type()) && !can_cast_safely(x.type(), int64)) {
     throw type_error("Cannot cast array data from " + dtype_repr(x.type()) + " to dtype('int64') according to the "
                      "rule 'safe'");
   }
   if (minlength < 0) throw value_error("'minlength' must not be negative");
-  if (weights.defined()) {
-    if (weights.ndim() == 0) throw value_error("object of too small depth for desired array");
-    if (weights.ndim() > 1) throw value_error("object too deep for desired array");
-    if (!can_cast_safely(weights.type(), float64)) {
-      throw type_error("Cannot cast array data from " + dtype_repr(weights.type()) +
-                       " to dtype('float64') according to the rule 'safe'");
-    }
-    if (weights.size() != x.size()) throw value_error("The weights and list don't have the same length.");
-  }
+  // NumPy answers an empty list before it looks at the weights: intp zeros, weights unchecked.
+  if (x.size() == 0) return zeros(shape_t{minlength}, int64);
   int device = x.device();
-  dtype rt = weights.defined() ? float64 : int64;
-  if (x.size() == 0) return zeros(shape_t{minlength}, rt);
   array xi = x.astype(int64, order::C, false);
   array mm = new_array(int64, shape_t{2}, order::C, device);
   cudaStream_t s = detail::enter_device(device);
@@ -330,8 +571,17 @@ array bincount(const array& x, const array& weights, std::int64_t minlength) {
   std::int64_t lohi[2];
   mm.copy_to_host(lohi);
   if (lohi[0] < 0) throw value_error("'list' argument must have no negative elements");
+  if (weights.defined()) {
+    if (weights.ndim() == 0) throw value_error("object of too small depth for desired array");
+    if (weights.ndim() > 1) throw value_error("object too deep for desired array");
+    if (!can_cast_safely(weights.type(), float64)) {
+      throw type_error("Cannot cast array data from " + dtype_repr(weights.type()) +
+                       " to dtype('float64') according to the rule 'safe'");
+    }
+    if (weights.size() != x.size()) throw value_error("The weights and list don't have the same length.");
+  }
   std::int64_t nbins = std::max(lohi[1] + 1, minlength);
-  array out = zeros(shape_t{nbins}, rt);
+  array out = zeros(shape_t{nbins}, weights.defined() ? float64 : int64);
   array wd = weights.defined() ? weights.astype(float64, order::C, false) : array();
   s = detail::enter_device(device);
   detail::launch_bincount(static_cast<const std::int64_t*>(xi.data()), xi.size(),
@@ -363,9 +613,22 @@ std::pair<array, array> histogram(const array& a_in, const histogram_bins& bins,
   layout.strides[0] = 1;
   layout.total = std::max<std::int64_t>(m - 1, 0);
   array w = weights.defined() ? weights.reshape(shape_t{-1}) : array();
-  array n = w.defined() ? weighted_bins(flat, flat.size(), layout, p.values, w)
-                        : bin_samples(flat, flat.size(), layout, p.values, array());
-  if (density) n = density_of(n, {diffs(p.values)}, n.shape());
+  array n;
+  if (w.defined() && p.explicit_edges && is_inexact(w.type())) {
+    // NumPy bins floating weights over explicit edges by differences of cumulative sums in the weights' type,
+    // whose rounding a direct sum does not reproduce: replay it on the host.
+    std::vector<std::complex<double>> wv(static_cast<std::size_t>(w.size()));
+    if (!wv.empty()) w.astype(complex128, order::C, false).copy_to_host(wv.data());
+    std::vector<std::complex<double>> h = detail::numpy_cumulative_histogram(host_doubles(flat), wv, p.values,
+                                                                             w.type());
+    array c = new_array(complex128, shape_t{static_cast<std::int64_t>(h.size())}, order::C, flat.device());
+    if (!h.empty()) c.copy_from_host(h.data());
+    n = (is_complex(w.type()) ? c : real(c)).astype(w.type(), order::C, false);
+  } else {
+    n = w.defined() ? weighted_bins(flat, flat.size(), layout, p.values, w)
+                    : bin_samples(flat, flat.size(), layout, p.values, array());
+  }
+  if (density) n = histogram_density(n, widths_of(p.values, p.edges.type()));
   return {n, p.edges};
 }
 
@@ -405,26 +668,29 @@ std::pair<array, std::vector<array>> histogramdd(const array& sample_in, const s
     const histogram_bins& b = bins[static_cast<std::size_t>(i)];
     std::string which = "`bins[" + std::to_string(i) + "]`";
     std::vector<double> e;
+    dtype edge_type = float64;
     if (!b.rule.empty()) throw type_error("'<' not supported between instances of 'str' and 'int'");
     if (b.edges.defined() && b.edges.ndim() == 1) {
       e = host_doubles(b.edges);
       check_monotonic(e, which + " must be monotonically increasing, when an array");
       edges.push_back(b.edges);
+      edge_type = b.edges.type();
     } else if (b.edges.defined() && b.edges.ndim() > 1) {
       throw value_error(which + " must be a scalar or 1d array");
     } else {
       std::int64_t count = b.edges.defined() ? static_cast<std::int64_t>(host_doubles(b.edges)[0]) : b.count;
       if (count < 1) throw value_error(which + " must be positive, when an integer");
       array column = slice_axis(s, 1, i, i + 1).astype(float64, order::C, false).reshape_view(shape_t{n});
-      auto [lo, hi] = outer_edges(column, sample.type(), range[static_cast<std::size_t>(i)]);
-      array ed = linspace(lo, hi, count + 1, true, float64);
-      e = host_doubles(ed);
-      edges.push_back(ed);
+      outer_range outer = outer_edges(column, sample.type(), range[static_cast<std::size_t>(i)]);
+      // np.linspace(smin, smax, n + 1): edges of the type it computes in (Note [histogram edges]).
+      e = detail::numpy_linspace(outer.first, outer.last, count + 1, outer.math);
+      edge_type = outer.math;
+      edges.push_back(edges_array(e, edge_type, s.device()));
     }
     all.insert(all.end(), e.begin(), e.end());
     layout.edge_offsets[i + 1] = static_cast<std::int64_t>(all.size());
     core.push_back(std::max<std::int64_t>(static_cast<std::int64_t>(e.size()) - 1, 0));
-    widths.push_back(diffs(e));
+    widths.push_back(widths_of(e, edge_type));
   }
   std::int64_t stride = 1;
   for (int i = d - 1; i >= 0; --i) {
@@ -433,7 +699,7 @@ std::pair<array, std::vector<array>> histogramdd(const array& sample_in, const s
   }
   layout.total = stride;
   array hist = bin_samples(s, n, layout, all, weights).astype(float64, order::C, false).reshape_view(core);
-  if (density) hist = density_of(hist, widths, core);
+  if (density) hist = histogramdd_density(hist, widths, core);
   return {hist, edges};
 }
 

@@ -71,13 +71,23 @@ def test_bincount_with_weights(xp, wdtype):
 @gpu
 @testing.numpy_cuarray_equal()
 def test_bincount_of_empty_input(xp):
+    # NumPy answers intp zeros for an empty list, weights or not, and never looks at the weights.
     return (xp.bincount(xp.zeros(0, dtype=xp.int64)), xp.bincount(xp.zeros(0, dtype=xp.int32), minlength=4),
-            xp.bincount(xp.zeros(0, dtype=xp.int64), weights=xp.zeros(0)))
+            xp.bincount(xp.zeros(0, dtype=xp.int64), weights=xp.zeros(0)),
+            xp.bincount(xp.zeros(0, dtype=xp.uint64), weights=xp.zeros(3, dtype=xp.complex128), minlength=2))
 
 
 @gpu
-@pytest.mark.parametrize("case", ["negative", "float", "uint64", "2d", "0d", "minlength", "weights_len",
-                                  "weights_complex"])
+@testing.numpy_cuarray_equal()
+def test_bincount_force_casts_unsigned_input(xp):
+    # uint64 is cast to intp like any integer input (values below 2**63 stay as they are).
+    return (xp.bincount(xp.asarray(numpy.array([1, 2, 2], numpy.uint64))),
+            xp.bincount(xp.asarray(numpy.array([3, 0], numpy.uint64)), weights=xp.asarray(numpy.array([0.5, 2.0]))))
+
+
+@gpu
+@pytest.mark.parametrize("case", ["negative", "float", "uint64", "uint64_wraps", "2d", "0d", "minlength", "weights_len",
+                                  "weights_complex", "negative_before_weights", "empty_float"])
 @testing.numpy_cuarray_equal()
 def test_bincount_errors(xp, case):
     x = xp.asarray(numpy.array([1, 2, 3]))
@@ -87,6 +97,12 @@ def test_bincount_errors(xp, case):
         return xp.bincount(xp.asarray(numpy.array([1.0, 2.0])))
     if case == "uint64":
         return xp.bincount(xp.asarray(numpy.array([1, 2], numpy.uint64)))
+    if case == "uint64_wraps":  # 2**63 becomes negative in the cast to intp
+        return xp.bincount(xp.asarray(numpy.array([1, 2**63], numpy.uint64)))
+    if case == "negative_before_weights":  # NumPy checks the values before it converts the weights
+        return xp.bincount(xp.asarray(numpy.array([1, -1])), weights=xp.ones(2, dtype=xp.complex128))
+    if case == "empty_float":  # an empty float array still needs a safe cast
+        return xp.bincount(xp.zeros(0))
     if case == "2d":
         return xp.bincount(xp.ones((2, 2), dtype=xp.int64))
     if case == "0d":
@@ -114,6 +130,58 @@ def test_histogram_matches_numpy(xp, dtype):
     return (_hist_pair(xp, a), _hist_pair(xp, a, bins=7), _hist_pair(xp, a, bins=3, range=(-2, 5)),
             _hist_pair(xp, a, bins=1000), _hist_pair(xp, a[::3, ::-1], bins=5000 if dtype != "float16" else 300),
             _hist_pair(xp, a[:1, :1]))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int16"])
+@testing.numpy_cuarray_equal()
+def test_histogram_edges_are_bit_identical_to_numpy(xp, dtype):
+    # NumPy's linspace runs in the data's float type when the edges come from a.min() and a.max(), in float64
+    # for a range; counts depend on every bit of the edges.
+    outs = []
+    for seed in range(6):
+        a = xp.asarray(_reals(dtype, 2000, seed=seed) * (1 if dtype == "int16" else 10.0 ** (seed - 2)))
+        for bins in (10, 7, 333):
+            outs.append(xp.histogram(a, bins=bins))
+        outs.append(xp.histogram(a, bins=13, range=(-1.1, 2.3)))
+        outs.append(xp.histogram_bin_edges(a, bins="rice", range=(-3, 4)))
+    outs.append(xp.histogram(xp.full(4, 2.5, dtype=dtype), bins=3))
+    return outs
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@testing.numpy_cuarray_equal()
+def test_histogram_range_is_compared_in_the_data_type(xp, dtype):
+    # float32(0.7) < 0.7, yet NumPy keeps it: it compares with the range cast to the data's type.
+    a = xp.asarray(numpy.array([0.1, 0.7, 0.3, 0.69999, 0.100001, 0.5, 0.0999], dtype))
+    return xp.histogram(a, bins=3, range=(0.1, 0.7)), xp.histogram(a, bins="sqrt", range=(0.1, 0.7))
+
+
+@gpu
+@pytest.mark.parametrize("wdtype", ["float16", "float32", "float64", "complex64"])
+@pytest.mark.parametrize("density", [False, True])
+@testing.numpy_cuarray_equal()
+def test_histogram_weights_over_edges_cumulate_like_numpy(xp, wdtype, density):
+    # Over explicit edges NumPy bins weights as differences of cumulative sums in the weights' type, per block
+    # of 65536 samples (70000 samples: two blocks).
+    a = _reals("float64", 70000)
+    a[::997] = numpy.nan
+    w = _reals("float64", 70000, seed=3)
+    if wdtype == "complex64":
+        w = w + 1j * _reals("float64", 70000, seed=4)
+    edges = xp.asarray(numpy.array([-5.0, -1.0, 0.0, 0.5, 4.0, 9.0]))
+    return xp.histogram(xp.asarray(a), bins=edges, weights=xp.asarray(w.astype(wdtype)), density=density)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int8"])
+@pytest.mark.parametrize("density", [False, True])
+@testing.numpy_cuarray_equal()
+def test_histogramdd_edges_take_the_type_of_numpys_linspace(xp, dtype, density):
+    s = xp.asarray(_reals(dtype, 3000).reshape(1000, 3))
+    return (xp.histogramdd(s, bins=(7, 5, 9), density=density),
+            xp.histogramdd(s, bins=4, range=[(-2, 2), None, (0, 1)], density=density))
 
 
 @gpu
