@@ -214,7 +214,13 @@ nb::list as_pairs(nb::handle x_in, int ndim, bool as_index) {
   }
   nb::object x = numpy().attr("array")(x_in);
   if (as_index) x = numpy().attr("round")(x).attr("astype")(numpy().attr("intp"), nb::arg("copy") = false);
-  auto negative = [&](nb::handle v) { return as_index && nb::cast<bool>(v < nb::int_(0)); };
+  nb::int_ zero(0);
+  auto negative = [&](nb::handle v) {
+    if (!as_index) return false;
+    int r = PyObject_RichCompareBool(v.ptr(), zero.ptr(), Py_LT);
+    if (r < 0) throw nb::python_error();
+    return r == 1;
+  };
   int xnd = nb::cast<int>(x.attr("ndim"));
   std::int64_t size = nb::cast<std::int64_t>(x.attr("size"));
   if (xnd < 3) {
@@ -232,7 +238,7 @@ nb::list as_pairs(nb::handle x_in, int ndim, bool as_index) {
       return out;
     }
   }
-  if (as_index && nb::cast<bool>(x.attr("min")() < nb::int_(0))) throw value_error("index can't contain negative values");
+  if (as_index && negative(x.attr("min")())) throw value_error("index can't contain negative values");
   nb::object l = numpy().attr("broadcast_to")(x, nb::make_tuple(ndim, 2)).attr("tolist")();
   for (nb::handle p : l) out.append(p);
   return out;

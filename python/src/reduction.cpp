@@ -198,7 +198,9 @@ void init_reduction(nb::module_& m) {
     }
     c.out_type = to_dtype(out_dtype);
     return wrap(red::run(s, c));
-  });
+  }, nb::arg("name"), nb::arg("preamble"), nb::arg("acc"), nb::arg("computes"), nb::arg("out_compute"), nb::arg("map"),
+     nb::arg("combine"), nb::arg("post"), nb::arg("identity"), nb::arg("acc_bytes"), nb::arg("sequential"),
+     nb::arg("ins"), nb::arg("axis").none(), nb::arg("out_dtype"));
   m.def("count_nonzero", [](nb::handle a, nb::handle axis, bool keepdims) {
     return wrap(count_nonzero(to_array(a, "count_nonzero"), to_axes(axis), keepdims));
   }, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::kw_only(), nb::arg("keepdims") = false);

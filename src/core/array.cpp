@@ -229,11 +229,9 @@ array array::reshape(const shape_t& shape_in, order o) const {
   int unknown = -1;
   std::int64_t known = 1;
   for (int i = 0; i < shape.size(); ++i) {
-    if (shape[i] == -1) {
+    if (shape[i] < 0) {  // NumPy takes any negative length as the unknown one
       if (unknown >= 0) throw value_error("can only specify one unknown dimension");
       unknown = i;
-    } else if (shape[i] < 0) {
-      throw value_error("negative dimensions not allowed");
     } else {
       known *= shape[i];
     }

@@ -155,7 +155,13 @@ array ufunc_reduce(const ufunc_def& u, const array& a, const reduce_options& o) 
     s.identity = "ca_cast<acc_t>(0)";  // never combined: the sequential fold starts from the first element
     s.sequential = true;
   }
-  if (!associative(u)) s.sequential = true;
+  if (!associative(u)) {
+    s.sequential = true;
+    // NumPy folds a non-reorderable ufunc along one axis only.
+    if (axes.size() > 1) {
+      throw value_error("reduction operation '" + u.name + "' is not reorderable, so at most one axis may be specified");
+    }
+  }
   red::call c;
   c.in = a;
   c.axes = axes;

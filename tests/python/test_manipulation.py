@@ -119,7 +119,7 @@ def test_writing_through_a_reshaped_view_changes_the_original(xp):
     a = _arr(xp, (4, 6), "int32")
     v = a[:, 1:5].reshape(4, 2, 2)
     v[...] = 7
-    return a, v.base is a
+    return a, _shares(xp, a, v)  # NumPy's base chain here is an implementation detail; the memory is shared
 
 
 @gpu
@@ -381,7 +381,7 @@ def test_split_parts_are_views(xp):
     a = _arr(xp, (4, 6), "int32")
     parts = xp.split(a, 3, axis=1)
     parts[1][...] = 0
-    return a, [p.base is a for p in parts]
+    return a, [_shares(xp, a, p) for p in parts]
 
 
 @gpu
