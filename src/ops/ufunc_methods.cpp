@@ -248,12 +248,15 @@ array ufunc_reduceat(const ufunc_def& u, const array& a, const array& indices, i
   if (nrows > 0 && m > 0) {
     std::string ct = cname(t);
     // One thread per (row, segment): thread i folds row i / m, segment i % m.
+    const std::string kname = u.name + "_reduceat";  // the spec holds views: the strings must outlive run()
     ew::kernel_spec spec;
-    spec.name = u.name + "_reduceat";
-    spec.body = "const long long _n = in2, _m = in3; const long long row = (long long)i / _m, s = (long long)i % _m; "
-                "const long long b = raw1[s]; const long long e = s + 1 < _m ? raw1[s + 1] : _n; const auto* p = raw0 + row * _n; " +
-                ct + " acc = ca_cast<" + ct + ">(p[b]); if (e > b) { for (long long k = b + 1; k < e; ++k) { " + ct +
-                " x = ca_cast<" + ct + ">(p[k]); " + fold_step(l) + " } } ca_put(raw4[i], acc);";
+    spec.name = kname;
+    const std::string body =
+        "const long long _n = in2, _m = in3; const long long row = (long long)i / _m, s = (long long)i % _m; "
+        "const long long b = raw1[s]; const long long e = s + 1 < _m ? raw1[s + 1] : _n; const auto* p = raw0 + row * _n; " +
+        ct + " acc = ca_cast<" + ct + ">(p[b]); if (e > b) { for (long long k = b + 1; k < e; ++k) { " + ct +
+        " x = ca_cast<" + ct + ">(p[k]); " + fold_step(l) + " } } ca_put(raw4[i], acc);";
+    spec.body = body;
     spec.preamble = put_helper;
     spec.c_order_index = true;
     spec.id = ew::intern(spec);
@@ -313,8 +316,9 @@ void ufunc_at(const ufunc_def& u, array& a, const array& indices, const std::opt
                      " in0 = ca_cast<" + in0t + ">(dst); ";
   if (b) body += cname(l.in[1]) + " in1 = ca_cast<" + cname(l.in[1]) + ">(raw5[k * _inner + i]); ";
   body += cname(l.out[0]) + " out0; { " + l.body + " } ca_put(dst, out0); }";
+  const std::string kname = u.name + "_at";  // the spec holds views: the strings must outlive run()
   ew::kernel_spec spec;
-  spec.name = u.name + "_at";
+  spec.name = kname;
   spec.body = body;
   spec.preamble = put_helper;
   spec.c_order_index = true;
