@@ -28,6 +28,11 @@ enum class scan_op : std::uint8_t { sum, prod };
 void launch_scan(scan_type t, scan_op op, const void* in, void* out, std::int64_t n, std::int64_t row,
                  scratch_allocator& scratch, cudaStream_t stream);
 
+/// The float32 whole-array sum under the policies of Note [scan policy] (scan_sum_f32_tuned.cu); false, doing
+/// nothing, where they do not apply (CUARRAY_SCAN_POLICY=default, n >= 2**32).
+bool launch_scan_sum_f32_tuned(const float* in, float* out, std::int64_t n, scratch_allocator& scratch,
+                               cudaStream_t stream);
+
 // The four instantiation groups, one per source file so that they compile in parallel.
 void launch_scan_sum_flat(scan_type t, const void* in, void* out, std::int64_t n, scratch_allocator& scratch,
                           cudaStream_t stream);

@@ -5,6 +5,10 @@ namespace cuarray::detail {
 
 void launch_scan_sum_flat(scan_type t, const void* in, void* out, std::int64_t n, scratch_allocator& scratch,
                           cudaStream_t stream) {
+  if (t == scan_type::f32 &&
+      launch_scan_sum_f32_tuned(static_cast<const float*>(in), static_cast<float*>(out), n, scratch, stream)) {
+    return;
+  }
   scan_impl::dispatch_scan_type(t, [&](auto z) {
     scan_impl::scan_flat<decltype(z), scan_impl::add_op>(in, out, n, scratch, stream);
   });

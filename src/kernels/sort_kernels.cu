@@ -3,6 +3,8 @@
 
 #include <cub/device/device_scan.cuh>
 
+#include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "src/cuda/check.hpp"
@@ -146,8 +148,14 @@ __global__ void gather_rows_kernel(const unsigned char* src, long long row_bytes
   }
 }
 
-__global__ void widen_kernel(const int* in, long long* out, long long total) {
-  CA_GRID_LOOP(i, total) { out[i] = in[i]; }
+// 16-byte loads and stores when both are aligned (`nvec` groups of four), the rest one by one.
+__global__ void widen_kernel(const int* in, long long* out, long long total, long long nvec) {
+  CA_GRID_LOOP(v, nvec) {
+    int4 w = reinterpret_cast<const int4*>(in)[v];
+    reinterpret_cast<longlong2*>(out)[2 * v] = make_longlong2(w.x, w.y);
+    reinterpret_cast<longlong2*>(out)[2 * v + 1] = make_longlong2(w.z, w.w);
+  }
+  CA_GRID_LOOP(i, total - 4 * nvec) { out[4 * nvec + i] = in[4 * nvec + i]; }
 }
 
 __global__ void row_offsets_kernel(long long* offsets, long long rows, long long n) {
@@ -309,6 +317,117 @@ __global__ void inverse_kernel(const long long* pos, index_ref perm, long long r
   CA_GRID_LOOP(i, rows) { inverse[perm.data ? index_at(perm, i) : i] = pos[i] - 1; }
 }
 
+// A grid that fills every SM once, each thread striding over the data: per-block results (atomics) stay few
+// and blocks that have nothing to do retire at once.
+int resident_grid(long long work_items) {
+  int device = 0, sms = 0;
+  CUARRAY_CUDA_CHECK(cudaGetDevice(&device));
+  CUARRAY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  long long blocks = (work_items + block_size - 1) / block_size;
+  long long cap = static_cast<long long>(sms) * (2048 / block_size);
+  return static_cast<int>(blocks < 1 ? 1 : (blocks < cap ? blocks : cap));
+}
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+template <class U>
+__device__ inline void note_nan(U x, unsigned long long& negative, unsigned long long& max_inv,
+                                unsigned long long& max_bits) {
+  if (!sk::float_is_nan(x)) return;
+  if (x & sk::float_bits<U>::sign) ++negative;
+  unsigned long long b = x;
+  max_bits = b > max_bits ? b : max_bits;
+  max_inv = ~b > max_inv ? ~b : max_inv;
+}
+
+__device__ inline unsigned long long warp_max(unsigned long long v) {
+  for (int d = 16; d > 0; d /= 2) {
+    unsigned long long o = __shfl_xor_sync(0xffffffffu, v, d);
+    v = o > v ? o : v;
+  }
+  return v;
+}
+
+__device__ inline unsigned long long warp_sum(unsigned long long v) {
+  for (int d = 16; d > 0; d /= 2) v += __shfl_xor_sync(0xffffffffu, v, d);
+  return v;
+}
+
+// One pass over the values (16-byte loads when `aligned`): the NaN summary, and argsort's indices when asked.
+// Launched with block_size threads.
+template <class U>
+__global__ void nan_scan_kernel(const U* x, long long n, bool aligned, nan_summary* summary, int* iota) {
+  constexpr int per_vec = 16 / static_cast<int>(sizeof(U));
+  unsigned long long negative = 0, max_inv = 0, max_bits = 0;
+  long long nvec = aligned ? n / per_vec : 0;
+  long long tid = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long v = tid; v < nvec; v += stride) {
+    uint4 w = reinterpret_cast<const uint4*>(x)[v];
+    U e[per_vec];
+    memcpy(e, &w, sizeof(w));
+#pragma unroll
+    for (int k = 0; k < per_vec; ++k) note_nan(e[k], negative, max_inv, max_bits);
+    if (iota) {
+      int b = static_cast<int>(v * per_vec);
+      if constexpr (per_vec == 4) {
+        reinterpret_cast<int4*>(iota)[v] = make_int4(b, b + 1, b + 2, b + 3);
+      } else {
+        reinterpret_cast<int2*>(iota)[v] = make_int2(b, b + 1);
+      }
+    }
+  }
+  for (long long i = nvec * per_vec + tid; i < n; i += stride) {
+    note_nan(x[i], negative, max_inv, max_bits);
+    if (iota) iota[i] = static_cast<int>(i);
+  }
+  negative = warp_sum(negative);
+  max_inv = warp_max(max_inv);
+  max_bits = warp_max(max_bits);
+  __shared__ unsigned long long part[3][block_size / 32];
+  int warp = static_cast<int>(threadIdx.x) / 32;
+  if (threadIdx.x % 32 == 0) {
+    part[0][warp] = negative;
+    part[1][warp] = max_inv;
+    part[2][warp] = max_bits;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long neg = 0, inv = 0, bits = 0;
+    for (int w = 0; w < block_size / 32; ++w) {
+      neg += part[0][w];
+      inv = part[1][w] > inv ? part[1][w] : inv;
+      bits = part[2][w] > bits ? part[2][w] : bits;
+    }
+    if (bits != 0) {  // this block saw a NaN
+      if (neg) atomicAdd(reinterpret_cast<unsigned long long*>(&summary->negative), neg);
+      atomicMax(reinterpret_cast<unsigned long long*>(&summary->max_inverted), inv);
+      atomicMax(reinterpret_cast<unsigned long long*>(&summary->max_bits), bits);
+    }
+  }
+}
+
+// scratch = out rotated left by k = summary->negative, the k wrapped NaNs losing their sign bit.
+template <class U>
+__global__ void rotate_nans_kernel(const U* out, long long n, const nan_summary* summary, U* scratch) {
+  long long k = summary->negative;
+  if (k == 0) return;
+  CA_GRID_LOOP(i, n) {
+    long long j = i + k;
+    scratch[i] = j < n ? out[j] : static_cast<U>(out[j - n] & static_cast<U>(~sk::float_bits<U>::sign));
+  }
+}
+
+template <class U>
+__global__ void copy_back_kernel(U* out, long long n, const nan_summary* summary, const U* scratch) {
+  if (summary->negative == 0) return;
+  CA_GRID_LOOP(i, n) { out[i] = scratch[i]; }
+}
+
+__global__ void iota_kernel(int* iota, long long total, long long n) {
+  CA_GRID_LOOP(i, total) { iota[i] = static_cast<int>(n >= total ? i : i % n); }
+}
+
 }  // namespace
 
 int key_width(dtype t, key_part part) {
@@ -377,7 +496,54 @@ void launch_gather_rows(const void* src, std::size_t row_bytes, index_ref idx, s
 
 void launch_widen(const std::int32_t* in, std::int64_t* out, std::int64_t total, cudaStream_t stream) {
   if (total <= 0) return;
-  widen_kernel<<<grid_for(total), block_size, 0, stream>>>(in, reinterpret_cast<long long*>(out), total);
+  long long nvec = aligned16(in) && aligned16(out) ? total / 4 : 0;
+  widen_kernel<<<grid_for(nvec ? nvec : total), block_size, 0, stream>>>(in, reinterpret_cast<long long*>(out), total,
+                                                                          nvec);
+  check_launch();
+}
+
+void launch_nan_scan(const void* src, int width, std::int64_t n, nan_summary* summary, std::int32_t* iota,
+                     cudaStream_t stream) {
+  CUARRAY_CUDA_CHECK(cudaMemsetAsync(summary, 0, sizeof(nan_summary), stream));
+  if (n <= 0) return;
+  // The vector loads need `src` and `iota` aligned alike; arrays from the pool are, views may not be.
+  bool aligned = aligned16(src) && (iota == nullptr || aligned16(iota));
+  int grid = resident_grid(aligned ? n / (16 / width) : n);
+  auto* idx = reinterpret_cast<int*>(iota);
+  if (width == 4) {
+    nan_scan_kernel<unsigned int><<<grid, block_size, 0, stream>>>(static_cast<const unsigned int*>(src), n, aligned,
+                                                                   summary, idx);
+  } else {
+    nan_scan_kernel<unsigned long long><<<grid, block_size, 0, stream>>>(static_cast<const unsigned long long*>(src),
+                                                                         n, aligned, summary, idx);
+  }
+  check_launch();
+}
+
+void launch_move_negative_nans(void* out, int width, std::int64_t n, const nan_summary* summary, void* scratch,
+                               cudaStream_t stream) {
+  if (n <= 0) return;
+  // Both kernels read the count first and return when it is 0 (the usual case): a few microseconds in all.
+  int grid = resident_grid(n);
+  if (width == 4) {
+    using U = unsigned int;
+    rotate_nans_kernel<U><<<grid, block_size, 0, stream>>>(static_cast<const U*>(out), n, summary,
+                                                           static_cast<U*>(scratch));
+    copy_back_kernel<U><<<grid, block_size, 0, stream>>>(static_cast<U*>(out), n, summary,
+                                                         static_cast<const U*>(scratch));
+  } else {
+    using U = unsigned long long;
+    rotate_nans_kernel<U><<<grid, block_size, 0, stream>>>(static_cast<const U*>(out), n, summary,
+                                                           static_cast<U*>(scratch));
+    copy_back_kernel<U><<<grid, block_size, 0, stream>>>(static_cast<U*>(out), n, summary,
+                                                         static_cast<const U*>(scratch));
+  }
+  check_launch();
+}
+
+void launch_iota(std::int32_t* iota, std::int64_t total, std::int64_t n, cudaStream_t stream) {
+  if (total <= 0) return;
+  iota_kernel<<<grid_for(total), block_size, 0, stream>>>(reinterpret_cast<int*>(iota), total, n);
   check_launch();
 }
 

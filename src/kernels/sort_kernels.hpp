@@ -72,6 +72,56 @@ std::size_t segmented_sort_pairs(void* temp, std::size_t temp_bytes, void* k0, v
                                  std::int64_t total, std::int64_t rows, const std::int64_t* offsets, int& selector,
                                  cudaStream_t stream);
 
+// Sorts on native keys (Note [native keys] in sorting.cpp): float32, float64, int32 and int64 keys go to CUB
+// as they are (it orders their bits itself; 32-bit item counts), unsigned integers through the unsigned
+// instantiations above. The input is left untouched and the result lands in `out` (CUB keeps its alternate
+// buffers in `temp`). With temp == nullptr they return the temporary storage needed.
+
+/// Whether radix_sort_native_keys / radix_sort_native_pairs take `n` elements of dtype `t`.
+bool native_key_type(dtype t, std::int64_t n);
+std::size_t radix_sort_native_keys(void* temp, std::size_t temp_bytes, const void* in, void* out, dtype t,
+                                   std::int64_t n, cudaStream_t stream);
+std::size_t radix_sort_native_pairs(void* temp, std::size_t temp_bytes, const void* keys_in, void* keys_out, dtype t,
+                                    const std::int32_t* values_in, std::int32_t* values_out, std::int64_t n,
+                                    cudaStream_t stream);
+/// The unsigned-key instantiations of radix_sort_keys / radix_sort_pairs with separate input and output.
+std::size_t radix_sort_keys_from(void* temp, std::size_t temp_bytes, const void* in, void* out, int width,
+                                 std::int64_t n, cudaStream_t stream);
+std::size_t radix_sort_pairs_from(void* temp, std::size_t temp_bytes, const void* keys_in, void* keys_out, int width,
+                                  const std::int32_t* values_in, std::int32_t* values_out, std::int64_t n,
+                                  cudaStream_t stream);
+/// The unsigned-key segmented sorts with separate input and output (int32 values).
+std::size_t segmented_sort_keys_from(void* temp, std::size_t temp_bytes, const void* in, void* out, int width,
+                                     std::int64_t total, std::int64_t rows, const std::int64_t* offsets,
+                                     cudaStream_t stream);
+std::size_t segmented_sort_pairs_from(void* temp, std::size_t temp_bytes, const void* keys_in, void* keys_out,
+                                      int width, const std::int32_t* values_in, std::int32_t* values_out,
+                                      std::int64_t total, std::int64_t rows, const std::int64_t* offsets,
+                                      cudaStream_t stream);
+
+/// What launch_nan_scan finds among float values, in three int64 (zeroed by the launch): the number of NaNs
+/// with the sign bit set (CUB sorts those before -inf), the largest ~bits and the largest bits of the NaNs.
+struct nan_summary {
+  std::int64_t negative;
+  std::uint64_t max_inverted, max_bits;
+  /// No NaN, or all NaNs of one bit pattern: CUB then keeps them in input order (equal keys, stable sort).
+  bool one_pattern() const { return max_bits == 0 || ~max_inverted == max_bits; }
+};
+
+/// One read of the `n` contiguous float32 (width 4) or float64 (width 8) values at `src` into `*summary`
+/// (device memory). When `iota` is given, also writes iota[i] = i (argsort's indices; n < 2**31).
+void launch_nan_scan(const void* src, int width, std::int64_t n, nan_summary* summary, std::int32_t* iota,
+                     cudaStream_t stream);
+
+/// After radix_sort_native_keys of floats: moves the summary->negative NaNs that CUB put first to the end
+/// (sign bit cleared, as the transformed keys of Note [sort keys] do), through `scratch` (n elements). Does
+/// nothing on the device when the count is 0, so no synchronisation is needed.
+void launch_move_negative_nans(void* out, int width, std::int64_t n, const nan_summary* summary, void* scratch,
+                               cudaStream_t stream);
+
+/// iota[i] = i % n over `total` int32 elements.
+void launch_iota(std::int32_t* iota, std::int64_t total, std::int64_t n, cudaStream_t stream);
+
 /// In-place inclusive prefix sum of int64 values.
 std::size_t inclusive_sum(void* temp, std::size_t temp_bytes, std::int64_t* data, std::int64_t n, cudaStream_t stream);
 

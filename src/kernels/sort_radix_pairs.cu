@@ -21,6 +21,19 @@ std::size_t sort_pairs_typed(void* temp, std::size_t temp_bytes, void* k0, void*
   return bytes;
 }
 
+// Same kernels as above (the overwrite permission is a run-time argument of CUB's dispatch).
+template <class K>
+std::size_t sort_pairs_from_typed(void* temp, std::size_t temp_bytes, const void* keys_in, void* keys_out,
+                                  const std::int32_t* values_in, std::int32_t* values_out, std::int64_t n,
+                                  cudaStream_t stream) {
+  std::size_t bytes = temp_bytes;
+  CUARRAY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp, bytes, static_cast<const K*>(keys_in),
+                                                     static_cast<K*>(keys_out), values_in, values_out,
+                                                     static_cast<std::int64_t>(n), 0, static_cast<int>(8 * sizeof(K)),
+                                                     stream));
+  return bytes;
+}
+
 }  // namespace
 
 std::size_t radix_sort_pairs(void* temp, std::size_t temp_bytes, void* k0, void* k1, int width, void* v0, void* v1,
@@ -42,6 +55,25 @@ std::size_t radix_sort_pairs(void* temp, std::size_t temp_bytes, void* k0, void*
     default:
       return sort_pairs_typed<std::uint64_t, std::int32_t>(temp, temp_bytes, k0, k1, v0, v1, n, end_bit, selector,
                                                            stream);
+  }
+}
+
+std::size_t radix_sort_pairs_from(void* temp, std::size_t temp_bytes, const void* keys_in, void* keys_out, int width,
+                                  const std::int32_t* values_in, std::int32_t* values_out, std::int64_t n,
+                                  cudaStream_t stream) {
+  switch (width) {
+    case 1:
+      return sort_pairs_from_typed<std::uint8_t>(temp, temp_bytes, keys_in, keys_out, values_in, values_out, n,
+                                                 stream);
+    case 2:
+      return sort_pairs_from_typed<std::uint16_t>(temp, temp_bytes, keys_in, keys_out, values_in, values_out, n,
+                                                  stream);
+    case 4:
+      return sort_pairs_from_typed<std::uint32_t>(temp, temp_bytes, keys_in, keys_out, values_in, values_out, n,
+                                                  stream);
+    default:
+      return sort_pairs_from_typed<std::uint64_t>(temp, temp_bytes, keys_in, keys_out, values_in, values_out, n,
+                                                  stream);
   }
 }
 

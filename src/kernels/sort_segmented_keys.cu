@@ -19,6 +19,17 @@ std::size_t seg_keys_typed(void* temp, std::size_t temp_bytes, void* k0, void* k
   return bytes;
 }
 
+// Same kernels as above (the overwrite permission is a run-time argument of CUB's dispatch).
+template <class K>
+std::size_t seg_keys_from_typed(void* temp, std::size_t temp_bytes, const void* in, void* out, std::int64_t total,
+                                std::int64_t rows, const std::int64_t* offsets, cudaStream_t stream) {
+  std::size_t bytes = temp_bytes;
+  CUARRAY_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortKeys(temp, bytes, static_cast<const K*>(in),
+                                                              static_cast<K*>(out), total, rows, offsets, offsets + 1,
+                                                              stream));
+  return bytes;
+}
+
 }  // namespace
 
 std::size_t segmented_sort_keys(void* temp, std::size_t temp_bytes, void* k0, void* k1, int width, std::int64_t total,
@@ -28,6 +39,17 @@ std::size_t segmented_sort_keys(void* temp, std::size_t temp_bytes, void* k0, vo
     case 2: return seg_keys_typed<std::uint16_t>(temp, temp_bytes, k0, k1, total, rows, offsets, selector, stream);
     case 4: return seg_keys_typed<std::uint32_t>(temp, temp_bytes, k0, k1, total, rows, offsets, selector, stream);
     default: return seg_keys_typed<std::uint64_t>(temp, temp_bytes, k0, k1, total, rows, offsets, selector, stream);
+  }
+}
+
+std::size_t segmented_sort_keys_from(void* temp, std::size_t temp_bytes, const void* in, void* out, int width,
+                                     std::int64_t total, std::int64_t rows, const std::int64_t* offsets,
+                                     cudaStream_t stream) {
+  switch (width) {
+    case 1: return seg_keys_from_typed<std::uint8_t>(temp, temp_bytes, in, out, total, rows, offsets, stream);
+    case 2: return seg_keys_from_typed<std::uint16_t>(temp, temp_bytes, in, out, total, rows, offsets, stream);
+    case 4: return seg_keys_from_typed<std::uint32_t>(temp, temp_bytes, in, out, total, rows, offsets, stream);
+    default: return seg_keys_from_typed<std::uint64_t>(temp, temp_bytes, in, out, total, rows, offsets, stream);
   }
 }
 

@@ -21,6 +21,18 @@ std::size_t seg_pairs_typed(void* temp, std::size_t temp_bytes, void* k0, void* 
   return bytes;
 }
 
+// Same kernels as above (the overwrite permission is a run-time argument of CUB's dispatch).
+template <class K>
+std::size_t seg_pairs_from_typed(void* temp, std::size_t temp_bytes, const void* keys_in, void* keys_out,
+                                 const std::int32_t* values_in, std::int32_t* values_out, std::int64_t total,
+                                 std::int64_t rows, const std::int64_t* offsets, cudaStream_t stream) {
+  std::size_t bytes = temp_bytes;
+  CUARRAY_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(temp, bytes, static_cast<const K*>(keys_in),
+                                                               static_cast<K*>(keys_out), values_in, values_out, total,
+                                                               rows, offsets, offsets + 1, stream));
+  return bytes;
+}
+
 }  // namespace
 
 std::size_t segmented_sort_pairs(void* temp, std::size_t temp_bytes, void* k0, void* k1, int width, void* v0, void* v1,
@@ -35,6 +47,26 @@ std::size_t segmented_sort_pairs(void* temp, std::size_t temp_bytes, void* k0, v
       return seg_pairs_typed<std::uint32_t>(temp, temp_bytes, k0, k1, v0, v1, total, rows, offsets, selector, stream);
     default:
       return seg_pairs_typed<std::uint64_t>(temp, temp_bytes, k0, k1, v0, v1, total, rows, offsets, selector, stream);
+  }
+}
+
+std::size_t segmented_sort_pairs_from(void* temp, std::size_t temp_bytes, const void* keys_in, void* keys_out,
+                                      int width, const std::int32_t* values_in, std::int32_t* values_out,
+                                      std::int64_t total, std::int64_t rows, const std::int64_t* offsets,
+                                      cudaStream_t stream) {
+  switch (width) {
+    case 1:
+      return seg_pairs_from_typed<std::uint8_t>(temp, temp_bytes, keys_in, keys_out, values_in, values_out, total,
+                                                rows, offsets, stream);
+    case 2:
+      return seg_pairs_from_typed<std::uint16_t>(temp, temp_bytes, keys_in, keys_out, values_in, values_out, total,
+                                                 rows, offsets, stream);
+    case 4:
+      return seg_pairs_from_typed<std::uint32_t>(temp, temp_bytes, keys_in, keys_out, values_in, values_out, total,
+                                                 rows, offsets, stream);
+    default:
+      return seg_pairs_from_typed<std::uint64_t>(temp, temp_bytes, keys_in, keys_out, values_in, values_out, total,
+                                                 rows, offsets, stream);
   }
 }
 

@@ -1,4 +1,8 @@
 """cumsum/cumprod and their NaN and array-API variants, diff, ediff1d and gradient against NumPy."""
+import os
+import subprocess
+import sys
+
 import numpy
 import pytest
 
@@ -116,6 +120,40 @@ def test_cumsum_of_large_arrays_and_many_rows():
         numpy.testing.assert_array_equal(cp.cumsum(cp.asarray(b), axis=axis).get(), numpy.cumsum(b, axis=axis))
     f = rng.random(1 << 21).astype(numpy.float32)
     numpy.testing.assert_allclose(cp.cumsum(cp.asarray(f)).get(), numpy.cumsum(f, dtype=numpy.float64), rtol=1e-4)
+
+
+# Tiles of the float32 sum policies (Note [scan policy] in src/kernels/scan_sum_f32_tuned.cu): 128 x 15,
+# 128 x 24 and 256 x 24 items.
+@gpu
+@pytest.mark.parametrize("n", [1, 2, 1919, 1921, 3071, 3072, 3073, 6143, 6145, 3072 * 700 + 1, (1 << 22) + 5])
+def test_cumsum_float32_around_scan_tiles(n):
+    f = numpy.random.default_rng(n).random(n).astype(numpy.float32)
+    got = cp.cumsum(cp.asarray(f)).get()
+    assert got.dtype == numpy.float32
+    numpy.testing.assert_allclose(got, numpy.cumsum(f, dtype=numpy.float64), rtol=1e-4)
+    g = numpy.array([1.0, numpy.inf, 2.0, -numpy.inf, 3.0] * (n // 5 + 1), dtype=numpy.float32)[:n]
+    numpy.testing.assert_array_equal(cp.cumsum(cp.asarray(g)).get(), numpy.cumsum(g))
+
+
+@gpu
+@pytest.mark.parametrize("policy", ["default", "tuned", "wide", "bogus"])
+def test_scan_policy_environment_variable(policy):
+    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(cp.__file__)))
+    env = dict(os.environ)
+    env["CUARRAY_SCAN_POLICY"] = policy
+    env["PYTHONPATH"] = os.pathsep.join([pkg_parent] + [p for p in [env.get("PYTHONPATH")] if p])
+    code = ("import numpy, cuarray\n"
+            "f = numpy.random.default_rng(0).random((1 << 20) + 3).astype(numpy.float32)\n"
+            "g = cuarray.cumsum(cuarray.asarray(f)).get()\n"
+            "assert numpy.allclose(g, numpy.cumsum(f, dtype=numpy.float64), rtol=1e-4)\n"
+            "h = cuarray.cumsum(cuarray.asarray(f[:10].astype(numpy.float16))).get()\n"
+            "assert numpy.allclose(h, numpy.cumsum(f[:10].astype(numpy.float16)), rtol=2e-2)\n")
+    r = subprocess.run([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=300)
+    if policy == "bogus":
+        assert r.returncode != 0 and "CUARRAY_SCAN_POLICY" in r.stderr, r.stderr
+    else:
+        assert r.returncode == 0, r.stderr
 
 
 @gpu

@@ -172,6 +172,134 @@ def test_ndarray_sort_in_place(dtype):
     _same(cp.asarray(x).argsort(axis=0), x.argsort(axis=0, kind="stable"))
 
 
+# -- GPU: sorts on native keys (Note [native keys] in src/ops/sorting.cpp) -------------------------------
+
+NATIVE = ["float32", "float64", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+# Around CUB's tiles on sm_80/sm_90: single-tile sorts, onesweep tiles of 384 x 17..30 items, warps.
+TILE_SIZES = [1, 2, 31, 33, 4095, 4097, 6528, 6529, 6911, 6913, 8832, 8833, 11520, 11521, (1 << 16) + 1]
+SORT_NATIVE_MIN = 1 << 20  # float sorts shorter than this take the transformed keys
+ARGSORT_NATIVE_MIN = 1 << 23  # float argsorts likewise
+FLOAT_SIZES = [SORT_NATIVE_MIN, SORT_NATIVE_MIN + 1, SORT_NATIVE_MIN + 6529, SORT_NATIVE_MIN + 8833,
+               SORT_NATIVE_MIN + 11521]
+
+
+def _native_values(dtype, n, seed=0):
+    """Values with many duplicates over the dtype's range: for floats +-0.0, +-inf and NaNs without the sign bit,
+    all of one bit pattern (the cases the native keys take)."""
+    dt = numpy.dtype(dtype)
+    rng = numpy.random.default_rng(seed)
+    if dt.kind in "iu":
+        info = numpy.iinfo(dt)
+        v = rng.integers(info.min, info.max, n, endpoint=True, dtype=dt)
+        small = rng.random(n) < 0.5  # duplicates, for the stability of argsort
+        v[small] = rng.integers(max(info.min, -3), 4, int(small.sum()), dtype=dt)
+        v[: min(n, 2)] = [info.min, info.max][: min(n, 2)]
+        return v
+    v = numpy.round(rng.standard_normal(n) * 3, 1).astype(dt)
+    special = numpy.array([0.0, -0.0, INF, -INF, NAN, 0.0, -0.0, NAN], dtype=dt)
+    k = min(n, 4 * len(special))
+    v[rng.permutation(n)[:k]] = numpy.resize(special, k)
+    return v
+
+
+def _nan_bits(dtype, payload):
+    """A NaN of `dtype` with the given extra mantissa bits (0: NumPy's NaN)."""
+    u = numpy.uint32 if numpy.dtype(dtype).itemsize == 4 else numpy.uint64
+    return numpy.array([NAN], dtype=dtype).view(u)[0] | u(payload)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", NATIVE)
+@pytest.mark.parametrize("n", TILE_SIZES)
+def test_native_sort_around_tiles(dtype, n):
+    x = _native_values(dtype, n, seed=n)
+    _same(cp.sort(cp.asarray(x)), numpy.sort(x))
+    _same(cp.argsort(cp.asarray(x)), numpy.argsort(x, kind="stable"))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", FLOAT_SIZES)
+def test_native_float_sort_around_tiles(dtype, n):
+    x = _native_values(dtype, n, seed=n)
+    got = cp.sort(cp.asarray(x)).get()
+    numpy.testing.assert_array_equal(got, numpy.sort(x))
+    # -0.0 and +0.0 are equal keys for CUB: all zeros survive, in input order.
+    numpy.testing.assert_array_equal(numpy.signbit(got[got == 0]), numpy.signbit(x[x == 0]))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [1, 2, 4097] + FLOAT_SIZES)
+def test_native_sort_moves_negative_nans_last(dtype, n):
+    x = _native_values(dtype, n, seed=n)
+    neg = numpy.random.default_rng(n).permutation(n)[: max(1, n // 100)]
+    x[neg] = -NAN
+    assert numpy.signbit(x[neg]).all()
+    got = cp.sort(cp.asarray(x)).get()
+    numpy.testing.assert_array_equal(got, numpy.sort(x))
+    k = int(numpy.isnan(x).sum())
+    assert numpy.isnan(got[n - k:]).all() and not numpy.isnan(got[:n - k]).any()
+    assert not numpy.signbit(got[n - k:]).any()  # NaNs lose their sign bit, as with the transformed keys
+    # The result is a permutation of the input: both zero signs survive.
+    assert numpy.signbit(got[got == 0]).sum() == numpy.signbit(x[x == 0]).sum()
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_native_sort_of_views(dtype):
+    x = _native_values(dtype, SORT_NATIVE_MIN + 3, seed=5)
+    x[::977] = -NAN
+    a = cp.asarray(x)
+    _same(cp.sort(a[1:]), numpy.sort(x[1:]))  # not 16-byte aligned: the NaN scan reads one by one
+    _same(cp.sort(a[::-1]), numpy.sort(x[::-1]))
+    b = a.copy()
+    b.sort()
+    _same(b, numpy.sort(x))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("case", ["native", "negative_nan", "nan_payloads", "unaligned"])
+def test_native_argsort_and_its_fallbacks(dtype, case):
+    """Above ARGSORT_NATIVE_MIN float argsorts use native keys unless a NaN has the sign bit or NaNs differ in bits
+    (then the transformed keys); -0.0 and +0.0 are equal keys for CUB, in input order like NumPy's stable sort."""
+    n = ARGSORT_NATIVE_MIN + 8833
+    x = _native_values(dtype, n, seed=11)
+    x[::1001] = 0.0
+    x[::1003] = -0.0
+    x[::4999] = NAN
+    if case == "negative_nan":
+        x[n // 2] = -NAN
+    elif case == "nan_payloads":
+        x.view(numpy.uint32 if x.itemsize == 4 else numpy.uint64)[n // 3] = _nan_bits(dtype, 1)
+    a = cp.asarray(x)
+    if case == "unaligned":
+        _same(cp.argsort(a[1:]), numpy.argsort(x[1:], kind="stable"))
+    else:
+        _same(cp.argsort(a), numpy.argsort(x, kind="stable"))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["int32", "int64", "uint8", "uint64"])
+def test_native_sort_of_large_integer_arrays(dtype):
+    x = _native_values(dtype, (1 << 20) + 3, seed=3)
+    _same(cp.argsort(cp.asarray(x)), numpy.argsort(x, kind="stable"))
+    _same(cp.sort(cp.asarray(x)), numpy.sort(x))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["uint8", "uint16", "uint32", "uint64"])
+def test_native_unsigned_rows(dtype):
+    for shape in [(300, 37), (4, 20000), (3, 1)]:
+        x = _native_values(dtype, int(numpy.prod(shape)), seed=7).reshape(shape)
+        a = cp.asarray(x)
+        _same(cp.sort(a), numpy.sort(x))
+        _same(cp.argsort(a), numpy.argsort(x, kind="stable"))
+        _same(cp.sort(a, axis=0), numpy.sort(x, axis=0))
+        _same(cp.argsort(a, axis=0), numpy.argsort(x, axis=0, kind="stable"))
+
+
 # -- lexsort, partition, sort_complex ----------------------------------------------------------------------
 
 @gpu

@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "src/kernels/sort_kernels.hpp"
 #include "src/kernels/sort_keys.hpp"
 
 namespace sk = cuarray::detail::sort_keys;
@@ -106,4 +107,23 @@ TEST(SortKeys, ComplexOrderIsNumpys) {
     }
   }
   EXPECT_FALSE(sk::complex_less(bits(-0.0), bits(0.0), bits(0.0), bits(-0.0)));
+}
+
+// Note [native keys]: argsort keeps CUB's order on native keys only when every NaN has one bit pattern.
+TEST(SortKeys, NanSummaryOnePattern) {
+  using cuarray::detail::sorting::nan_summary;
+  auto summary_of = [](const std::vector<std::uint64_t>& nans) {
+    nan_summary s{0, 0, 0};  // as the device zeroes it, then takes the maxima of ~bits and bits
+    for (std::uint64_t b : nans) {
+      s.max_inverted = std::max(s.max_inverted, static_cast<std::uint64_t>(~b));
+      s.max_bits = std::max(s.max_bits, b);
+    }
+    return s;
+  };
+  EXPECT_TRUE(summary_of({}).one_pattern());
+  EXPECT_TRUE(summary_of({0x7FC00000u, 0x7FC00000u}).one_pattern());
+  EXPECT_TRUE(summary_of({0x7FF8000000000000u}).one_pattern());
+  EXPECT_FALSE(summary_of({0x7FC00000u, 0x7FC00001u}).one_pattern());
+  EXPECT_FALSE(summary_of({0x7FC00000u, 0xFFC00000u}).one_pattern());
+  EXPECT_FALSE(summary_of({0x7FFFFFFFu, 0x7FC00000u, 0x7FFFFFFFu}).one_pattern());
 }
