@@ -12,6 +12,8 @@
 #   PYTHON                interpreter (default: python3)
 #   GPU_CHECK_SKIP        steps or groups to skip, space or comma separated:
 #                         info configure build ctest install selfcheck pytest numba bench | cpp python
+#   GPU_CHECK_PYTEST_ARGS what pytest runs (default: tests/python); with GPU_CHECK_SKIP, a run can be split
+#                         over two calls on the same warm machine (the second skipping the build)
 #   GPU_CHECK_BUDGET_S    wall-clock budget in seconds (default 570, under the device's 600 s per command);
 #                         each step is cut off so that the benchmarks and the summary still fit
 #   GPU_CHECK_BENCH_RESERVE_S   seconds kept for the benchmark step (default 90)
@@ -208,7 +210,8 @@ step_pytest() {
     echo "no tests/python folder"
     return 1
   fi
-  lim "$PY" -m pytest tests/python -q -rfE -p no:cacheprovider ${PYTEST_EXTRA[@]+"${PYTEST_EXTRA[@]}"}
+  # shellcheck disable=SC2086 # GPU_CHECK_PYTEST_ARGS is a list of words (paths, --ignore=..., -k ...)
+  lim "$PY" -m pytest ${GPU_CHECK_PYTEST_ARGS:-tests/python} -q -rfE -p no:cacheprovider ${PYTEST_EXTRA[@]+"${PYTEST_EXTRA[@]}"}
 }
 
 step_numba() {
