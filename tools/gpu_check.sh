@@ -223,11 +223,10 @@ step_numba() {
     echo "numba: skipped (no tests/python/test_interop.py)"
     return 99
   fi
-  # Entry-point plugins stay off: the machine's jaxtyping plugin imports numpy.typing, which the trimmed
-  # .deps/numpy-old does not carry.
+  # Entry-point plugins stay off (the machine's jaxtyping plugin is not needed here, and with them off
+  # pytest-timeout's --timeout would be an unknown option: the step has its own time limit).
   PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 PYTHONPATH="$ROOT/.deps/numpy-old${PYTHONPATH:+:$PYTHONPATH}" \
-    lim "$PY" -m pytest tests/python/test_interop.py -q -rfE -p no:cacheprovider -k numba \
-    ${PYTEST_EXTRA[@]+"${PYTEST_EXTRA[@]}"}
+    lim "$PY" -m pytest tests/python/test_interop.py -q -rfE -p no:cacheprovider -k numba
   local rc=$?
   if [ $rc -eq 5 ]; then
     echo "numba: skipped (no test in test_interop.py matches -k numba)"
