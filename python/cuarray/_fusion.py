@@ -222,6 +222,18 @@ class _Value:
 
     ndim = size = T = shape
 
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        return _FUNCTIONS["sum"](self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+        return _FUNCTIONS["prod"](self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def max(self, axis=None, out=None, keepdims=False):
+        return _FUNCTIONS["max"](self, axis=axis, out=out, keepdims=keepdims)
+
+    def min(self, axis=None, out=None, keepdims=False):
+        return _FUNCTIONS["min"](self, axis=axis, out=out, keepdims=keepdims)
+
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)  # protocol probes (hasattr) must see a plain missing attribute
@@ -411,8 +423,42 @@ def _around(a, decimals=0, out=None):
     return _cast(a, _value_dtype(a))
 
 
+class _Reduction:
+    """A reduction of a traced value (sum, prod, max, min): it can only be what the fused function returns,
+    and the whole function then runs as one reduction kernel whose map is the traced expression."""
+    __slots__ = ("op", "value", "axis", "keepdims", "dtype")
+
+    def __init__(self, op, value, axis, keepdims, dtype):
+        self.op, self.value, self.axis, self.keepdims, self.dtype = op, value, axis, keepdims, dtype
+
+    def __getattr__(self, name):
+        raise TypeError("cuarray.fuse: the result of a reduction can only be returned (it cannot take part in "
+                        "further operations inside the fused function)")
+
+    def _fail(self, *args, **kwargs):
+        raise TypeError("cuarray.fuse: the result of a reduction can only be returned (it cannot take part in "
+                        "further operations inside the fused function)")
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _fail
+    __neg__ = __pow__ = __rpow__ = __bool__ = __array_ufunc__ = _fail
+
+
+def _reducer(op):
+    def reduce(a, axis=None, dtype=None, out=None, keepdims=False, **kwargs):
+        if out is not None or kwargs:
+            raise _unsupported(f"{op}() with out= or {', '.join(sorted(kwargs))}")
+        a = _operand(a)
+        if not isinstance(a, _Value):
+            a = _cast(a, _literal(a)[1])
+        if isinstance(axis, list):
+            axis = tuple(axis)
+        return _Reduction(op, a, axis, keepdims, None if dtype is None else numpy.dtype(dtype))
+    return reduce
+
+
 _FUNCTIONS = {"where": _where, "real": _real, "imag": _imag, "clip": _clip, "around": _around, "round": _around,
-              "round_": _around}
+              "round_": _around, "sum": _reducer("sum"), "prod": _reducer("prod"), "max": _reducer("max"),
+              "min": _reducer("min"), "amax": _reducer("max"), "amin": _reducer("min")}
 
 
 def _value_dtype(x):
@@ -567,6 +613,12 @@ class _Trace:
             _state.tracer = t
             try:
                 result = _rewrite(fused.func)(*proxies)
+                self.reduction = result if isinstance(result, _Reduction) else None
+                if isinstance(result, (tuple, list)) and any(isinstance(v, _Reduction) for v in result):
+                    raise _unsupported("returning a reduction together with other results",
+                                       " (return the reduction alone)")
+                if self.reduction is not None:
+                    result = result.value
                 if isinstance(result, (tuple, list)):
                     self.kind, values = type(result), list(result)
                 elif result is None:
@@ -654,6 +706,8 @@ class _Trace:
             info = numpy.iinfo(dt)
             if not info.min <= args[k] <= info.max:
                 raise OverflowError(f"Python integer {args[k]} out of bounds for {dt}")
+        if self.reduction is not None:
+            return self._run_reduction(args)
         shapes = [broadcast_shape(args, argset) for argset in self.argsets]
         if self.targets:
             for j, k in self.targets:
@@ -686,6 +740,107 @@ class _Trace:
             return None
         returned = [args[r[1]] if type(r) is tuple else results[r] for r in self.returns]
         return tuple(returned) if issubclass(self.kind, tuple) else list(returned)
+
+
+_SUM_TYPES = {"b": numpy.dtype(numpy.int64), "i": numpy.dtype(numpy.int64), "u": numpy.dtype(numpy.uint64)}
+
+
+def _extreme(dt, highest):
+    """The smallest (or largest) value of a computation type as C++: the tree identity of max (or min)."""
+    if dt.kind == "b":
+        return "true" if highest else "false"
+    if dt.kind in "iu":
+        info = numpy.iinfo(dt)
+        v = info.max if highest else info.min
+        if dt.kind == "u":
+            return f"ca_cast<acc_t>({v}ull)"
+        return f"ca_cast<acc_t>({v + 1}LL - 1)" if v < 0 else f"ca_cast<acc_t>({v}LL)"
+    inf = "__longlong_as_double(0x7ff0000000000000LL)" if dt in (numpy.float64, numpy.complex128) else \
+        "__int_as_float(0x7f800000)"
+    x = inf if highest else f"(-{inf})"
+    return f"acc_t({x}, {x})" if dt.kind == "c" else x
+
+
+def _reduction_code(trace):
+    """(map code, argument indices read, their dtypes, accumulator and result dtypes, combine, identity) of the
+    traced function's returned reduction: the engine's map computes the traced expression from its inputs."""
+    red = trace.reduction
+    out = trace.outputs[0]
+    body, inputs = trace.body([out])
+    vdt = out.value.dtype
+    if red.dtype is not None:
+        res = red.dtype
+    elif red.op in ("sum", "prod") and vdt.kind in "biu" and vdt.itemsize < 8:
+        res = _SUM_TYPES[vdt.kind]
+    elif red.op in ("sum", "prod") and vdt.kind == "b":
+        res = _SUM_TYPES["b"]
+    else:
+        res = vdt
+    acc = numpy.dtype(numpy.float32) if res == numpy.float16 else res
+    names = ["x"] + [f"x{k}" for k in range(1, len(inputs))]
+    binds = " ".join(f"const {_ctype(trace.arg_dtypes[k])} in{j} = {names[j]};" for j, k in enumerate(inputs))
+    out_decl = f"{_ctype(vdt)} out0;"
+    map_code = f"{binds} {out_decl} {{ {body} }} m = ca_cast<acc_t>(out0);"
+    if red.op == "sum":
+        combine, identity = "r = a + b;", "ca_cast<acc_t>(0)"
+    elif red.op == "prod":
+        combine, identity = "r = a * b;", "ca_cast<acc_t>(1)"
+    else:
+        combine = f"r = ca_uf_{'maximum' if red.op == 'max' else 'minimum'}(a, b);"
+        identity = _extreme(acc, highest=red.op == "min")
+    if acc == numpy.bool_ and red.op in ("sum", "prod"):
+        combine = "r = a || b;" if red.op == "sum" else "r = a && b;"
+    return map_code, inputs, acc, res, combine, identity
+
+
+def _run_reduction(self, args):
+    import cuarray
+    red = self.reduction
+    code = getattr(self, "_reduction", None)
+    if code is None:
+        code = self._reduction = _reduction_code(self)
+    map_code, inputs, acc, res, combine, identity = code
+    shape = broadcast_shape(args, [k for k in inputs if isinstance(args[k], ndarray)])
+    arrays = []
+    for k in inputs:
+        a = args[k]
+        if not isinstance(a, ndarray):
+            a = cuarray.asarray(numpy.asarray(a, dtype=self.arg_dtypes[k]))
+        arrays.append(cuarray.broadcast_to(a, shape) if a.shape != shape else a)
+    if not arrays:  # a constant expression: reduce a 0-d array of it
+        arrays = [cuarray.zeros((), dtype=numpy.int8)]
+    ndim = len(shape)
+    axis = red.axis
+    if axis is None:
+        axes = None
+    else:
+        axes = [int(ax) for ax in (axis if isinstance(axis, tuple) else (axis,))]
+    if red.op in ("max", "min"):
+        # max/min have no identity in NumPy: an empty reduced axis is its error
+        n = 1
+        for ax in (range(ndim) if axes is None else axes):
+            n *= shape[ax]
+        kept = 1
+        for i in range(ndim):
+            if axes is not None and i not in {ax % ndim for ax in axes}:
+                kept *= shape[i]
+        if n == 0 and kept > 0:
+            raise ValueError(f"zero-size array to reduction operation {'maximum' if red.op == 'max' else 'minimum'} "
+                             f"which has no identity")
+    sequential = False
+    itemsize = 4 if acc == numpy.float16 else acc.itemsize
+    computes = [_ctype(a.dtype) if a.dtype != numpy.float16 else "float" for a in arrays]
+    acc_name = "float" if acc == numpy.float16 else _ctype(acc)
+    res_name = "float" if res == numpy.float16 else _ctype(res)
+    r = _core._reduce_custom(self.name, "", acc_name, computes, res_name, map_code, combine, "y = ca_cast<out_t>(a);",
+                             identity, itemsize, sequential, arrays, axes, res)
+    if red.keepdims:
+        reduced = set(range(ndim)) if axes is None else {ax % ndim for ax in axes}
+        r = r.reshape(tuple(1 if i in reduced else s for i, s in enumerate(shape)))
+    return r
+
+
+_Trace._run_reduction = _run_reduction
 
 
 def _arg_key(a):

@@ -438,3 +438,58 @@ def test_python_int_argument_out_of_range_raises_overflow_error():
         numpy.ones(3, numpy.int8) + 1000
     with pytest.raises(OverflowError):
         f(x, 1000)
+
+
+# --- reductions inside fuse ---------------------------------------------------------------------------------
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("axis", [None, -1, 0, (0, 1)], ids=str)
+def test_fused_sum_of_a_product_is_one_reduction(axis):
+    @cp.fuse()
+    def dot_rows(x, y):
+        return cp.sum(x * y, axis=axis)
+
+    rng = numpy.random.default_rng(0)
+    x = rng.standard_normal((5, 7, 33)).astype(numpy.float32)
+    y = rng.standard_normal((5, 7, 33)).astype(numpy.float32)
+    got = dot_rows(cp.asarray(x), cp.asarray(y))
+    want = numpy.sum(x * y, axis=axis)
+    assert got.shape == numpy.shape(want) and got.dtype == want.dtype
+    numpy.testing.assert_allclose(got.get(), want, rtol=1e-5, atol=1e-5)
+    numpy.testing.assert_allclose(dot_rows(x, y), want, rtol=1e-6)  # NumPy arrays: NumPy runs it
+
+
+@pytest.mark.gpu
+def test_fused_reductions_methods_scalars_dtypes_keepdims():
+    @cp.fuse()
+    def sq_max(x, s):
+        return (x * s - 1).max(axis=1, keepdims=True)
+
+    @cp.fuse()
+    def count_pos(x):
+        return (x > 0).sum(axis=0)
+
+    @cp.fuse()
+    def prod64(x):
+        return cp.prod(x + 1, dtype=numpy.float64)
+
+    x = numpy.random.default_rng(1).standard_normal((6, 9))
+    xi = numpy.random.default_rng(2).integers(-3, 4, (6, 9)).astype(numpy.int8)
+    g = sq_max(cp.asarray(x), 2.5)
+    numpy.testing.assert_allclose(g.get(), (x * 2.5 - 1).max(axis=1, keepdims=True))
+    c = count_pos(cp.asarray(xi))
+    assert c.dtype == numpy.sum(xi > 0, axis=0).dtype
+    numpy.testing.assert_array_equal(c.get(), numpy.sum(xi > 0, axis=0))
+    numpy.testing.assert_allclose(prod64(cp.asarray(xi[:2, :4])).get(), numpy.prod(xi[:2, :4] + 1, dtype=numpy.float64))
+    with pytest.raises(ValueError):
+        sq_max(cp.zeros((3, 0)), 1.0)
+
+
+def test_fused_reduction_result_cannot_be_used_further():
+    @cp.fuse()
+    def bad(x):
+        return cp.sum(x) + 1
+
+    with pytest.raises(TypeError):
+        bad._source(numpy.dtype(numpy.float32))
