@@ -12,26 +12,13 @@ from typing import Any
 import numpy as np
 
 from common import Backend, BandwidthTarget, Config, Stats, Target, case, time_gpu, time_host_loop
+from common import is_torch as _is_torch, to_device as _dev, to_host as _host
 
 F32 = np.float32
 T_N = 16384  # x.T.copy() of T_N x T_N float32 (1 GiB)
 CAT_N = 1 << 27  # concatenate of two CAT_N float32 arrays
 PAD_N, PAD_W = 8192, 16  # pad of a PAD_N x PAD_N float32 array by PAD_W on every side
 TRANSPOSE_FRACTION = 0.8
-
-
-def _is_torch(lib: Backend) -> bool:
-    return lib.name == "torch"
-
-
-def _dev(lib: Backend, x: np.ndarray) -> Any:
-    if _is_torch(lib):
-        return lib.module.from_numpy(x).to("cuda")
-    return lib.module.asarray(x)
-
-
-def _host(lib: Backend, a: Any) -> np.ndarray:
-    return a.cpu().numpy() if _is_torch(lib) else a.get()
 
 
 def _check(cfg: Config, got: np.ndarray, want: np.ndarray, what: str) -> None:

@@ -13,24 +13,15 @@ from typing import Any
 import numpy as np
 
 from common import Backend, Config, Stats, Target, case, time_gpu
+from common import is_torch as _is_torch, to_device as _dev, to_host
 
 BIG_N = 1 << 28
 CHECK = 1000  # leading elements compared with NumPy in the first round
 
 
-def _is_torch(lib: Backend) -> bool:
-    return lib.name == "torch"
-
-
-def _dev(lib: Backend, x: np.ndarray) -> Any:
-    if _is_torch(lib):
-        return lib.module.from_numpy(x).to("cuda")
-    return lib.module.asarray(x)
-
-
 def _host(lib: Backend, a: Any) -> np.ndarray:
     head = a[:CHECK]
-    return head.cpu().numpy() if _is_torch(lib) else head.get()
+    return to_host(lib, head)
 
 
 def _reps(cfg: Config) -> dict[str, int]:

@@ -15,24 +15,11 @@ from typing import Any
 import numpy as np
 
 from common import Backend, Config, Stats, Target, case, time_gpu
+from common import is_torch as _is_torch, to_device as _dev, to_host as _host
 
 F32 = np.float32
 N_FLAT = 1 << 26
 ROWS, COLS = 4096, 16384
-
-
-def _is_torch(lib: Backend) -> bool:
-    return lib.name == "torch"
-
-
-def _dev(lib: Backend, x: np.ndarray) -> Any:
-    if _is_torch(lib):
-        return lib.module.from_numpy(x).to("cuda")
-    return lib.module.asarray(x)
-
-
-def _host(lib: Backend, a: Any) -> np.ndarray:
-    return a.cpu().numpy() if _is_torch(lib) else a.get()
 
 
 def _reps(cfg: Config) -> dict[str, int]:

@@ -933,3 +933,21 @@ def write_results(data: dict[str, Any], out_dir: Path) -> None:
     tmp.write_text(json.dumps(data, indent=1))
     tmp.replace(out_dir / "results.json")
     (out_dir / "results.md").write_text(render_markdown(data))
+
+
+# --- moving data for the peers (shared by the bench_* modules) -------------------------------------------
+
+
+def is_torch(lib: "Backend") -> bool:
+    return lib.name == "torch"
+
+
+def to_device(lib: "Backend", x: np.ndarray) -> Any:
+    """A host array on the library's device (torch: a CUDA tensor)."""
+    if is_torch(lib):
+        return lib.module.from_numpy(x).to("cuda")
+    return lib.module.asarray(x)
+
+
+def to_host(lib: "Backend", a: Any) -> np.ndarray:
+    return a.cpu().numpy() if is_torch(lib) else a.get()

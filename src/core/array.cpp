@@ -30,6 +30,70 @@ array new_array(dtype t, const shape_t& shape, order o, int device) {
   return new_array(t, shape, contiguous_strides(shape, itemsize(t), o == order::F ? order::F : order::C), device);
 }
 
+// NumPy's no-copy reshape: walk old and new extents in groups of equal product; each group of old axes must
+// be contiguous in the iteration order, and the new axes of the group get strides derived from it.
+bool nocopy_reshape_strides(const shape_t& old_shape_in, const strides_t& old_strides_in, const shape_t& new_shape,
+                            bool f_order, std::size_t isz, strides_t& out) {
+  shape_t od;
+  strides_t os;
+  for (int i = 0; i < old_shape_in.size(); ++i) {
+    if (old_shape_in[i] != 1) {
+      od.push_back(old_shape_in[i]);
+      os.push_back(old_strides_in[i]);
+    }
+  }
+  int oldnd = od.size(), newnd = new_shape.size();
+  out = strides_t(newnd, 0);
+  int oi = 0, oj = 1, ni = 0, nj = 1;
+  while (ni < newnd && oi < oldnd) {
+    std::int64_t np = new_shape[ni], op = od[oi];
+    while (np != op) {
+      if (np < op) np *= new_shape[nj++];
+      else op *= od[oj++];
+    }
+    for (int ok = oi; ok < oj - 1; ++ok) {
+      if (f_order ? os[ok + 1] != od[ok] * os[ok] : os[ok] != od[ok + 1] * os[ok + 1]) return false;
+    }
+    if (f_order) {
+      out[ni] = os[oi];
+      for (int nk = ni + 1; nk < nj; ++nk) out[nk] = out[nk - 1] * new_shape[nk - 1];
+    } else {
+      out[nj - 1] = os[oj - 1];
+      for (int nk = nj - 1; nk > ni; --nk) out[nk - 1] = out[nk] * new_shape[nk];
+    }
+    ni = nj++;
+    oi = oj++;
+  }
+  std::int64_t last = ni >= 1 ? out[ni - 1] : static_cast<std::int64_t>(isz);
+  if (f_order && ni >= 1) last *= new_shape[ni - 1];
+  for (int nk = ni; nk < newnd; ++nk) out[nk] = last;
+  return true;
+}
+
+shape_t resolve_reshape(std::int64_t size, const shape_t& shape_in) {
+  shape_t shape = shape_in;
+  int unknown = -1;
+  std::int64_t known = 1;
+  for (int i = 0; i < shape.size(); ++i) {
+    if (shape[i] < 0) {  // NumPy takes any negative length as the unknown one
+      if (unknown >= 0) throw value_error("can only specify one unknown dimension");
+      unknown = i;
+    } else {
+      known *= shape[i];
+    }
+  }
+  auto mismatch = [&] {
+    return value_error("cannot reshape array of size " + std::to_string(size) + " into shape " +
+                       shape_to_string(shape_in));
+  };
+  if (unknown >= 0) {
+    if (known == 0 || size % known != 0) throw mismatch();
+    shape[unknown] = size / known;
+  }
+  if (checked_size(shape) != size) throw mismatch();
+  return shape;
+}
+
 cudaStream_t enter_device(int device) {
   activate_device(device);
   return current_stream(device).get();
@@ -180,78 +244,15 @@ array array::reshape_view(const shape_t& shape) const {
   return array(storage_, std::move(d));
 }
 
-namespace {
-
-// NumPy's no-copy reshape: walk old and new extents in groups of equal product; each group of old axes must
-// be contiguous in the iteration order, and the new axes of the group get strides derived from it.
-bool nocopy_strides(const shape_t& old_shape_in, const strides_t& old_strides_in, const shape_t& new_shape,
-                    bool f_order, std::size_t isz, strides_t& out) {
-  shape_t od;
-  strides_t os;
-  for (int i = 0; i < old_shape_in.size(); ++i) {
-    if (old_shape_in[i] != 1) {
-      od.push_back(old_shape_in[i]);
-      os.push_back(old_strides_in[i]);
-    }
-  }
-  int oldnd = od.size(), newnd = new_shape.size();
-  out = strides_t(newnd, 0);
-  int oi = 0, oj = 1, ni = 0, nj = 1;
-  while (ni < newnd && oi < oldnd) {
-    std::int64_t np = new_shape[ni], op = od[oi];
-    while (np != op) {
-      if (np < op) np *= new_shape[nj++];
-      else op *= od[oj++];
-    }
-    for (int ok = oi; ok < oj - 1; ++ok) {
-      if (f_order ? os[ok + 1] != od[ok] * os[ok] : os[ok] != od[ok + 1] * os[ok + 1]) return false;
-    }
-    if (f_order) {
-      out[ni] = os[oi];
-      for (int nk = ni + 1; nk < nj; ++nk) out[nk] = out[nk - 1] * new_shape[nk - 1];
-    } else {
-      out[nj - 1] = os[oj - 1];
-      for (int nk = nj - 1; nk > ni; --nk) out[nk - 1] = out[nk] * new_shape[nk];
-    }
-    ni = nj++;
-    oi = oj++;
-  }
-  std::int64_t last = ni >= 1 ? out[ni - 1] : static_cast<std::int64_t>(isz);
-  if (f_order && ni >= 1) last *= new_shape[ni - 1];
-  for (int nk = ni; nk < newnd; ++nk) out[nk] = last;
-  return true;
-}
-
-}  // namespace
-
 array array::reshape(const shape_t& shape_in, order o) const {
-  shape_t shape = shape_in;
-  int unknown = -1;
-  std::int64_t known = 1;
-  for (int i = 0; i < shape.size(); ++i) {
-    if (shape[i] < 0) {  // NumPy takes any negative length as the unknown one
-      if (unknown >= 0) throw value_error("can only specify one unknown dimension");
-      unknown = i;
-    } else {
-      known *= shape[i];
-    }
-  }
-  auto mismatch = [&] {
-    return value_error("cannot reshape array of size " + std::to_string(size_) + " into shape " +
-                       shape_to_string(shape_in));
-  };
-  if (unknown >= 0) {
-    if (known == 0 || size_ % known != 0) throw mismatch();
-    shape[unknown] = size_ / known;
-  }
-  if (checked_size(shape) != size_) throw mismatch();
+  shape_t shape = detail::resolve_reshape(size_, shape_in);
   if (o == order::A) o = (f_contiguous_ && !c_contiguous_) ? order::F : order::C;
   if (o == order::K) throw value_error("order 'K' is not permitted for reshaping");
   bool f = o == order::F;
   strides_t strides;
   if (size_ == 0) {
     strides = contiguous_strides(shape, itemsize(), o);
-  } else if (!nocopy_strides(desc_.shape, desc_.strides, shape, f, itemsize(), strides)) {
+  } else if (!detail::nocopy_reshape_strides(desc_.shape, desc_.strides, shape, f, itemsize(), strides)) {
     array tmp = copy(o);
     return array(tmp.storage(), descriptor{desc_.type, shape, contiguous_strides(shape, itemsize(), o), tmp.offset()});
   }

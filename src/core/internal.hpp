@@ -18,6 +18,14 @@ cudaStream_t enter_device(int device);
 /// whose strides chain. A C-to-C, F-to-F or broadcast-scalar copy then becomes one flat loop.
 loop_layout make_layout(const shape_t& shape, const strides_t& dst_strides, const strides_t& src_strides);
 
+/// NumPy's reshape shape: one negative length is the unknown one; ValueError when the sizes differ.
+shape_t resolve_reshape(std::int64_t size, const shape_t& shape);
+
+/// NumPy's _attempt_nocopy_reshape: the strides of `new_shape` over the same memory (C or F order of
+/// iteration), or false when no such strides exist and a reshape must copy.
+bool nocopy_reshape_strides(const shape_t& old_shape, const strides_t& old_strides, const shape_t& new_shape,
+                            bool f_order, std::size_t itemsize, strides_t& out);
+
 /// Whether two arrays' byte ranges intersect.
 bool may_overlap(const array& a, const array& b);
 

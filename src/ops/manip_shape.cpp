@@ -157,67 +157,10 @@ using detail::with_layout;
 
 namespace {
 
-shape_t resolve_shape(const array& a, const shape_t& shape_in) {
-  shape_t shape = shape_in;
-  int unknown = -1;
-  std::int64_t known = 1;
-  for (int i = 0; i < shape.size(); ++i) {
-    if (shape[i] < 0) {  // NumPy takes any negative length as the unknown one
-      if (unknown >= 0) throw value_error("can only specify one unknown dimension");
-      unknown = i;
-    } else {
-      known *= shape[i];
-    }
-  }
-  auto mismatch = [&] {
-    return value_error("cannot reshape array of size " + std::to_string(a.size()) + " into shape " +
-                       shape_to_string(shape_in));
-  };
-  if (unknown >= 0) {
-    if (known == 0 || a.size() % known != 0) throw mismatch();
-    shape[unknown] = a.size() / known;
-  }
-  if (checked_size(shape) != a.size()) throw mismatch();
-  return shape;
-}
+shape_t resolve_shape(const array& a, const shape_t& shape_in) { return detail::resolve_reshape(a.size(), shape_in); }
 
-// NumPy's _attempt_nocopy_reshape: groups of old and new axes with equal products; each old group must be
-// contiguous in the iteration order.
 bool nocopy_strides(const array& a, const shape_t& new_shape, bool f_order, strides_t& out) {
-  shape_t od;
-  strides_t os;
-  for (int i = 0; i < a.ndim(); ++i) {
-    if (a.shape()[i] != 1) {
-      od.push_back(a.shape()[i]);
-      os.push_back(a.strides()[i]);
-    }
-  }
-  int oldnd = od.size(), newnd = new_shape.size();
-  out = strides_t(newnd, 0);
-  int oi = 0, oj = 1, ni = 0, nj = 1;
-  while (ni < newnd && oi < oldnd) {
-    std::int64_t np = new_shape[ni], op = od[oi];
-    while (np != op) {
-      if (np < op) np *= new_shape[nj++];
-      else op *= od[oj++];
-    }
-    for (int ok = oi; ok < oj - 1; ++ok) {
-      if (f_order ? os[ok + 1] != od[ok] * os[ok] : os[ok] != od[ok + 1] * os[ok + 1]) return false;
-    }
-    if (f_order) {
-      out[ni] = os[oi];
-      for (int nk = ni + 1; nk < nj; ++nk) out[nk] = out[nk - 1] * new_shape[nk - 1];
-    } else {
-      out[nj - 1] = os[oj - 1];
-      for (int nk = nj - 1; nk > ni; --nk) out[nk - 1] = out[nk] * new_shape[nk];
-    }
-    ni = nj++;
-    oi = oj++;
-  }
-  std::int64_t last = ni >= 1 ? out[ni - 1] : static_cast<std::int64_t>(a.itemsize());
-  if (f_order && ni >= 1) last *= new_shape[ni - 1];
-  for (int nk = ni; nk < newnd; ++nk) out[nk] = last;
-  return true;
+  return detail::nocopy_reshape_strides(a.shape(), a.strides(), new_shape, f_order, a.itemsize(), out);
 }
 
 order resolve_reshape_order(const array& a, order o) {
