@@ -342,6 +342,11 @@ void init_ufunc(nb::module_& m) {
     if (!a.is_scalar()) return a.arr;
     return full(shape_t{}, a.value, a.weak && kind(a.value.type) == 'f' ? dtype::float64 : a.value.type);
   };
+  // The result of a method given out= (possibly a 1-tuple, as NumPy accepts) is that object itself.
+  auto returned = [](nb::handle out, array r) -> nb::object {
+    if (out.is_none()) return wrap(std::move(r));
+    return PyTuple_Check(out.ptr()) ? nb::borrow(PyTuple_GET_ITEM(out.ptr(), 0)) : nb::borrow(out);
+  };
   auto out_of = [](nb::handle out) -> array {
     if (out.is_none()) return array();
     nb::handle o = out;
@@ -352,7 +357,7 @@ void init_ufunc(nb::module_& m) {
     if (!is_ndarray(o)) throw type_error("output must be a cuarray.ndarray");
     return as_py_array(o).a;
   };
-  ufunc_cls.def("reduce", [arr_of, out_of](const py_ufunc& u, nb::handle a, nb::handle axis, nb::handle dt, nb::handle out,
+  ufunc_cls.def("reduce", [arr_of, out_of, returned](const py_ufunc& u, nb::handle a, nb::handle axis, nb::handle dt, nb::handle out,
                                            bool keepdims, nb::handle initial, nb::handle where) -> nb::object {
     array x = arr_of(a);
     reduce_options o;
@@ -370,27 +375,21 @@ void init_ufunc(nb::module_& m) {
     o.keepdims = keepdims;
     if (initial.is_valid() && !initial.is_none()) o.initial = to_scalar(initial, o.dtype_ ? *o.dtype_ : x.type(), false);
     if (!where.is_none() && !(PyBool_Check(where.ptr()) && where.ptr() == Py_True)) o.where = arr_of(where);
-    array r = ufunc_reduce(*u.def, x, o);
-    if (!out.is_none()) return PyTuple_Check(out.ptr()) ? nb::borrow(PyTuple_GET_ITEM(out.ptr(), 0)) : nb::borrow(out);
-    return wrap(std::move(r));
+    return returned(out, ufunc_reduce(*u.def, x, o));
   }, nb::arg("array"), nb::arg("axis").none() = 0, nb::arg("dtype").none() = nb::none(), nb::arg("out").none() = nb::none(),
      nb::arg("keepdims") = false, nb::arg("initial").none() = nb::none(), nb::arg("where").none() = true)
-      .def("accumulate", [arr_of, out_of](const py_ufunc& u, nb::handle a, int axis, nb::handle dt, nb::handle out) {
+      .def("accumulate", [arr_of, out_of, returned](const py_ufunc& u, nb::handle a, int axis, nb::handle dt, nb::handle out) {
         std::optional<dtype> d;
         if (!dt.is_none()) d = to_dtype(dt);
-        array r = ufunc_accumulate(*u.def, arr_of(a), axis, d, out_of(out));
-        if (!out.is_none()) return PyTuple_Check(out.ptr()) ? nb::borrow(PyTuple_GET_ITEM(out.ptr(), 0)) : nb::borrow(out);
-        return wrap(std::move(r));
+        return returned(out, ufunc_accumulate(*u.def, arr_of(a), axis, d, out_of(out)));
       }, nb::arg("array"), nb::arg("axis") = 0, nb::arg("dtype").none() = nb::none(), nb::arg("out").none() = nb::none())
-      .def("reduceat", [arr_of, out_of](const py_ufunc& u, nb::handle a, nb::handle indices, int axis, nb::handle dt,
+      .def("reduceat", [arr_of, out_of, returned](const py_ufunc& u, nb::handle a, nb::handle indices, int axis, nb::handle dt,
                                         nb::handle out) {
         std::optional<dtype> d;
         if (!dt.is_none()) d = to_dtype(dt);
         array idx = is_ndarray(indices) ? as_py_array(indices).a
                                         : as_py_array(nb::module_::import_("cuarray").attr("asarray")(indices)).a;
-        array r = ufunc_reduceat(*u.def, arr_of(a), idx, axis, d, out_of(out));
-        if (!out.is_none()) return PyTuple_Check(out.ptr()) ? nb::borrow(PyTuple_GET_ITEM(out.ptr(), 0)) : nb::borrow(out);
-        return wrap(std::move(r));
+        return returned(out, ufunc_reduceat(*u.def, arr_of(a), idx, axis, d, out_of(out)));
       }, nb::arg("array"), nb::arg("indices"), nb::arg("axis") = 0, nb::arg("dtype").none() = nb::none(),
          nb::arg("out").none() = nb::none())
       .def("at", [](const py_ufunc& u, nb::handle a, nb::handle indices, nb::handle b) {
