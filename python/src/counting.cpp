@@ -1,13 +1,13 @@
 // Bindings of bincount, histogram, histogram_bin_edges, histogram2d and histogramdd.
 #include <nanobind/stl/string.h>
 
-#include "scan_args.hpp"
+#include "args.hpp"
 
 namespace cuarray::py {
 
 namespace {
 
-using namespace scan_args;
+using namespace args;
 
 bool is_sequence(nb::handle obj) { return PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr()); }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "args.hpp"
 #include "common.hpp"
 #include "src/ops/reduction_engine.hpp"
 
@@ -13,45 +14,10 @@ namespace cuarray::py {
 
 namespace {
 
-axis_list to_axes(nb::handle axis) {
-  if (axis.is_none()) return std::nullopt;
-  std::vector<int> v;
-  if (PyTuple_Check(axis.ptr()) || PyList_Check(axis.ptr())) {
-    for (nb::handle x : axis) v.push_back(nb::cast<int>(x));
-    return v;
-  }
-  if (PyFloat_Check(axis.ptr())) throw type_error("'float' object cannot be interpreted as an integer");
-  v.push_back(nb::cast<int>(nb::int_(axis)));
-  return v;
-}
-
-std::optional<int> to_axis(nb::handle axis) {
-  if (axis.is_none()) return std::nullopt;
-  if (PyTuple_Check(axis.ptr()) || PyList_Check(axis.ptr())) throw type_error("'tuple' object cannot be interpreted as an integer");
-  if (PyFloat_Check(axis.ptr())) throw type_error("'float' object cannot be interpreted as an integer");
-  return nb::cast<int>(nb::int_(axis));
-}
-
-array to_array(nb::handle obj, const char* what) {
-  if (is_ndarray(obj)) return as_py_array(obj).a;
-  if (is_python_scalar(obj)) {
-    dtype t = scalar_dtype(obj);
-    return full(shape_t{}, to_scalar(obj, t, false), t);
-  }
-  nb::object np = numpy().attr("ndarray");
-  if (PyObject_IsInstance(obj.ptr(), np.ptr()) == 1) {
-    throw type_error(std::string("Unsupported type numpy.ndarray for cuarray.") + what +
-                     ": move host data to the device with cuarray.asarray()");
-  }
-  nb::object dev = nb::module_::import_("cuarray").attr("asarray")(obj);
-  return as_py_array(dev).a;
-}
-
-array to_out(nb::handle out) {
-  if (out.is_none()) return array();
-  if (!is_ndarray(out)) throw type_error("output must be a cuarray.ndarray");
-  return as_py_array(out).a;
-}
+using args::to_array;
+using args::to_axes;
+using args::to_axis;
+using args::to_out;
 
 reduce_options options(nb::handle axis, nb::handle dtype_obj, nb::handle out, bool keepdims, nb::handle initial,
                        nb::handle where, const array& a, bool initial_ok) {

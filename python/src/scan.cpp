@@ -1,13 +1,13 @@
 // Bindings of cumsum/cumprod and their variants, diff, ediff1d, gradient and ndarray.cumsum/.cumprod.
 #include <nanobind/stl/string.h>
 
-#include "scan_args.hpp"
+#include "args.hpp"
 
 namespace cuarray::py {
 
 namespace {
 
-using namespace scan_args;
+using namespace args;
 
 using scan_fn = array (*)(const array&, std::optional<int>, std::optional<dtype>, const array&);
 

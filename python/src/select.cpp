@@ -1,10 +1,10 @@
 // Bindings of nonzero, flatnonzero, argwhere, extract and ndarray.nonzero().
-#include "scan_args.hpp"
+#include "args.hpp"
 
 namespace cuarray::py {
 
 void init_select(nb::module_& m) {
-  using namespace scan_args;
+  using namespace args;
   m.def("nonzero", [](nb::handle a) { return to_py_tuple(nonzero(to_array(a, "nonzero"))); }, nb::arg("a"),
         "Indices of the nonzero elements, one int64 array per dimension.");
   m.def("flatnonzero", [](nb::handle a) { return wrap(flatnonzero(to_array(a, "flatnonzero"))); }, nb::arg("a"),

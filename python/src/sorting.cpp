@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "args.hpp"
 #include "common.hpp"
 #include "cuarray/sorting.hpp"
 
@@ -12,35 +13,8 @@ namespace cuarray::py {
 
 namespace {
 
-std::string type_name_of(nb::handle obj) {
-  return nb::cast<std::string>(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(obj.ptr()))).attr("__name__"));
-}
-
-// An array argument: a cuarray array, an object with __cuda_array_interface__, or a Python / NumPy scalar
-// (a 0-d array of NumPy's dtype for it). Host arrays are refused as elsewhere in cuarray.
-array to_arr(nb::handle obj, const char* func) {
-  if (is_ndarray(obj)) return as_py_array(obj).a;
-  if (is_python_scalar(obj)) {
-    dtype t = scalar_dtype(obj);
-    return full(shape_t{}, to_scalar(obj, t, false), t);
-  }
-  if (nb::hasattr(obj, "__cuda_array_interface__")) {
-    return as_py_array(nb::module_::import_("cuarray").attr("asarray")(obj)).a;
-  }
-  throw type_error("Unsupported type " + type_name_of(obj) + " for cuarray." + func +
-                   "(): pass cuarray arrays or scalars (move host data with cuarray.asarray())");
-}
-
-std::optional<int> to_axis(nb::handle obj) {
-  if (obj.is_none()) return std::nullopt;
-  PyObject* idx = PyNumber_Index(obj.ptr());
-  if (!idx) throw nb::python_error();
-  long long v = PyLong_AsLongLong(idx);
-  Py_DECREF(idx);
-  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
-  if (v > 1000000 || v < -1000000) v = v > 0 ? 1000000 : -1000000;  // out of range either way: AxisError
-  return static_cast<int>(v);
-}
+using args::to_array;
+using args::to_axis;
 
 std::optional<std::string> to_opt_str(nb::handle obj, const char* what) {
   if (obj.is_none()) return std::nullopt;
@@ -78,7 +52,7 @@ array search_values(nb::handle v, const array& a) {
   PyObject* o = v.ptr();
   bool weak = !is_ndarray(v) && !PyBool_Check(o) && (PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o)) &&
               !PyObject_IsInstance(o, numpy().attr("generic").ptr());
-  if (!weak) return to_arr(v, "searchsorted");
+  if (!weak) return to_array(v, "searchsorted");
   dtype at = a.type();
   dtype t;
   if (PyLong_Check(o)) {
@@ -118,13 +92,13 @@ nb::object named_tuple(const char* name, std::vector<const char*> fields) {
 nb::object do_sort(nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {
   check_order(order);
   auto k = to_opt_str(kind, "kind");
-  return wrap(sort(to_arr(a, "sort"), to_axis(axis), view_of(k), to_opt_bool(stable)));
+  return wrap(sort(to_array(a, "sort"), to_axis(axis), view_of(k), to_opt_bool(stable)));
 }
 
 nb::object do_argsort(nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {
   check_order(order);
   auto k = to_opt_str(kind, "kind");
-  return wrap(argsort(to_arr(a, "argsort"), to_axis(axis), view_of(k), to_opt_bool(stable)));
+  return wrap(argsort(to_array(a, "argsort"), to_axis(axis), view_of(k), to_opt_bool(stable)));
 }
 
 std::string select_kind(nb::handle kind) {
@@ -150,7 +124,7 @@ void init_sorting(nb::module_& m) {
       nb::object obj = nb::borrow(keys);
       for (std::int64_t i = 0; i < k.shape()[0]; ++i) ks.push_back(as_py_array(obj[nb::int_(i)]).a);
     } else {
-      for (nb::handle h : nb::iter(keys)) ks.push_back(to_arr(h, "lexsort"));
+      for (nb::handle h : nb::iter(keys)) ks.push_back(to_array(h, "lexsort"));
     }
     std::optional<int> ax = to_axis(axis);
     if (!ax) throw type_error("'NoneType' object cannot be interpreted as an integer");
@@ -158,28 +132,28 @@ void init_sorting(nb::module_& m) {
   }, nb::arg("keys"), nb::arg("axis") = -1, "Indices sorting by the last key, then the one before, ...");
   m.def("partition", [](nb::handle a, nb::handle kth, nb::handle axis, nb::handle kind, nb::handle order) {
     check_order(order);
-    return wrap(partition(to_arr(a, "partition"), to_kth(kth), to_axis(axis), select_kind(kind)));
+    return wrap(partition(to_array(a, "partition"), to_kth(kth), to_axis(axis), select_kind(kind)));
   }, nb::arg("a"), nb::arg("kth"), nb::arg("axis").none() = -1, nb::arg("kind") = "introselect",
      nb::arg("order").none() = none, "Partitioned copy: the kth elements in sorted position (here fully sorted).");
   m.def("argpartition", [](nb::handle a, nb::handle kth, nb::handle axis, nb::handle kind, nb::handle order) {
     check_order(order);
-    return wrap(argpartition(to_arr(a, "argpartition"), to_kth(kth), to_axis(axis), select_kind(kind)));
+    return wrap(argpartition(to_array(a, "argpartition"), to_kth(kth), to_axis(axis), select_kind(kind)));
   }, nb::arg("a"), nb::arg("kth"), nb::arg("axis").none() = -1, nb::arg("kind") = "introselect",
      nb::arg("order").none() = none, "Indices that partition an array (here: that sort it, stably).");
-  m.def("sort_complex", [](nb::handle a) { return wrap(sort_complex(to_arr(a, "sort_complex"))); }, nb::arg("a"),
+  m.def("sort_complex", [](nb::handle a) { return wrap(sort_complex(to_array(a, "sort_complex"))); }, nb::arg("a"),
         "Sort along the last axis as complex numbers (real part first, then imaginary).");
   m.def("searchsorted", [](nb::handle a, nb::handle v, nb::handle side, nb::handle sorter) {
-    array aa = to_arr(a, "searchsorted");
+    array aa = to_array(a, "searchsorted");
     std::string s = to_opt_str(side, "side").value_or("left");
-    return wrap(searchsorted(aa, search_values(v, aa), s, sorter.is_none() ? array() : to_arr(sorter, "searchsorted")));
+    return wrap(searchsorted(aa, search_values(v, aa), s, sorter.is_none() ? array() : to_array(sorter, "searchsorted")));
   }, nb::arg("a"), nb::arg("v"), nb::arg("side") = "left", nb::arg("sorter").none() = none,
      "Indices where v would be inserted into the sorted 1-D a to keep it sorted.");
   m.def("digitize", [](nb::handle x, nb::handle bins, bool right) {
-    return wrap(digitize(to_arr(x, "digitize"), to_arr(bins, "digitize"), right));
+    return wrap(digitize(to_array(x, "digitize"), to_array(bins, "digitize"), right));
   }, nb::arg("x"), nb::arg("bins"), nb::arg("right") = false, "Indices of the bins to which each value belongs.");
 
   m.def("unique", [](nb::handle ar, bool ri, bool rinv, bool rc, nb::handle axis, bool equal_nan, bool /*sorted*/) {
-    unique_result r = unique(to_arr(ar, "unique"), ri, rinv, rc, to_axis(axis), equal_nan);
+    unique_result r = unique(to_array(ar, "unique"), ri, rinv, rc, to_axis(axis), equal_nan);
     return unique_tuple(r, ri, rinv, rc);
   }, nb::arg("ar"), nb::arg("return_index") = false, nb::arg("return_inverse") = false,
      nb::arg("return_counts") = false, nb::arg("axis").none() = none, nb::kw_only(), nb::arg("equal_nan") = true,
@@ -189,46 +163,46 @@ void init_sorting(nb::module_& m) {
   static nb::object* inverse_cls = new nb::object(named_tuple("UniqueInverseResult", {"values", "inverse_indices"}));
   static nb::object* all_cls =
       new nb::object(named_tuple("UniqueAllResult", {"values", "indices", "inverse_indices", "counts"}));
-  m.def("unique_values", [](nb::handle x) { return wrap(unique_values(to_arr(x, "unique_values"))); }, nb::arg("x"),
+  m.def("unique_values", [](nb::handle x) { return wrap(unique_values(to_array(x, "unique_values"))); }, nb::arg("x"),
         "The unique values (NaNs not merged).");
   m.def("unique_counts", [](nb::handle x) {
-    unique_result r = unique_counts(to_arr(x, "unique_counts"));
+    unique_result r = unique_counts(to_array(x, "unique_counts"));
     return (*counts_cls)(wrap(r.values), wrap(r.counts));
   }, nb::arg("x"), "UniqueCountsResult(values, counts).");
   m.def("unique_inverse", [](nb::handle x) {
-    unique_result r = unique_inverse(to_arr(x, "unique_inverse"));
+    unique_result r = unique_inverse(to_array(x, "unique_inverse"));
     return (*inverse_cls)(wrap(r.values), wrap(r.inverse));
   }, nb::arg("x"), "UniqueInverseResult(values, inverse_indices).");
   m.def("unique_all", [](nb::handle x) {
-    unique_result r = unique_all(to_arr(x, "unique_all"));
+    unique_result r = unique_all(to_array(x, "unique_all"));
     return (*all_cls)(wrap(r.values), wrap(r.indices), wrap(r.inverse), wrap(r.counts));
   }, nb::arg("x"), "UniqueAllResult(values, indices, inverse_indices, counts).");
 
   m.def("isin", [](nb::handle element, nb::handle test, bool assume_unique, bool invert, nb::handle kind) {
     auto k = to_opt_str(kind, "kind");
-    return wrap(isin(to_arr(element, "isin"), to_arr(test, "isin"), assume_unique, invert, view_of(k)));
+    return wrap(isin(to_array(element, "isin"), to_array(test, "isin"), assume_unique, invert, view_of(k)));
   }, nb::arg("element"), nb::arg("test_elements"), nb::arg("assume_unique") = false, nb::arg("invert") = false,
      nb::kw_only(), nb::arg("kind").none() = none, "Elementwise: whether element is in test_elements.");
   m.def("in1d", [](nb::handle ar1, nb::handle ar2, bool assume_unique, bool invert, nb::handle kind) {
     auto k = to_opt_str(kind, "kind");
-    return wrap(in1d(to_arr(ar1, "in1d"), to_arr(ar2, "in1d"), assume_unique, invert, view_of(k)));
+    return wrap(in1d(to_array(ar1, "in1d"), to_array(ar2, "in1d"), assume_unique, invert, view_of(k)));
   }, nb::arg("ar1"), nb::arg("ar2"), nb::arg("assume_unique") = false, nb::arg("invert") = false, nb::kw_only(),
      nb::arg("kind").none() = none, "Whether each element of the flattened ar1 is in ar2 (1-D).");
   m.def("intersect1d", [](nb::handle ar1, nb::handle ar2, bool assume_unique, bool return_indices) -> nb::object {
-    intersect_result r = intersect1d(to_arr(ar1, "intersect1d"), to_arr(ar2, "intersect1d"), assume_unique,
+    intersect_result r = intersect1d(to_array(ar1, "intersect1d"), to_array(ar2, "intersect1d"), assume_unique,
                                      return_indices);
     if (!return_indices) return wrap(r.values);
     return nb::make_tuple(wrap(r.values), wrap(r.indices1), wrap(r.indices2));
   }, nb::arg("ar1"), nb::arg("ar2"), nb::arg("assume_unique") = false, nb::arg("return_indices") = false,
      "The sorted values common to both arrays.");
   m.def("union1d", [](nb::handle ar1, nb::handle ar2) {
-    return wrap(union1d(to_arr(ar1, "union1d"), to_arr(ar2, "union1d")));
+    return wrap(union1d(to_array(ar1, "union1d"), to_array(ar2, "union1d")));
   }, nb::arg("ar1"), nb::arg("ar2"), "The sorted unique values in either array.");
   m.def("setdiff1d", [](nb::handle ar1, nb::handle ar2, bool assume_unique) {
-    return wrap(setdiff1d(to_arr(ar1, "setdiff1d"), to_arr(ar2, "setdiff1d"), assume_unique));
+    return wrap(setdiff1d(to_array(ar1, "setdiff1d"), to_array(ar2, "setdiff1d"), assume_unique));
   }, nb::arg("ar1"), nb::arg("ar2"), nb::arg("assume_unique") = false, "The unique values of ar1 not in ar2.");
   m.def("setxor1d", [](nb::handle ar1, nb::handle ar2, bool assume_unique) {
-    return wrap(setxor1d(to_arr(ar1, "setxor1d"), to_arr(ar2, "setxor1d"), assume_unique));
+    return wrap(setxor1d(to_array(ar1, "setxor1d"), to_array(ar2, "setxor1d"), assume_unique));
   }, nb::arg("ar1"), nb::arg("ar2"), nb::arg("assume_unique") = false,
      "The sorted unique values in exactly one of the arrays.");
 
@@ -269,7 +243,7 @@ void init_sorting(nb::module_& m) {
                                                        nb::handle sorter) {
     const array& a = as_py_array(self).a;
     std::string s = to_opt_str(side, "side").value_or("left");
-    return wrap(searchsorted(a, search_values(v, a), s, sorter.is_none() ? array() : to_arr(sorter, "searchsorted")));
+    return wrap(searchsorted(a, search_values(v, a), s, sorter.is_none() ? array() : to_array(sorter, "searchsorted")));
   }, nb::is_method(), nb::name("searchsorted"), nb::arg("v"), nb::arg("side") = "left",
      nb::arg("sorter").none() = none));
 }

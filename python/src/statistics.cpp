@@ -6,26 +6,15 @@
 #include <vector>
 
 #include "cuarray/statistics.hpp"
-#include "scan_args.hpp"
+#include "args.hpp"
 
 namespace cuarray::py {
 
 namespace {
 
-using scan_args::to_array;
-using scan_args::to_out;
-
-// None, an int, or a tuple/list of ints (NumPy's axis of reductions).
-axis_list to_axes(nb::handle obj) {
-  if (obj.is_none()) return std::nullopt;
-  std::vector<int> v;
-  if (PyTuple_Check(obj.ptr()) || PyList_Check(obj.ptr())) {
-    for (nb::handle h : obj) v.push_back(*scan_args::to_axis(h));
-  } else {
-    v.push_back(*scan_args::to_axis(obj));
-  }
-  return v;
-}
+using args::to_array;
+using args::to_axes;
+using args::to_out;
 
 // An array-like argument that NumPy converts with asarray (q, weights): cuarray arrays as they are, Python and
 // NumPy scalars as 0-d arrays, lists, tuples and NumPy arrays copied to the device (they are small).
@@ -152,7 +141,7 @@ void init_statistics(nb::module_& m) {
 
   m.def("trapezoid", [](nb::handle y, nb::handle x, nb::handle dx, nb::handle axis) {
     return wrap(trapezoid(to_array(y, "trapezoid"), opt_array(x, "trapezoid"), to_spacing(dx),
-                          static_cast<int>(scan_args::to_index(axis))));
+                          static_cast<int>(args::to_index(axis))));
   }, nb::arg("y"), nb::arg("x").none() = nb::none(), nb::arg("dx") = 1.0, nb::arg("axis") = -1,
      "Integral along an axis by the trapezoidal rule.");
 

@@ -1,4 +1,4 @@
-// Argument conversion shared by the scan, selection and counting bindings (scan.cpp, select.cpp, counting.cpp).
+// Argument conversion shared by the bindings of NumPy-level functions: arrays, axes, dtypes, out=.
 #pragma once
 
 #include <optional>
@@ -7,7 +7,7 @@
 
 #include "common.hpp"
 
-namespace cuarray::py::scan_args {
+namespace cuarray::py::args {
 
 inline std::string type_name_of(nb::handle obj) {
   return nb::cast<std::string>(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(obj.ptr()))).attr("__name__"));
@@ -42,6 +42,18 @@ inline std::optional<int> to_axis(nb::handle obj) {
   return static_cast<int>(v);
 }
 
+/// None, an int, or a tuple/list of ints (NumPy's axis of reductions).
+inline axis_list to_axes(nb::handle obj) {
+  if (obj.is_none()) return std::nullopt;
+  std::vector<int> v;
+  if (PyTuple_Check(obj.ptr()) || PyList_Check(obj.ptr())) {
+    for (nb::handle h : obj) v.push_back(*to_axis(h));
+  } else {
+    v.push_back(*to_axis(obj));
+  }
+  return v;
+}
+
 /// operator.index(obj) as int64 (TypeError for non-integers, OverflowError beyond int64).
 inline std::int64_t to_index(nb::handle obj) {
   PyObject* idx = PyNumber_Index(obj.ptr());
@@ -69,4 +81,4 @@ inline nb::tuple to_py_tuple(std::vector<array> arrays) {
   return nb::tuple(l);
 }
 
-}  // namespace cuarray::py::scan_args
+}  // namespace cuarray::py::args
