@@ -237,53 +237,38 @@ const ufunc_def* slot_ufuncs[16];
 enum slot_id { s_add, s_sub, s_mul, s_div, s_floordiv, s_mod, s_lshift, s_rshift, s_and, s_or, s_xor, s_neg, s_pos, s_abs,
                s_invert };
 
-template <int K>
-PyObject* binary_slot(PyObject* a, PyObject* b) {
+// A slot's body with Python's error protocol: a new reference, or null with the error set.
+template <class F>
+PyObject* guarded(F&& f) {
   try {
-    return binary(slot_ufuncs[K], a, b).release().ptr();
+    return f().release().ptr();
   } catch (const nb::python_error& e) {
     const_cast<nb::python_error&>(e).restore();
     return nullptr;
   } catch (...) {
     return raise_pending();
   }
+}
+
+template <int K>
+PyObject* binary_slot(PyObject* a, PyObject* b) {
+  return guarded([&] { return binary(slot_ufuncs[K], a, b); });
 }
 
 template <int K>
 PyObject* inplace_slot(PyObject* a, PyObject* b) {
-  try {
-    return inplace(slot_ufuncs[K], a, b).release().ptr();
-  } catch (const nb::python_error& e) {
-    const_cast<nb::python_error&>(e).restore();
-    return nullptr;
-  } catch (...) {
-    return raise_pending();
-  }
+  return guarded([&] { return inplace(slot_ufuncs[K], a, b); });
 }
 
 template <int K>
 PyObject* unary_slot(PyObject* a) {
-  try {
-    return unary(slot_ufuncs[K], a).release().ptr();
-  } catch (const nb::python_error& e) {
-    const_cast<nb::python_error&>(e).restore();
-    return nullptr;
-  } catch (...) {
-    return raise_pending();
-  }
+  return guarded([&] { return unary(slot_ufuncs[K], a); });
 }
 
 const ufunc_def* compare_ufuncs[6];  // indexed by Py_LT .. Py_GE
 
 PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
-  try {
-    return binary(compare_ufuncs[op], a, b).release().ptr();
-  } catch (const nb::python_error& e) {
-    const_cast<nb::python_error&>(e).restore();
-    return nullptr;
-  } catch (...) {
-    return raise_pending();
-  }
+  return guarded([&] { return binary(compare_ufuncs[op], a, b); });
 }
 
 void install_operator_slots(nb::handle cls) {
