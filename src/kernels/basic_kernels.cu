@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "src/cuda/check.hpp"
+#include "src/kernels/element_bytes.cuh"
 #include "src/kernels/basic_kernels.hpp"
 #include "src/kernels/manip_kernels.hpp"
 
@@ -25,9 +26,6 @@ struct alignas(8) c64 {
 };
 struct alignas(16) c128 {
   double re, im;
-};
-struct alignas(16) bytes16 {
-  unsigned long long a, b;
 };
 
 template <class T>
@@ -273,18 +271,6 @@ void dispatch_type(dtype t, F&& f) {
     case dtype::float64: return f(0.0);
     case dtype::complex64: return f(c64{});
     case dtype::complex128: return f(c128{});
-  }
-}
-
-// Copies between equal dtypes move bytes, whatever the dtype: one kernel per item size.
-template <class F>
-void dispatch_bytes(std::size_t itemsize, F&& f) {
-  switch (itemsize) {
-    case 1: return f(static_cast<unsigned char>(0));
-    case 2: return f(static_cast<unsigned short>(0));
-    case 4: return f(0U);
-    case 8: return f(0ULL);
-    default: return f(bytes16{});
   }
 }
 

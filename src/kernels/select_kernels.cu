@@ -7,15 +7,12 @@
 #include <stdexcept>
 
 #include "src/cuda/check.hpp"
+#include "src/kernels/element_bytes.cuh"
 #include "src/kernels/select_kernels.hpp"
 
 namespace cuarray::detail {
 
 namespace {
-
-struct alignas(16) bytes16 {
-  unsigned long long a, b;
-};
 
 // A bool byte may hold any value (views of uint8 data): normalise before CUB counts or offsets with it.
 struct is_set {

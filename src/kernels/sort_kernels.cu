@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "src/cuda/check.hpp"
+#include "src/kernels/element_bytes.cuh"
 #include "src/kernels/sort_kernels.hpp"
 #include "src/kernels/sort_keys.hpp"
 
@@ -160,21 +161,6 @@ __global__ void widen_kernel(const int* in, long long* out, long long total, lon
 
 __global__ void row_offsets_kernel(long long* offsets, long long rows, long long n) {
   CA_GRID_LOOP(i, rows + 1) { offsets[i] = i * n; }
-}
-
-struct bytes16 {
-  unsigned long long a, b;
-};
-
-template <class F>
-void dispatch_bytes(std::size_t itemsize, F&& f) {
-  switch (itemsize) {
-    case 1: return f(static_cast<unsigned char>(0));
-    case 2: return f(static_cast<unsigned short>(0));
-    case 4: return f(0U);
-    case 8: return f(0ULL);
-    default: return f(bytes16{});
-  }
 }
 
 template <class F>
