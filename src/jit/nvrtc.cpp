@@ -1,16 +1,13 @@
 // NVRTC loaded with dlopen on first use, compilation of one request, and compile_error's readable message.
 #include "src/jit/nvrtc.hpp"
 
-#include <dlfcn.h>
-#include <link.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
 #include <string_view>
 
 #include "cuarray/errors.hpp"
+#include "src/core/cuda_library.hpp"
 
 namespace cuarray {
 
@@ -175,120 +172,38 @@ struct nvrtc_api {
   const char* (*get_error_string)(nvrtc_result) = nullptr;
 };
 
-constexpr const char* library_names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
-
-std::string env(const char* var) {
-  const char* v = std::getenv(var);
-  return v ? std::string(v) : std::string();
-}
-
-std::vector<std::string> split_paths(const std::string& list) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    std::size_t end = list.find(':', start);
-    if (end == std::string::npos) end = list.size();
-    if (end > start) out.push_back(list.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
-
-/// Every place to try, in the order of Note [nvrtc search order].
-std::vector<std::string> candidate_paths() {
-  // Note [nvrtc search order]: the pip wheel first (the Python package points CUARRAY_NVIDIA_LIB_DIRS at
-  // site-packages/nvidia/*/lib, since C++ cannot know site-packages), then CUDA_PATH, the toolkit beside the
-  // nvcc found on PATH, /usr/local/cuda, and last whatever the dynamic loader finds by itself.
-  std::vector<std::string> dirs, out;
-  if (std::string p = env("CUARRAY_NVRTC_PATH"); !p.empty()) out.push_back(p);
-  for (const std::string& d : split_paths(env("CUARRAY_NVIDIA_LIB_DIRS"))) dirs.push_back(d);
-  if (std::string cuda = env("CUDA_PATH"); !cuda.empty()) {
-    dirs.push_back(cuda + "/lib64");
-    dirs.push_back(cuda + "/lib");
-  }
-  for (const std::string& d : split_paths(env("PATH"))) {
-    std::string nvcc = d + "/nvcc";
-    if (::access(nvcc.c_str(), X_OK) == 0) {
-      dirs.push_back(d + "/../lib64");
-      break;  // the nvcc a shell would run
-    }
-  }
-  dirs.push_back("/usr/local/cuda/lib64");
-  for (const std::string& d : dirs) {
-    for (const char* n : library_names) out.push_back(d + "/" + n);
-  }
-  for (const char* n : library_names) out.push_back(n);
-  std::vector<std::string> unique;
-  for (std::string& p : out) {
-    if (std::find(unique.begin(), unique.end(), p) == unique.end()) unique.push_back(std::move(p));
-  }
-  return unique;
-}
-
-template <class F>
-bool resolve(void* handle, const char* symbol, F& fn, std::string& missing) {
-  fn = reinterpret_cast<F>(::dlsym(handle, symbol));
-  if (!fn) missing += missing.empty() ? symbol : std::string(", ") + symbol;
-  return fn != nullptr;
-}
-
 bool resolve_all(nvrtc_api& a, std::string& missing) {
+  using detail::resolve_symbol;
   bool ok = true;
-  ok &= resolve(a.handle, "nvrtcVersion", a.version, missing);
-  ok &= resolve(a.handle, "nvrtcCreateProgram", a.create_program, missing);
-  ok &= resolve(a.handle, "nvrtcCompileProgram", a.compile_program, missing);
-  ok &= resolve(a.handle, "nvrtcDestroyProgram", a.destroy_program, missing);
-  ok &= resolve(a.handle, "nvrtcGetProgramLogSize", a.get_program_log_size, missing);
-  ok &= resolve(a.handle, "nvrtcGetProgramLog", a.get_program_log, missing);
-  ok &= resolve(a.handle, "nvrtcGetCUBINSize", a.get_cubin_size, missing);
-  ok &= resolve(a.handle, "nvrtcGetCUBIN", a.get_cubin, missing);
-  ok &= resolve(a.handle, "nvrtcGetPTXSize", a.get_ptx_size, missing);
-  ok &= resolve(a.handle, "nvrtcGetPTX", a.get_ptx, missing);
-  ok &= resolve(a.handle, "nvrtcAddNameExpression", a.add_name_expression, missing);
-  ok &= resolve(a.handle, "nvrtcGetLoweredName", a.get_lowered_name, missing);
-  ok &= resolve(a.handle, "nvrtcGetErrorString", a.get_error_string, missing);
+  ok &= resolve_symbol(a.handle, "nvrtcVersion", a.version, missing);
+  ok &= resolve_symbol(a.handle, "nvrtcCreateProgram", a.create_program, missing);
+  ok &= resolve_symbol(a.handle, "nvrtcCompileProgram", a.compile_program, missing);
+  ok &= resolve_symbol(a.handle, "nvrtcDestroyProgram", a.destroy_program, missing);
+  ok &= resolve_symbol(a.handle, "nvrtcGetProgramLogSize", a.get_program_log_size, missing);
+  ok &= resolve_symbol(a.handle, "nvrtcGetProgramLog", a.get_program_log, missing);
+  ok &= resolve_symbol(a.handle, "nvrtcGetCUBINSize", a.get_cubin_size, missing);
+  ok &= resolve_symbol(a.handle, "nvrtcGetCUBIN", a.get_cubin, missing);
+  ok &= resolve_symbol(a.handle, "nvrtcGetPTXSize", a.get_ptx_size, missing);
+  ok &= resolve_symbol(a.handle, "nvrtcGetPTX", a.get_ptx, missing);
+  ok &= resolve_symbol(a.handle, "nvrtcAddNameExpression", a.add_name_expression, missing);
+  ok &= resolve_symbol(a.handle, "nvrtcGetLoweredName", a.get_lowered_name, missing);
+  ok &= resolve_symbol(a.handle, "nvrtcGetErrorString", a.get_error_string, missing);
   return ok;
-}
-
-std::string loaded_path(void* handle, const std::string& fallback) {
-  link_map* map = nullptr;
-  if (::dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name) {
-    char* real = ::realpath(map->l_name, nullptr);
-    std::string path = real ? real : map->l_name;
-    std::free(real);
-    return path;
-  }
-  return fallback;
 }
 
 nvrtc_api load_nvrtc() {
   nvrtc_api a;
-  std::string searched, failures;
-  for (const std::string& path : candidate_paths()) {
-    searched += "\n  " + path;
-    bool bare_name = path.find('/') == std::string::npos;
-    void* h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-      // A file that exists but will not load (wrong architecture, missing dependency) is worth telling.
-      const char* why = ::dlerror();
-      if (why && (bare_name || ::access(path.c_str(), F_OK) == 0)) failures += "\n  " + std::string(why);
-      continue;
-    }
-    a.handle = h;
-    std::string missing;
-    if (!resolve_all(a, missing)) {
-      failures += "\n  " + path + " lacks " + missing;
-      ::dlclose(h);
-      a = nvrtc_api();
-      continue;
-    }
-    a.path = loaded_path(h, path);
-    return a;  // never dlclose'd: kernels may be compiled until the process exits
-  }
-  a.load_error = "NVRTC (libnvrtc) could not be loaded; install the nvidia-cuda-nvrtc-cu12/cu13 wheel or the "
-                 "CUDA toolkit, or set CUARRAY_NVRTC_PATH to the library. Searched:" +
-                 searched;
-  if (!failures.empty()) a.load_error += "\nfailures:" + failures;
+  detail::cuda_library lib = detail::load_cuda_library(
+      "NVRTC (libnvrtc)", "nvidia-cuda-nvrtc-cu12/cu13", {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"},
+      "CUARRAY_NVRTC_PATH", [&a](void* h) {
+        a.handle = h;
+        std::string missing;
+        resolve_all(a, missing);
+        return missing;
+      });
+  a.handle = lib.handle;
+  a.path = lib.path;
+  a.load_error = lib.error;
   return a;
 }
 
