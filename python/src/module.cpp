@@ -23,4 +23,5 @@ NB_MODULE(_core, m) {
   cuarray::py::init_sorting(m);
   cuarray::py::init_statistics(m);
   cuarray::py::init_manipulation(m);
+  cuarray::py::init_indexing(m);
 }

@@ -63,110 +63,98 @@ struct host_buffer {
 };
 
 // --------------------------------------------------------------------------------------------------------
-// Basic indexing: integers, slices, Ellipsis and None give views.
+// Index keys: Python's index objects to cuarray::index_key (the C++ getitem/setitem apply them).
 
-bool is_advanced_index(PyObject* o) {
-  // The common basic indices first: each failed attribute lookup below costs an exception.
-  if (PySlice_Check(o) || PyLong_CheckExact(o) || o == Py_None || o == Py_Ellipsis) return false;
-  if (PyBool_Check(o)) return true;
-  if (PyList_Check(o) || PyTuple_Check(o)) return true;
-  if (PyObject_HasAttrString(o, "__array_interface__") || PyObject_HasAttrString(o, "__cuda_array_interface__")) {
-    // 0-d integer arrays index like integers; anything else is advanced.
-    if (is_ndarray(o)) {
-      const array& a = as_py_array(o).a;
-      return !(a.ndim() == 0 && is_integer(a.type()));
-    }
-    nb::object arr = numpy().attr("asarray")(nb::handle(o));
-    return !(nb::cast<int>(arr.attr("ndim")) == 0 && nb::cast<std::string>(arr.attr("dtype").attr("kind")).find_first_of("iu") == 0);
-  }
-  return false;
+[[noreturn]] void invalid_index() {
+  throw index_error("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
+                    "arrays are valid indices");
 }
 
-array basic_index(const array& a, nb::handle key) {
-  std::vector<nb::handle> items;
-  nb::object keep;
-  if (PyTuple_Check(key.ptr())) {
-    keep = nb::borrow(key);
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(key.ptr()); ++i) items.push_back(PyTuple_GET_ITEM(key.ptr(), i));
+std::int64_t index_value(PyObject* o) {
+  PyObject* idx = PyNumber_Index(o);
+  if (!idx) {
+    PyErr_Clear();
+    invalid_index();
+  }
+  long long i = PyLong_AsLongLong(idx);
+  Py_DECREF(idx);
+  if (i == -1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    throw index_error("cannot fit index into an index-sized integer");
+  }
+  return i;
+}
+
+nb::object from_numpy(nb::handle host, nb::handle order_obj, bool packed);
+
+// A host sequence or NumPy array/scalar as an index entry: integers and bools as such when 0-d, else a device
+// array (an empty list is an empty integer index, as NumPy).
+index_item host_index(nb::handle o) {
+  nb::object host = numpy().attr("asarray")(o);
+  std::string kind = nb::cast<std::string>(host.attr("dtype").attr("kind"));
+  int ndim = nb::cast<int>(host.attr("ndim"));
+  if (kind == "b") {
+    if (ndim == 0) return index_item::boolean(nb::cast<bool>(host.attr("item")()));
+  } else if (kind == "i" || kind == "u") {
+    if (ndim == 0) return index_item::at(index_value(host.ptr()));
+  } else if (nb::cast<std::int64_t>(host.attr("size")) == 0 && !PyObject_HasAttrString(o.ptr(), "dtype")) {
+    host = host.attr("astype")(numpy().attr("intp"));
   } else {
-    items.push_back(key);
-  }
-  int consumed = 0, ellipses = 0;
-  for (auto h : items) {
-    PyObject* o = h.ptr();
-    if (o == Py_Ellipsis) {
-      ++ellipses;
-    } else if (o != Py_None) {
-      if (is_advanced_index(o)) {
-        throw index_error(
-            "cuarray: advanced indexing (integer or boolean arrays, lists) is not supported yet; "
-            "only integers, slices, Ellipsis and None are");
-      }
-      if (!PySlice_Check(o) && !PyLong_Check(o) && !PyObject_HasAttrString(o, "__index__") && !is_ndarray(o)) {
-        throw index_error(
-            "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays "
-            "are valid indices");
-      }
-      ++consumed;
+    if (kind == "f" || kind == "c" || kind == "O") {
+      if (ndim == 0 && kind != "O") invalid_index();
+      throw index_error("arrays used as indices must be of integer (or boolean) type");
     }
+    invalid_index();
   }
-  if (ellipses > 1) throw index_error("an index can only have a single ellipsis ('...')");
-  if (consumed > a.ndim()) {
-    throw index_error("too many indices for array: array is " + std::to_string(a.ndim()) + "-dimensional, but " +
-                      std::to_string(consumed) + " were indexed");
+  return index_item::of(as_py_array(from_numpy(host, nb::none(), false)).a);
+}
+
+index_item to_index_item(nb::handle h) {
+  PyObject* o = h.ptr();
+  if (PySlice_Check(o)) {
+    Py_ssize_t start, stop, step;
+    if (PySlice_Unpack(o, &start, &stop, &step) < 0) throw nb::python_error();
+    return index_item::slice(start, stop, step);
   }
-  descriptor d;
-  d.type = a.type();
-  d.offset = a.offset();
-  int axis = 0;
-  for (auto h : items) {
-    PyObject* o = h.ptr();
-    if (o == Py_Ellipsis) {
-      int fill = a.ndim() - consumed;
-      for (int k = 0; k < fill; ++k, ++axis) {
-        d.shape.push_back(a.shape()[axis]);
-        d.strides.push_back(a.strides()[axis]);
-      }
-    } else if (o == Py_None) {
-      d.shape.push_back(1);
-      d.strides.push_back(0);
-    } else if (PySlice_Check(o)) {
-      Py_ssize_t start, stop, step;
-      if (PySlice_Unpack(o, &start, &stop, &step) < 0) throw nb::python_error();
-      Py_ssize_t n = PySlice_AdjustIndices(static_cast<Py_ssize_t>(a.shape()[axis]), &start, &stop, step);
-      if (n > 0) d.offset += static_cast<std::int64_t>(start) * a.strides()[axis];
-      d.shape.push_back(n);
-      d.strides.push_back(a.strides()[axis] * step);
-      ++axis;
-    } else {
-      std::int64_t i;
-      if (is_ndarray(o)) {
-        i = nb::cast<std::int64_t>(nb::handle(o).attr("item")());
-      } else {
-        PyObject* idx = PyNumber_Index(o);
-        if (!idx) throw nb::python_error();
-        i = PyLong_AsLongLong(idx);
-        Py_DECREF(idx);
-        if (i == -1 && PyErr_Occurred()) {
-          PyErr_Clear();
-          throw index_error("cannot fit index into an index-sized integer");
-        }
-      }
-      std::int64_t n = a.shape()[axis];
-      if (i < -n || i >= n) {
-        throw index_error("index " + std::to_string(i) + " is out of bounds for axis " + std::to_string(axis) +
-                          " with size " + std::to_string(n));
-      }
-      if (i < 0) i += n;
-      d.offset += i * a.strides()[axis];
-      ++axis;
+  if (PyLong_CheckExact(o)) return index_item::at(index_value(o));
+  if (o == Py_None) return index_item::newaxis();
+  if (o == Py_Ellipsis) return index_item::ellipsis();
+  if (PyBool_Check(o)) return index_item::boolean(o == Py_True);
+  if (is_ndarray(h)) {
+    const array& a = as_py_array(h).a;
+    // 0-d integer arrays index like integers (NumPy's rule): one read of the value.
+    if (a.ndim() == 0 && is_integer(a.type())) return index_item::at(nb::cast<std::int64_t>(h.attr("item")()));
+    if (a.type() != bool_ && !is_integer(a.type())) {
+      throw index_error("arrays used as indices must be of integer (or boolean) type");
     }
+    return index_item::of(a);
   }
-  for (; axis < a.ndim(); ++axis) {
-    d.shape.push_back(a.shape()[axis]);
-    d.strides.push_back(a.strides()[axis]);
+  if (PyLong_Check(o)) return index_item::at(index_value(o));
+  if (PyList_Check(o) || PyTuple_Check(o) || PyObject_HasAttrString(o, "__array_interface__")) return host_index(h);
+  if (PyObject_HasAttrString(o, "__cuda_array_interface__")) {
+    return to_index_item(nb::module_::import_("cuarray").attr("asarray")(h));
   }
-  return array(a.storage(), std::move(d));
+  if (PyObject_HasAttrString(o, "__index__")) return index_item::at(index_value(o));
+  invalid_index();
+}
+
+index_key to_index_key(nb::handle key) {
+  index_key k;
+  if (PyTuple_Check(key.ptr())) {
+    Py_ssize_t n = PyTuple_GET_SIZE(key.ptr());
+    k.reserve(n);
+    for (Py_ssize_t i = 0; i < n; ++i) k.push_back(to_index_item(PyTuple_GET_ITEM(key.ptr(), i)));
+  } else {
+    k.push_back(to_index_item(key));
+  }
+  return k;
+}
+
+bool is_basic(const index_key& key) {
+  for (const index_item& it : key) {
+    if (it.k == index_item::kind::array || it.k == index_item::kind::boolean) return false;
+  }
+  return true;
 }
 
 // --------------------------------------------------------------------------------------------------------
@@ -315,16 +303,9 @@ nb::object from_numpy(nb::handle host, nb::handle order_obj, bool packed) {
 
 nb::object getitem(nb::handle self, nb::handle key) {
   const array& a = self_of(self).a;
-  PyObject* k = key.ptr();
-  // Fast path of basic slicing (a[1:], a[0]): none of the mask and array-interface probes below apply.
-  if (PySlice_Check(k) || PyLong_CheckExact(k)) return view_of(self, basic_index(a, key));
-  // A bool mask (cuarray or NumPy) selects elements or leading-axis rows: a copy, as NumPy's.
-  if (is_ndarray(key) && as_py_array(key).a.type() == bool_) return wrap(compress_mask(a, as_py_array(key).a));
-  if (!is_ndarray(key) && nb::hasattr(key, "__array_interface__") && nb::hasattr(key, "dtype") &&
-      nb::cast<std::string>(key.attr("dtype").attr("kind")) == "b") {
-    return wrap(compress_mask(a, as_py_array(from_numpy(key, nb::none(), false)).a));
-  }
-  return view_of(self, basic_index(a, key));
+  index_key k = to_index_key(key);
+  if (is_basic(k)) return view_of(self, cuarray::getitem(a, k));
+  return wrap(cuarray::getitem(a, k));
 }
 
 void assign_value(array& dst, nb::handle value) {
@@ -350,8 +331,27 @@ void assign_value(array& dst, nb::handle value) {
 }
 
 void setitem(nb::handle self, nb::handle key, nb::handle value) {
-  array view = basic_index(self_of(self).a, key);
-  assign_value(view, value);
+  const array& a = self_of(self).a;
+  index_key k = to_index_key(key);
+  if (is_basic(k)) {
+    array view = cuarray::getitem(a, k);
+    assign_value(view, value);
+    return;
+  }
+  if (is_ndarray(value)) {
+    cuarray::setitem(a, k, as_py_array(value).a);
+    return;
+  }
+  if (is_python_scalar(value)) {
+    cuarray::setitem(a, k, to_scalar(value, a.type()));
+    return;
+  }
+  nb::object host = numpy().attr("asarray")(value);
+  if (nb::cast<int>(host.attr("ndim")) == 0) {
+    cuarray::setitem(a, k, to_scalar(host, a.type()));
+    return;
+  }
+  cuarray::setitem(a, k, as_py_array(from_numpy(host, nb::none(), false)).a);
 }
 
 // ndarray.item(*args): no argument for a size-1 array, a flat index, or one index per dimension.
@@ -376,7 +376,9 @@ nb::object item(nb::handle self, nb::args args) {
   } else {
     nb::tuple key = args.size() == 1 ? nb::borrow<nb::tuple>(args[0]) : nb::tuple(args);
     if (static_cast<int>(key.size()) != a.ndim()) throw value_error("incorrect number of indices for array");
-    element = basic_index(a, key);
+    index_key k = to_index_key(key);
+    if (!is_basic(k)) invalid_index();
+    element = cuarray::getitem(a, k);
   }
   std::vector<unsigned char> bytes(element.itemsize());
   {

@@ -1,0 +1,101 @@
+// Bindings of take, put, take_along_axis, put_along_axis, compress, place, putmask, and the ndarray methods.
+#include <nanobind/stl/string.h>
+
+#include "args.hpp"
+
+namespace cuarray::py {
+
+namespace {
+
+using namespace args;
+
+// Note [index modes]: NumPy's take/put default to mode='raise'; None here means the indexing default (wrap,
+// or raise under CUARRAY_CHECK_INDEX=1), as CuPy's take wraps.
+index_mode to_mode(nb::handle mode) {
+  if (mode.is_none()) return default_index_mode();
+  return parse_index_mode(nb::cast<std::string>(mode));
+}
+
+// An index argument: a cuarray array, or a host sequence/scalar uploaded (indices are small next to data).
+array to_indices(nb::handle obj, const char* func) {
+  if (is_ndarray(obj) || nb::hasattr(obj, "__cuda_array_interface__")) return to_array(obj, func);
+  return as_py_array(nb::module_::import_("cuarray").attr("asarray")(obj)).a;
+}
+
+// A value argument: cuarray array, scalar, or host data uploaded.
+array to_values(nb::handle obj, const char* func) {
+  if (is_ndarray(obj) || is_python_scalar(obj) || nb::hasattr(obj, "__cuda_array_interface__")) {
+    return to_array(obj, func);
+  }
+  return as_py_array(nb::module_::import_("cuarray").attr("asarray")(obj)).a;
+}
+
+nb::object take_py(nb::handle a, nb::handle indices, nb::handle axis, nb::handle out, nb::handle mode) {
+  array result = take(to_array(a, "take"), to_indices(indices, "take"), to_axis(axis), to_mode(mode), to_out(out));
+  if (!out.is_none()) return nb::borrow(out);
+  return wrap(std::move(result));
+}
+
+void put_py(nb::handle a, nb::handle ind, nb::handle v, nb::handle mode) {
+  if (!is_ndarray(a)) throw type_error("argument a of put must be a cuarray.ndarray");
+  put(as_py_array(a).a, to_indices(ind, "put"), to_values(v, "put"), to_mode(mode));
+}
+
+nb::object compress_py(nb::handle condition, nb::handle a, nb::handle axis, nb::handle out) {
+  array cond = to_indices(condition, "compress");
+  if (cond.type() != bool_) cond = cond.astype(bool_);
+  array result = compress(cond, to_array(a, "compress"), to_axis(axis), to_out(out));
+  if (!out.is_none()) return nb::borrow(out);
+  return wrap(std::move(result));
+}
+
+array to_mask(nb::handle mask, const char* func) {
+  array m = to_indices(mask, func);
+  return m.type() == bool_ ? m : m.astype(bool_);
+}
+
+}  // namespace
+
+void init_indexing(nb::module_& m) {
+  m.def("take", &take_py, nb::arg("a"), nb::arg("indices"), nb::arg("axis").none() = nb::none(),
+        nb::arg("out").none() = nb::none(), nb::arg("mode").none() = nb::none(),
+        "Elements of `a` at `indices` along `axis` (None: flattened). mode None wraps out-of-range indices (CuPy's "
+        "rule; CUARRAY_CHECK_INDEX=1 raises), or 'raise', 'wrap', 'clip'.");
+  m.def("put", &put_py, nb::arg("a"), nb::arg("ind"), nb::arg("v"), nb::arg("mode").none() = nb::none(),
+        "a.flat[ind] = v, with v repeated as needed.");
+  m.def("take_along_axis", [](nb::handle a, nb::handle indices, nb::handle axis) {
+    return wrap(take_along_axis(to_array(a, "take_along_axis"), to_indices(indices, "take_along_axis"), to_axis(axis)));
+  }, nb::arg("arr"), nb::arg("indices"), nb::arg("axis").none() = -1, "Values of `arr` at `indices` along `axis`.");
+  m.def("put_along_axis", [](nb::handle a, nb::handle indices, nb::handle values, nb::handle axis) {
+    if (!is_ndarray(a)) throw type_error("argument arr of put_along_axis must be a cuarray.ndarray");
+    put_along_axis(as_py_array(a).a, to_indices(indices, "put_along_axis"), to_values(values, "put_along_axis"),
+                   to_axis(axis));
+  }, nb::arg("arr"), nb::arg("indices"), nb::arg("values"), nb::arg("axis").none(),
+        "Write `values` into `arr` at `indices` along `axis`.");
+  m.def("compress", &compress_py, nb::arg("condition"), nb::arg("a"), nb::arg("axis").none() = nb::none(),
+        nb::arg("out").none() = nb::none(), "Slices of `a` along `axis` where `condition` is true.");
+  m.def("place", [](nb::handle arr, nb::handle mask, nb::handle vals) {
+    if (!is_ndarray(arr)) throw type_error("argument arr of place must be a cuarray.ndarray");
+    place(as_py_array(arr).a, to_mask(mask, "place"), to_values(vals, "place"));
+  }, nb::arg("arr"), nb::arg("mask"), nb::arg("vals"), "arr[mask] = vals, vals repeated as needed.");
+  m.def("putmask", [](nb::handle a, nb::handle mask, nb::handle values) {
+    if (!is_ndarray(a)) throw type_error("argument a of putmask must be a cuarray.ndarray");
+    putmask(as_py_array(a).a, to_mask(mask, "putmask"), to_values(values, "putmask"));
+  }, nb::arg("a"), nb::arg("mask"), nb::arg("values"), "a.flat[n] = values.flat[n % values.size] where mask.flat[n].");
+
+  nb::handle cls = ndarray_type();
+  nb::setattr(cls, "take", nb::cpp_function([](nb::handle self, nb::handle indices, nb::handle axis, nb::handle out,
+                                               nb::handle mode) { return take_py(self, indices, axis, out, mode); },
+                                            nb::is_method(), nb::name("take"), nb::arg("indices"),
+                                            nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),
+                                            nb::arg("mode").none() = nb::none()));
+  nb::setattr(cls, "put", nb::cpp_function([](nb::handle self, nb::handle ind, nb::handle v, nb::handle mode) {
+    put_py(self, ind, v, mode);
+  }, nb::is_method(), nb::name("put"), nb::arg("indices"), nb::arg("values"), nb::arg("mode").none() = nb::none()));
+  nb::setattr(cls, "compress", nb::cpp_function([](nb::handle self, nb::handle condition, nb::handle axis,
+                                                   nb::handle out) { return compress_py(condition, self, axis, out); },
+                                                nb::is_method(), nb::name("compress"), nb::arg("condition"),
+                                                nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none()));
+}
+
+}  // namespace cuarray::py
