@@ -3,6 +3,7 @@
 Targets (judged in common.judge_targets against other cases of the same run):
   x.T.copy() of 16384 x 16384 float32   >= 0.8x the copy GB/s of bench_foundation's d2d_copy_1GiB (read + write)
   a[1:] on a small array                 no slower than CuPy (its ~1.35 µs per call)
+  pad, x[idx] gather                     no slower than CuPy
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ F32 = np.float32
 T_N = 16384  # x.T.copy() of T_N x T_N float32 (1 GiB)
 CAT_N = 1 << 27  # concatenate of two CAT_N float32 arrays
 PAD_N, PAD_W = 8192, 16  # pad of a PAD_N x PAD_N float32 array by PAD_W on every side
+GATHER_SRC, GATHER_IDX = 1 << 28, 1 << 26  # x[idx]: 2**26 random int64 indices into 2**28 float32
 TRANSPOSE_FRACTION = 0.8
 
 
@@ -59,7 +61,8 @@ def concatenate_big(lib: Backend, cfg: Config) -> Stats:
     return time_gpu(fn, lib, **_reps(cfg))
 
 
-@case("pad_8192^2_by16_f32", nbytes=(PAD_N * PAD_N + (PAD_N + 2 * PAD_W) ** 2) * 4, heavy=True)
+@case("pad_8192^2_by16_f32", nbytes=(PAD_N * PAD_N + (PAD_N + 2 * PAD_W) ** 2) * 4, heavy=True,
+      target=Target("cupy", 1.0))
 def pad_constant(lib: Backend, cfg: Config) -> Stats:
     """pad(x, 16) in constant mode of an 8192 x 8192 float32 array (torch.nn.functional.pad); GB/s read + write."""
     host = cfg.host_random(PAD_N * PAD_N).reshape(PAD_N, PAD_N)
@@ -76,6 +79,21 @@ def pad_constant(lib: Backend, cfg: Config) -> Stats:
         r = fn()
         _check(cfg, _host(lib, r[:40, :40]), np.pad(host[:24, :24], ((PAD_W, 0), (PAD_W, 0))), "pad")
         del r
+    return time_gpu(fn, lib, **_reps(cfg))
+
+
+@case("gather_x[idx]_2^26_of_2^28_f32", nbytes=GATHER_IDX * (8 + 4 + 4), heavy=True, target=Target("cupy", 1.0),
+      key=True)
+def gather(lib: Backend, cfg: Config) -> Stats:
+    """x[idx] of 2**26 random int64 indices into 2**28 float32; GB/s counts the index and output bytes and one
+    4-byte element read per index (each random read actually moves a 32-byte sector)."""
+    rng = np.random.default_rng(7)
+    host_idx = rng.integers(0, GATHER_SRC, GATHER_IDX, dtype=np.int64)
+    host_x = cfg.host_random(GATHER_SRC)
+    x, idx = _dev(lib, host_x), _dev(lib, host_idx)
+    fn = lambda: x[idx]  # noqa: E731 - the same expression in every library
+    if cfg.first_round:
+        _check(cfg, _host(lib, fn()[:1000]), host_x[host_idx[:1000]], "x[idx]")
     return time_gpu(fn, lib, **_reps(cfg))
 
 

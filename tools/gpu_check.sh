@@ -17,6 +17,7 @@
 #   GPU_CHECK_BUDGET_S    wall-clock budget in seconds (default 570, under the device's 600 s per command);
 #                         each step is cut off so that the benchmarks and the summary still fit
 #   GPU_CHECK_BENCH_RESERVE_S   seconds kept for the benchmark step (default 90)
+#   GPU_CHECK_BENCH_ARGS  extra arguments of benchmarks/run.py, e.g. "--only manipulation"
 # Output: progress lines and a summary block (< 25 lines) on stdout; everything else in the log.
 # Exit status: 0 when every step that ran passed, 1 otherwise (performance targets are reported, not enforced).
 
@@ -237,7 +238,8 @@ step_numba() {
 
 step_bench() {
   rm -f "$BENCH_OUT/results.json" "$BENCH_OUT/results.md" # never summarise an earlier run's numbers
-  lim "$PY" benchmarks/run.py --quick --out "$BENCH_OUT"
+  # shellcheck disable=SC2086 # GPU_CHECK_BENCH_ARGS (e.g. "--only bench_manipulation") is a word list
+  lim "$PY" benchmarks/run.py --quick --out "$BENCH_OUT" ${GPU_CHECK_BENCH_ARGS:-}
 }
 
 # --- summary ------------------------------------------------------------------

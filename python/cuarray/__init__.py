@@ -100,3 +100,6 @@ ndarray.__hash__ = None
 ndarray.__array_priority__ = 100
 ndarray.device = property(lambda self: cuda.Device(self._device_id))
 ndarray.__module__ = "cuarray"
+from cuarray._core import (  # noqa: F401,E402 - indexing functions
+    compress, place, put, put_along_axis, putmask, take, take_along_axis)
+from cuarray import _indexing  # noqa: F401,E402 - ndarray.flat

@@ -308,7 +308,9 @@ index_plan plan_advanced(const array& a, prepared_key key, index_mode mode) {
       plan.stride = v.strides()[ax.view_axis];
     } else {
       std::vector<ufunc_arg> args;
-      for (const advanced_axis& ax : key.advanced) args.emplace_back(ax.idx.broadcast_to(plan.b_shape));
+      for (const advanced_axis& ax : key.advanced) {
+        args.emplace_back(ax.idx.astype(int64, order::K, false).broadcast_to(plan.b_shape));
+      }
       for (const advanced_axis& ax : key.advanced) {
         args.emplace_back(scalar::from_int(v.shape()[ax.view_axis]));
         args.emplace_back(scalar::from_int(v.strides()[ax.view_axis]));
@@ -526,7 +528,6 @@ array take(const array& a, const array& indices, std::optional<int> axis, index_
   }
   array src = axis ? a : a.reshape(shape_t{-1});
   int ax = axis ? normalize_axis(*axis, a.ndim()) : 0;
-  if (src.ndim() == 0) throw axis_error("axis " + std::to_string(axis.value_or(0)) + " is out of bounds for array of dimension 0");
   if (mode == index_mode::raise && src.shape()[ax] == 0 && indices.size() > 0) {
     throw index_error("cannot do a non-empty take from an empty axes.");
   }
@@ -611,7 +612,6 @@ array compress(const array& condition, const array& a, std::optional<int> axis, 
   if (condition.ndim() != 1) throw value_error("condition must be a 1-d array");
   array src = axis ? a : a.reshape(shape_t{-1});
   int ax = axis ? normalize_axis(*axis, a.ndim()) : 0;
-  if (src.ndim() == 0) throw axis_error("axis " + std::to_string(*axis) + " is out of bounds for array of dimension 0");
   std::int64_t n = src.shape()[ax];
   array cond = condition;
   if (cond.size() > n) {

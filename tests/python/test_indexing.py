@@ -1,0 +1,437 @@
+"""Indexing against NumPy: integer and boolean arrays in getitem/setitem (NumPy's placement rule, broadcasting,
+casting, views vs copies, errors), the wrap-around default and CUARRAY_CHECK_INDEX=1, and take, put,
+take_along_axis, put_along_axis, compress, place, putmask and ndarray.flat.
+"""
+import os
+import subprocess
+import sys
+
+import numpy
+import pytest
+
+import cuarray as cp
+from cuarray import testing
+
+gpu = pytest.mark.gpu
+
+DTYPES = [numpy.dtype(t) for t in ("bool", "int8", "uint8", "int16", "int32", "int64", "uint64", "float16",
+                                   "float32", "float64", "complex64", "complex128")]
+FUNCS = "take put take_along_axis put_along_axis compress place putmask".split()
+
+
+def _arr(xp, shape, dtype="int64", seed=0, order="C"):
+    rng = numpy.random.default_rng(seed)
+    dt = numpy.dtype(dtype)
+    n = int(numpy.prod(shape)) if shape else 1
+    if dt.kind == "b":
+        v = rng.integers(0, 2, n).astype(bool)
+    elif dt.kind in "iu":
+        v = rng.integers(0 if dt.kind == "u" else -50, 50, n).astype(dt)
+    else:
+        v = (rng.standard_normal(n) * 10).astype(dt)
+        if dt.kind == "c":
+            v = v + 1j * (rng.standard_normal(n) * 10).astype(dt)
+    v = numpy.asarray(v, dtype=dt).reshape(shape)
+    v = numpy.asfortranarray(v) if order == "F" else v
+    return xp.asarray(v, order=order) if xp is not numpy else v
+
+
+def _key(xp, key):
+    """Index arrays given as NumPy arrays become xp arrays (lists stay lists: both libraries take them)."""
+    if isinstance(key, tuple):
+        return tuple(_key(xp, k) for k in key)
+    if isinstance(key, numpy.ndarray) and xp is not numpy:
+        return xp.asarray(key)
+    return key
+
+
+M43 = numpy.array([[True, False, True], [False, False, True], [True, True, False], [False, True, True]])
+
+KEYS = [
+    [0, 2],
+    [[0, 1], [3, 2]],
+    numpy.array([-1, 0, -4]),
+    ([0, 1], [1, 2]),
+    (slice(None), [0, 2]),
+    (slice(None), [0, 2], slice(1, 3)),
+    ([0, 3], slice(None), [1, 4]),            # advanced entries apart: broadcast dimensions go first
+    (0, slice(None), [1, 2]),                 # an integer counts as advanced once arrays are present
+    (slice(None), 0, [1, 2]),
+    (None, [0, 1]),
+    ([0, 1], None, [1, 2]),
+    (Ellipsis, [1, -1]),
+    ([0], Ellipsis, [0]),
+    (numpy.array([1, 0]), numpy.array([[0], [2]])),     # broadcast index arrays
+    (slice(None, None, -1), numpy.array([[2, 0], [1, 1]])),
+    numpy.array([True, False, True, True]),
+    M43,
+    (slice(None), numpy.array([True, False, True])),
+    (M43, slice(1, 3)),
+    (M43, [0, 4, 1, 2, 3, 1, 0]),
+    True,
+    False,
+    ([0, 1], True),
+    (Ellipsis, numpy.array([True, False, False, True, True])),
+    [],
+    numpy.array([], dtype=numpy.int64),
+    numpy.array(2),
+    (numpy.array(1), [0, 2]),
+    (slice(None), numpy.array([], dtype=numpy.int32), slice(None)),
+]
+
+
+# -- CPU -----------------------------------------------------------------------------------------------------------
+
+
+def test_functions_are_exported():
+    for name in FUNCS:
+        assert callable(getattr(cp, name)), name
+    for name in ("take", "put", "compress"):
+        assert callable(getattr(cp.ndarray, name)), name
+    assert isinstance(cp.ndarray.flat, property)
+
+
+# -- GPU: getitem --------------------------------------------------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize("key", KEYS, ids=[str(i) for i in range(len(KEYS))])
+@pytest.mark.parametrize("layout", ["C", "F", "reversed"])
+@testing.numpy_cuarray_equal()
+def test_getitem(xp, key, layout):
+    a = _arr(xp, (4, 3, 5), "float32", order="F" if layout == "F" else "C")
+    if layout == "reversed":
+        a = a[::-1, :, ::-1]
+    return a[_key(xp, key)]
+
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("index_dtype", ["int8", "uint8", "int16", "int32", "int64", "uint64"])
+@testing.numpy_cuarray_equal()
+def test_getitem_dtypes(xp, dtype, index_dtype):
+    a = _arr(xp, (6, 7), dtype)
+    i = xp.asarray(numpy.array([5, 0, 3, 3], dtype=index_dtype))
+    j = xp.asarray(numpy.array([[1], [6]], dtype=index_dtype))
+    return a[i], a[:, i], a[i[:2], j], a[j, 2:]
+
+
+@gpu
+@testing.numpy_cuarray_equal()
+def test_getitem_shapes(xp):
+    z = _arr(xp, (0, 3), "int32")
+    s = _arr(xp, (5,), "int32")
+    return (z[:, [0, 2]], z[[], :], s[[4]], s[numpy.array([[1, 2], [3, 4]])], _arr(xp, (2, 1, 3))[:, [0, 0, 0]],
+            _arr(xp, (), "int32")[None][[0, 0]], _arr(xp, (3,))[xp.asarray(numpy.array(True))])
+
+
+@gpu
+def test_getitem_views_and_copies():
+    a = cp.arange(24).reshape(4, 6)
+    v = a[1:3, ::2]
+    assert v._same_storage(a) and not v.flags.owndata
+    c = a[[1, 2]]
+    assert not c._same_storage(a) and c.flags.owndata
+    c[...] = -1
+    assert int(a[1, 0]) == 6  # writing the copy leaves the original alone
+    m = a[a > 5]
+    assert not m._same_storage(a)
+
+
+@gpu
+def test_getitem_large_offsets():
+    # Byte offsets past 2**31 in the gather and scatter loops.
+    n = (1 << 31) + 64
+    x = cp.zeros(n, dtype=cp.int8)
+    x[n - 3] = 7
+    idx = cp.asarray([n - 3, 5, -3])
+    assert x[idx].tolist() == [7, 0, 7]
+    x[cp.asarray([n - 1])] = 9
+    assert int(x[n - 1]) == 9
+    del x
+
+
+@gpu
+def test_getitem_wraps_by_default():
+    a = numpy.arange(5) * 10
+    d = cp.asarray(a)
+    idx = numpy.array([5, -6, 12, -1])
+    numpy.testing.assert_array_equal(d[cp.asarray(idx)].get(), a[idx % 5])
+    numpy.testing.assert_array_equal(cp.take(d, idx, mode="clip").get(), numpy.take(a, idx, mode="clip"))
+    d[cp.asarray([7])] = -1
+    assert int(d[2]) == -1
+
+
+@gpu
+def test_check_index_mode_raises():
+    code = ("import cuarray as cp\n"
+            "a = cp.arange(5)\n"
+            "try:\n    a[cp.asarray([1, 5])]\nexcept IndexError as e:\n    print('getitem', e)\n"
+            "try:\n    a[cp.asarray([-6])] = 1\nexcept IndexError as e:\n    print('setitem', e)\n"
+            "print(a[cp.asarray([-5, 4])].tolist())\n")
+    env = dict(os.environ, CUARRAY_CHECK_INDEX="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "getitem index 5 is out of bounds for axis 0 with size 5" in out.stdout
+    assert "setitem index -6 is out of bounds for axis 0 with size 5" in out.stdout
+    assert "[0, 4]" in out.stdout
+
+
+@gpu
+@pytest.mark.parametrize("key", [
+    (numpy.array([0.5]),), [1.5], 1.5, ([0, 1], [0, 1, 2]), (0, 0, 0, 0), numpy.array([True, False]),
+    (slice(None), numpy.array([True, False, True, False])), (Ellipsis, Ellipsis), "a", [[0, 1], [0]]])
+@testing.numpy_cuarray_equal(accept_error=(IndexError, ValueError, TypeError))
+def test_getitem_errors(xp, key):
+    return _arr(xp, (4, 3, 5))[_key(xp, key)]
+
+
+@gpu
+@testing.numpy_cuarray_equal(accept_error=IndexError)
+def test_getitem_empty_axis_error(xp):
+    return _arr(xp, (0, 3))[[0]]
+
+
+# -- GPU: setitem --------------------------------------------------------------------------------------------------
+
+SET_KEYS = [k for i, k in enumerate(KEYS) if i not in (1, 13, 14)]  # those repeat an index: the winner is unspecified
+
+
+@gpu
+@pytest.mark.parametrize("key", SET_KEYS, ids=[str(i) for i in range(len(SET_KEYS))])
+@pytest.mark.parametrize("value", ["scalar", "broadcast", "full", "host"])
+@testing.numpy_cuarray_equal()
+def test_setitem(xp, key, value):
+    a = _arr(xp, (4, 3, 5), "int32")
+    k = _key(xp, key)
+    shape = numpy.empty((4, 3, 5))[key].shape
+    if value == "scalar":
+        v = -7
+    elif value == "broadcast":
+        v = _arr(xp, shape[-1:] if shape else (), "int32", seed=3)
+    elif value == "full":
+        v = _arr(xp, shape, "float64", seed=4)  # cast to int32 as NumPy's assignment (unsafe)
+    else:
+        v = numpy.arange(int(numpy.prod(shape)), dtype=numpy.int16).reshape(shape)
+    a[k] = v
+    return a
+
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@testing.numpy_cuarray_equal()
+def test_setitem_dtypes(xp, dtype):
+    a = _arr(xp, (5, 4), dtype)
+    a[[0, 3]] = _arr(xp, (2, 4), dtype, seed=1)
+    a[:, xp.asarray(numpy.array([3, 1]))] = _arr(xp, (5, 1), dtype, seed=2)
+    a[a.real > 1 if dtype.kind == "c" else a > 1] = 1
+    a[[4], [2]] = 1.5 if dtype.kind != "b" else True
+    return a
+
+
+@gpu
+@testing.numpy_cuarray_equal()
+def test_setitem_masks(xp):
+    a = _arr(xp, (4, 3, 5), "float64")
+    m = _key(xp, M43)
+    a[m] = 0.5                                       # masked copy, no count needed
+    a[m] = _arr(xp, (5,), "float64", seed=1)          # broadcast over the selected rows
+    a[m] = _arr(xp, (1, 5), "float64", seed=2)
+    b = _arr(xp, (4, 3, 5), "int16")
+    b[m] = _arr(xp, (7, 5), "int16", seed=3)          # one row per selected element: nonzero + scatter
+    c = _arr(xp, (6,), "float32")
+    c[c > 0] = c[c > 0] * 2                           # the value is a copy of the same array
+    d = _arr(xp, (3, 4), "int8")
+    d[xp.asarray(numpy.array(True))] = 3
+    d[False] = 5
+    return a, b, c, d
+
+
+@gpu
+@testing.numpy_cuarray_equal()
+def test_setitem_overlap(xp):
+    a = xp.arange(10)
+    a[[1, 2, 3]] = a[0:3]       # the value is a view of the destination
+    b = xp.arange(12).reshape(3, 4)
+    b[[2, 0]] = b[::2][::-1]
+    return a, b
+
+
+@gpu
+@pytest.mark.parametrize("key,shape", [([0, 1], (3,)), ((slice(None), [0, 1]), (4, 3)), (M43, (6,)),
+                                       ([[0, 1]], (2, 2, 3, 5))])
+@testing.numpy_cuarray_equal(accept_error=ValueError)
+def test_setitem_shape_errors(xp, key, shape):
+    a = _arr(xp, (4, 3, 5))
+    a[_key(xp, key)] = _arr(xp, shape)
+    return a
+
+
+# -- GPU: functions ------------------------------------------------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+@testing.numpy_cuarray_equal()
+def test_take(xp, dtype, axis):
+    a = _arr(xp, (4, 5, 3), dtype)
+    i = xp.asarray(numpy.array([[2, 0], [1, 2]]))
+    return xp.take(a, i, axis=axis), a.take(xp.asarray(numpy.array(1)), axis=axis), xp.take(a[:, ::-1], [], axis)
+
+
+@gpu
+@pytest.mark.parametrize("mode", ["wrap", "clip", "raise"])
+@testing.numpy_cuarray_equal(accept_error=IndexError)
+def test_take_modes(xp, mode):
+    a = _arr(xp, (3, 4))
+    return xp.take(a, xp.asarray(numpy.array([0, 7, -9, 2])), axis=1, mode=mode)
+
+
+@gpu
+@testing.numpy_cuarray_equal(accept_error=(IndexError, TypeError, numpy.exceptions.AxisError))
+@pytest.mark.parametrize("case", ["float", "axis", "empty"])
+def test_take_errors(xp, case):
+    a = _arr(xp, (3, 4))
+    if case == "float":
+        return xp.take(a, xp.asarray(numpy.array([0.0])))
+    if case == "axis":
+        return xp.take(a, xp.asarray(numpy.array([0])), axis=2)
+    return xp.take(_arr(xp, (0, 2)), xp.asarray(numpy.array([0])), axis=0, mode="raise")
+
+
+@gpu
+@testing.numpy_cuarray_equal()
+def test_take_out(xp):
+    a = _arr(xp, (4, 5), "float32")
+    out = xp.zeros((2, 5), dtype=numpy.float32)
+    r = xp.take(a, xp.asarray(numpy.array([3, 1])), axis=0, out=out)
+    assert r is out
+    return out
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["int8", "float32", "complex128", "bool"])
+@pytest.mark.parametrize("mode", ["wrap", "clip", "raise"])
+@testing.numpy_cuarray_equal(accept_error=IndexError)
+def test_put(xp, dtype, mode):
+    a = _arr(xp, (3, 4), dtype)
+    xp.put(a, xp.asarray(numpy.array([0, 5, 11])), _arr(xp, (3,), dtype, seed=2), mode=mode)
+    b = _arr(xp, (3, 4), dtype).T                            # not contiguous: a.flat order is b's C order
+    xp.put(b, xp.asarray(numpy.array([1, 2, 3, 4, 9])), _arr(xp, (2,), dtype, seed=3), mode=mode)  # v repeated
+    c = _arr(xp, (5,), dtype)
+    c.put(xp.asarray(numpy.array([-1, 14])), _arr(xp, (), dtype, seed=4), mode=mode)
+    return a, b, c
+
+
+@gpu
+@pytest.mark.parametrize("axis", [0, 1, -1, None])
+@testing.numpy_cuarray_equal()
+def test_take_along_axis(xp, axis):
+    a = _arr(xp, (4, 5), "float64")
+    order = xp.argsort(a, axis=axis)
+    i = xp.asarray(numpy.array([[0], [2], [1], [3]])) if axis == 0 else xp.asarray(numpy.array([[4, 0]]))
+    return xp.take_along_axis(a, order, axis), (xp.take_along_axis(a, i, axis) if axis is not None else None)
+
+
+@gpu
+@pytest.mark.parametrize("axis", [0, 1, None])
+@testing.numpy_cuarray_equal()
+def test_put_along_axis(xp, axis):
+    a = _arr(xp, (4, 5), "int32")
+    if axis is None:
+        i = xp.asarray(numpy.array([0, 7, 19]))
+    else:
+        i = xp.asarray(numpy.array([[1, 3]])) if axis == 1 else xp.asarray(numpy.array([[3, 0, 1, 2, 0]]))
+    xp.put_along_axis(a, i, 99, axis)
+    b = _arr(xp, (4, 5), "float32")
+    j = xp.argmax(b, axis=1, keepdims=True)
+    xp.put_along_axis(b, j, _arr(xp, (4, 1), "float32", seed=5), 1)
+    return a, b
+
+
+@gpu
+@testing.numpy_cuarray_equal(accept_error=(ValueError, IndexError))
+@pytest.mark.parametrize("case", ["ndim", "float"])
+def test_along_axis_errors(xp, case):
+    a = _arr(xp, (3, 4))
+    if case == "ndim":
+        return xp.take_along_axis(a, xp.asarray(numpy.array([0])), 1)
+    return xp.take_along_axis(a, xp.asarray(numpy.array([[0.0]])), 1)
+
+
+@gpu
+@pytest.mark.parametrize("axis", [None, 0, 1])
+@testing.numpy_cuarray_equal(accept_error=IndexError)
+def test_compress(xp, axis):
+    a = _arr(xp, (3, 4), "float32")
+    c1 = xp.asarray(numpy.array([True, False, True]))
+    c2 = xp.asarray(numpy.array([0, 1, 1, 0, 0, 0]))   # longer than the axis, but false beyond it
+    return xp.compress(c1, a, axis=axis), a.compress(c2, axis=axis), xp.compress(xp.asarray(numpy.array([], bool)), a, axis)
+
+
+@gpu
+@testing.numpy_cuarray_equal(accept_error=IndexError)
+def test_compress_out_of_bounds(xp):
+    return xp.compress(xp.asarray(numpy.array([0, 0, 0, 1])), _arr(xp, (3, 4)), axis=0)
+
+
+@gpu
+@testing.numpy_cuarray_equal(accept_error=ValueError)
+@pytest.mark.parametrize("case", ["cycle", "exact", "none", "empty_vals", "size"])
+def test_place(xp, case):
+    a = _arr(xp, (3, 4), "int16")
+    mask = a > 0
+    if case == "cycle":
+        xp.place(a, mask, xp.asarray(numpy.array([1, 2, 3], numpy.int16)))
+    elif case == "exact":
+        xp.place(a, mask, a[mask] * 3)
+    elif case == "none":
+        xp.place(a, a > 100, xp.asarray(numpy.array([], numpy.int16)))
+    elif case == "empty_vals":
+        xp.place(a, mask, xp.asarray(numpy.array([], numpy.int16)))
+    else:
+        xp.place(a, xp.asarray(numpy.array([True, False])), xp.asarray(numpy.array([1], numpy.int16)))
+    return a
+
+
+@gpu
+@testing.numpy_cuarray_equal(accept_error=ValueError)
+@pytest.mark.parametrize("case", ["cycle", "same", "scalar", "size"])
+def test_putmask(xp, case):
+    a = _arr(xp, (3, 4), "float64")
+    if case == "cycle":
+        xp.putmask(a, a > 0, xp.asarray(numpy.array([-1.0, -2.0, -3.0, -4.0, -5.0])))
+    elif case == "same":
+        xp.putmask(a, a < 0, a ** 2)
+    elif case == "scalar":
+        xp.putmask(a[:, ::2], xp.asarray(numpy.array([True, False])), xp.asarray(numpy.array(7.0)))
+    else:
+        xp.putmask(a, xp.asarray(numpy.array([True, False])), xp.asarray(numpy.array([1.0])))
+    return a
+
+
+# -- GPU: flat -----------------------------------------------------------------------------------------------------
+
+
+@gpu
+def test_flat_reads_and_writes():
+    h = numpy.arange(12, dtype=numpy.float32).reshape(3, 4)
+    for make in (lambda x: x, lambda x: x.T, lambda x: x[:, ::-1]):
+        a, d = make(h.copy()), make(cp.asarray(h))
+        assert len(d.flat) == a.size
+        numpy.testing.assert_array_equal(d.flat[5].get(), a.flat[5])
+        numpy.testing.assert_array_equal(d.flat[2:9:3].get(), a.flat[2:9:3])
+        numpy.testing.assert_array_equal(d.flat[[0, 11, 4]].get(), a.flat[[0, 11, 4]])
+        a.flat[[1, 3, 5, 7]] = [10, 20]
+        d.flat[[1, 3, 5, 7]] = [10, 20]
+        a.flat[8:] = -1
+        d.flat[8:] = -1
+        numpy.testing.assert_array_equal(d.get(), a)
+    d = cp.zeros((2, 3))
+    d.flat = 4.0
+    assert d.sum() == 24.0
+    r = d.flat[1:3]
+    r[...] = 0
+    assert d.sum() == 24.0  # flat reads are copies
+    assert [float(v) for v in cp.arange(3.0).flat] == [0.0, 1.0, 2.0]
