@@ -19,7 +19,10 @@ index_mode to_mode(nb::handle mode) {
 // An index argument: a cuarray array, or a host sequence/scalar uploaded (indices are small next to data).
 array to_indices(nb::handle obj, const char* func) {
   if (is_ndarray(obj) || nb::hasattr(obj, "__cuda_array_interface__")) return to_array(obj, func);
-  return as_py_array(nb::module_::import_("cuarray").attr("asarray")(obj)).a;
+  array a = as_py_array(nb::module_::import_("cuarray").attr("asarray")(obj)).a;
+  // An empty list is an empty integer index, as NumPy takes it (asarray makes it float64).
+  if (a.size() == 0 && !nb::hasattr(obj, "dtype")) return a.astype(int64);
+  return a;
 }
 
 // A value argument: cuarray array, scalar, or host data uploaded.

@@ -17,7 +17,8 @@ constexpr int unroll = 4;  // elements per thread per step: four independent loa
 
 template <class I>
 __device__ __forceinline__ long long index_offset(const index_copy_params& p, long long b) {
-  long long i = static_cast<long long>(static_cast<const I*>(p.idx)[b]);
+  // Streaming loads and stores (evict first) for the index and the plain side: L2 keeps the gathered rows.
+  long long i = static_cast<long long>(__ldcs(static_cast<const I*>(p.idx) + b));
   if (p.offsets) return i;
   if (i < 0 || i >= p.len) {
     if (p.clip) {
@@ -64,7 +65,9 @@ __global__ void index_copy_kernel(const __grid_constant__ index_copy_params p) {
 #pragma unroll
     for (int u = 0; u < unroll; ++u) {
       if (base + u * step >= total) break;
-      *reinterpret_cast<E*>((Scatter ? p.i_base : p.p_base) + dst[u]) = v[u];
+      E* at = reinterpret_cast<E*>((Scatter ? p.i_base : p.p_base) + dst[u]);
+      if constexpr (Scatter || sizeof(E) == 16) *at = v[u];
+      else __stcs(at, v[u]);
     }
   }
 }

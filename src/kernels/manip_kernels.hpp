@@ -31,4 +31,20 @@ struct axis_map_layout {
 void launch_axis_map_copy(const axis_map_layout& layout, void* dst, const void* src, std::size_t itemsize,
                           const std::int64_t* dmap, const std::int64_t* smap, cudaStream_t stream);
 
+/// Note [constant pad]: pad(mode='constant') of a C-ordered result in one pass, one block per output row (the
+/// last axis): each element is the source element when inside the original area, else the constant of the last
+/// axis on which it lies outside (NumPy pads axis after axis, so later axes own the corners), on the side
+/// (before/after) where it lies. `in_strides` are the source's byte strides; up to pad_max_ndim axes.
+constexpr int pad_max_ndim = 8;
+struct pad_constant_layout {
+  int ndim = 0;
+  std::int64_t out_shape[pad_max_ndim] = {};
+  std::int64_t before[pad_max_ndim] = {};
+  std::int64_t in_shape[pad_max_ndim] = {};
+  std::int64_t in_strides[pad_max_ndim] = {};
+  alignas(16) unsigned char values[pad_max_ndim][2][16] = {};  ///< per axis: before, after (the result's dtype)
+};
+void launch_pad_constant(const pad_constant_layout& layout, void* dst, const void* src, std::size_t itemsize,
+                         cudaStream_t stream);
+
 }  // namespace cuarray::detail

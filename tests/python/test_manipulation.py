@@ -535,6 +535,21 @@ def test_pad_keywords(xp, kw):
 
 
 @gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@testing.numpy_cuarray_equal()
+def test_pad_constant_rows(xp, dtype):
+    """The one-pass constant pad (Note [constant pad]): rows of at least 32 elements, per-axis values (later
+    axes own the corners), strided and reversed sources, an empty axis, 1-D to 3-D."""
+    a3 = _arr(xp, (3, 4, 40), dtype)
+    vals = ((1, 2), (3, 4), (5, 6)) if dtype.kind != "b" else ((True, False), (False, True), (True, True))
+    return (xp.pad(a3, ((1, 2), (2, 1), (3, 4)), constant_values=vals),
+            xp.pad(a3[::-1, ::2, 1::2], ((0, 1), (1, 0), (5, 0)), constant_values=vals[1:2] * 3),
+            xp.pad(_arr(xp, (64,), dtype), (7, 9)),
+            xp.pad(_arr(xp, (0, 40), dtype), ((2, 1), (0, 3)), constant_values=vals[0][0]),
+            xp.pad(_arr(xp, (5, 33), dtype, order="F")[:, ::-1], 2))
+
+
+@gpu
 @testing.numpy_cuarray_equal(accept_error=(ValueError, TypeError))
 def test_pad_edge_cases(xp):
     e = _arr(xp, (0, 3), "float32")
