@@ -435,3 +435,19 @@ def test_flat_reads_and_writes():
     r[...] = 0
     assert d.sum() == 24.0  # flat reads are copies
     assert [float(v) for v in cp.arange(3.0).flat] == [0.0, 1.0, 2.0]
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["int8", "float16", "float32", "float64", "complex128"])
+@pytest.mark.parametrize("index_dtype", ["int32", "int64"])
+@testing.numpy_cuarray_equal()
+def test_flat_gather_long(xp, dtype, index_dtype):
+    """x[idx] on a 1-D x with many indices: the vectorised flat gather (Note [flat gather]), its ragged tail,
+    wrap-around, clip, and a strided source."""
+    x = _arr(xp, (1000,), dtype)
+    rng = numpy.random.default_rng(1)
+    idx = rng.integers(-1000, 1000, 5003).astype(index_dtype)
+    i = xp.asarray(idx)
+    wide = rng.integers(-3000, 3000, 4099).astype(index_dtype)
+    wrapped = x[xp.asarray(wide)] if xp is not numpy else x[wide % 1000]
+    return x[i], x[::-3][i[:4096] % 334], wrapped, xp.take(x, xp.asarray(wide), mode="clip")
