@@ -10,6 +10,7 @@
 #include "cuarray/errors.hpp"
 #include "cuarray/event.hpp"
 #include "cuarray/indexing.hpp"
+#include "cuarray/index_funcs.hpp"
 #include "cuarray/kernel.hpp"
 #include "cuarray/manipulation.hpp"
 #include "cuarray/memory.hpp"

@@ -16,6 +16,7 @@ from cuarray._elementwise import ElementwiseKernel
 from cuarray._reduction import ReductionKernel
 from cuarray._fusion import fuse
 from cuarray._elementwise_funcs import *  # noqa: F401,F403 - clip, where, round, real, imag, ...
+from cuarray._index_funcs import *  # noqa: F401,F403 - diagonal, tril, indices, ravel_multi_index, select, choose, ...
 from cuarray._core import (  # noqa: F401 - reductions
     all, amax, amin, any, argmax, argmin, count_nonzero, max, mean, min, nanargmax, nanargmin, nanmax, nanmean, nanmin,
     nanprod, nanstd, nansum, nanvar, prod, ptp, std, sum, var)
