@@ -189,9 +189,18 @@ void init_index_funcs(nb::module_& m) {
     std::vector<array> coords;
     for (nb::object& c : items_of(multi_index, "multi_index")) coords.push_back(to_array(c, "ravel_multi_index"));
     std::vector<index_mode> modes;
-    if (PyUnicode_Check(mode.ptr())) modes.push_back(to_mode(mode));
-    else for (nb::handle h : nb::iter(mode)) modes.push_back(to_mode(h));
-    return wrap(ravel_multi_index(coords, to_dims(dims), modes, to_order(ord, order::C)));
+    // One mode name applies to every dimension; a sequence must have one per dimension (NumPy), even of length 1.
+    shape_t shape = to_dims(dims);
+    if (PyUnicode_Check(mode.ptr())) {
+      modes.push_back(to_mode(mode));
+    } else {
+      for (nb::handle h : nb::iter(mode)) modes.push_back(to_mode(h));
+      if (modes.size() != static_cast<std::size_t>(shape.size()) && coords.size() == static_cast<std::size_t>(shape.size())) {
+        throw value_error("list of clipmodes has wrong length (" + std::to_string(modes.size()) + " instead of " +
+                          std::to_string(shape.size()) + ")");
+      }
+    }
+    return wrap(ravel_multi_index(coords, shape, modes, to_order(ord, order::C)));
   }, nb::arg("multi_index"), nb::arg("dims"), nb::arg("mode") = "raise", nb::arg("order") = "C",
      "Flat indices of coordinate arrays into an array of shape dims.");
   m.def("unravel_index", [](nb::handle idx, nb::handle shape, nb::handle ord) {

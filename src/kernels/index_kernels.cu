@@ -72,61 +72,11 @@ __global__ void index_copy_kernel(const __grid_constant__ index_copy_params p) {
   }
 }
 
-// Note [flat gather]: out[b] = src[idx[b]] with contiguous idx and out, the shape of x[idx] on a 1-D x: eight
-// consecutive elements per thread, the indices read and the results written as 16-byte vectors, and eight
-// random reads in flight per thread (the gather is bound by DRAM sectors fetched, so in-flight reads count).
-template <class E, class I>
-__global__ void flat_gather_kernel(const __grid_constant__ index_copy_params p) {
-  constexpr int k = 8;
-  static_assert(sizeof(I) * k % 16 == 0 && sizeof(E) * k % 8 == 0, "vector widths");
-  const long long n = p.nb;
-  const long long step = static_cast<long long>(gridDim.x) * blockDim.x * k;
-  for (long long base = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) * k; base < n; base += step) {
-    if (base + k <= n) {
-      union { uint4 v[sizeof(I) * k / 16]; I i[k]; } idx;
-#pragma unroll
-      for (int u = 0; u < static_cast<int>(sizeof(I) * k / 16); ++u) {
-        idx.v[u] = __ldcs(reinterpret_cast<const uint4*>(static_cast<const I*>(p.idx) + base) + u);
-      }
-      union { E e[k]; unsigned long long w[sizeof(E) * k / 8]; } out;
-#pragma unroll
-      for (int u = 0; u < k; ++u) {
-        long long i = idx.i[u];
-        if (i < 0 || i >= p.len) {
-          if (p.clip) {
-            i = i < 0 ? 0 : p.len - 1;
-          } else {
-            i %= p.len;
-            if (i < 0) i += p.len;
-          }
-        }
-        out.e[u] = *reinterpret_cast<const E*>(p.i_base + i * p.stride);
-      }
-      unsigned long long* o = reinterpret_cast<unsigned long long*>(reinterpret_cast<E*>(p.p_base) + base);
-#pragma unroll
-      for (int u = 0; u < static_cast<int>(sizeof(E) * k / 8); ++u) __stcs(o + u, out.w[u]);
-    } else {
-      for (long long b = base; b < n; ++b) {
-        *reinterpret_cast<E*>(p.p_base + b * sizeof(E)) = *reinterpret_cast<const E*>(p.i_base + index_offset<I>(p, b));
-      }
-    }
-  }
-}
-
 template <class E, class I>
 void launch_typed(bool scatter, const index_copy_params& p, cudaStream_t s) {
   long long total = p.nb * p.rest_size;
-  bool rest = p.rest_size != 1 || p.rest_ndim != 0;
-  if constexpr (sizeof(E) <= 8) {
-    auto aligned = [](const void* q) { return reinterpret_cast<std::uintptr_t>(q) % 16 == 0; };
-    if (!scatter && !rest && !p.offsets && p.p_b == static_cast<long long>(sizeof(E)) && aligned(p.idx) &&
-        aligned(p.p_base) && total >= 8 * block) {
-      long long b = std::min<long long>((total + 8 * block - 1) / (8 * block), 1LL << 30);
-      flat_gather_kernel<E, I><<<static_cast<unsigned>(b), block, 0, s>>>(p);
-      return;
-    }
-  }
   long long blocks = std::min<long long>((total + block * unroll - 1) / (block * unroll), 1LL << 30);
+  bool rest = p.rest_size != 1 || p.rest_ndim != 0;
   auto go = [&](auto kernel) { kernel<<<static_cast<unsigned>(blocks), block, 0, s>>>(p); };
   if (scatter) rest ? go(index_copy_kernel<E, I, true, true>) : go(index_copy_kernel<E, I, true, false>);
   else rest ? go(index_copy_kernel<E, I, false, true>) : go(index_copy_kernel<E, I, false, false>);

@@ -442,7 +442,7 @@ def test_flat_reads_and_writes():
 @pytest.mark.parametrize("index_dtype", ["int32", "int64"])
 @testing.numpy_cuarray_equal()
 def test_flat_gather_long(xp, dtype, index_dtype):
-    """x[idx] on a 1-D x with many indices: the vectorised flat gather (Note [flat gather]), its ragged tail,
+    """x[idx] on a 1-D x with many indices (several grid-stride steps of the unrolled loop and a ragged tail),
     wrap-around, clip, and a strided source."""
     x = _arr(xp, (1000,), dtype)
     rng = numpy.random.default_rng(1)
