@@ -14,6 +14,7 @@
 #include "cuarray/kernel.hpp"
 #include "cuarray/manipulation.hpp"
 #include "cuarray/memory.hpp"
+#include "cuarray/random.hpp"
 #include "cuarray/reduction.hpp"
 #include "cuarray/scan.hpp"
 #include "cuarray/select.hpp"

@@ -83,6 +83,7 @@ void init_sorting(nb::module_& m);
 void init_statistics(nb::module_& m);
 void init_manipulation(nb::module_& m);
 void init_index_funcs(nb::module_& m);
+void init_random(nb::module_& m);
 void init_indexing(nb::module_& m);
 
 }  // namespace cuarray::py

@@ -24,5 +24,6 @@ NB_MODULE(_core, m) {
   cuarray::py::init_statistics(m);
   cuarray::py::init_manipulation(m);
   cuarray::py::init_index_funcs(m);
+  cuarray::py::init_random(m);
   cuarray::py::init_indexing(m);
 }

@@ -1,0 +1,197 @@
+"""NumPy's legacy RandomState API (and CuPy's dtype= extensions) over the same Philox engine."""
+import operator
+import warnings
+
+import numpy
+
+from cuarray.random._generator import Generator, Philox
+
+
+def _dims(size):
+    return None if len(size) == 0 else tuple(size)
+
+
+def _as(x, dtype):
+    dtype = numpy.dtype(dtype)
+    return x if x.dtype == dtype else x.astype(dtype)
+
+
+class RandomState:
+    """numpy.random.RandomState on cuarray arrays (not NumPy's Mersenne Twister stream: a Philox one)."""
+
+    def __init__(self, seed=None):
+        self.seed(seed)
+
+    def seed(self, seed=None):
+        """Reseed: None (OS entropy), or an int / array of ints in [0, 2**32) as NumPy's RandomState."""
+        if seed is not None:
+            arr = numpy.asarray(seed)
+            if arr.dtype.kind not in 'iub':
+                raise TypeError("Cannot cast scalar from {!r} to dtype('int64') according to the rule 'safe'".format(
+                    arr.dtype))
+            if arr.size and (int(arr.min()) < 0 or int(arr.max()) > 2**32 - 1):
+                raise ValueError('Seed must be between 0 and 2**32 - 1')
+            seed = [int(v) for v in arr.ravel()] if arr.ndim else int(arr)
+        self._gen = Generator(Philox(seed))
+
+    def get_state(self):
+        return self._gen.bit_generator.state
+
+    def set_state(self, state):
+        self._gen.bit_generator.state = state
+
+    # -- uniform and normal variates (CuPy's dtype= on the float ones)
+    def rand(self, *size, dtype=float):
+        return self.random_sample(_dims(size), dtype)
+
+    def randn(self, *size, dtype=float):
+        return self.standard_normal(_dims(size), dtype)
+
+    def random_sample(self, size=None, dtype=float):
+        dt = numpy.dtype(dtype)
+        if dt.char in 'fd':
+            return self._gen.random(size, dt)
+        return _as(self._gen.random(size), dt)
+
+    random = random_sample
+    ranf = random_sample
+    sample = random_sample
+
+    def standard_normal(self, size=None, dtype=float):
+        dt = numpy.dtype(dtype)
+        if dt.char in 'fd':
+            return self._gen.standard_normal(size, dt)
+        return _as(self._gen.standard_normal(size), dt)
+
+    def randint(self, low, high=None, size=None, dtype=int):
+        return self._gen.integers(low, high, size, dtype)
+
+    def random_integers(self, low, high=None, size=None):
+        warnings.warn('This function is deprecated. Please call randint({}, {} + 1) instead'.format(
+            1 if high is None else low, low if high is None else high), DeprecationWarning, stacklevel=2)
+        if high is None:
+            low, high = 1, low
+        return self._gen.integers(low, high, size, numpy.int64, endpoint=True)
+
+    def tomaxint(self, size=None):
+        return self._gen.integers(0, numpy.iinfo(numpy.int64).max, size, numpy.int64, endpoint=True)
+
+    # -- distributions: the Generator's samplers; CuPy's dtype= casts the float64 result
+    def normal(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        return _as(self._gen.normal(loc, scale, size), dtype)
+
+    def uniform(self, low=0.0, high=1.0, size=None, dtype=float):
+        return _as(self._gen.uniform(low, high, size), dtype)
+
+    def standard_exponential(self, size=None, dtype=float):
+        return _as(self._gen.standard_exponential(size), dtype)
+
+    def standard_gamma(self, shape, size=None, dtype=float):
+        return _as(self._gen.standard_gamma(shape, size), dtype)
+
+    def exponential(self, scale=1.0, size=None, dtype=float):
+        return _as(self._gen.exponential(scale, size), dtype)
+
+    def gamma(self, shape, scale=1.0, size=None, dtype=float):
+        return _as(self._gen.gamma(shape, scale, size), dtype)
+
+    def beta(self, a, b, size=None, dtype=float):
+        return _as(self._gen.beta(a, b, size), dtype)
+
+    def chisquare(self, df, size=None, dtype=float):
+        return _as(self._gen.chisquare(df, size), dtype)
+
+    def lognormal(self, mean=0.0, sigma=1.0, size=None, dtype=float):
+        return _as(self._gen.lognormal(mean, sigma, size), dtype)
+
+    def logistic(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        return _as(self._gen.logistic(loc, scale, size), dtype)
+
+    def laplace(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        return _as(self._gen.laplace(loc, scale, size), dtype)
+
+    def gumbel(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        return _as(self._gen.gumbel(loc, scale, size), dtype)
+
+    def binomial(self, n, p, size=None, dtype=int):
+        return _as(self._gen.binomial(n, p, size), dtype)
+
+    def poisson(self, lam=1.0, size=None, dtype=int):
+        return _as(self._gen.poisson(lam, size), dtype)
+
+    def geometric(self, p, size=None, dtype=int):
+        return _as(self._gen.geometric(p, size), dtype)
+
+    def hypergeometric(self, ngood, nbad, nsample, size=None, dtype=int):
+        return _as(self._gen.hypergeometric(ngood, nbad, nsample, size), dtype)
+
+    def multinomial(self, n, pvals, size=None):
+        return self._gen.multinomial(n, pvals, size)
+
+    def dirichlet(self, alpha, size=None):
+        return self._gen.dirichlet(alpha, size)
+
+    def multivariate_normal(self, mean, cov, size=None, check_valid='warn', tol=1e-8, method='cholesky',
+                            dtype=float):
+        return _as(self._gen.multivariate_normal(mean, cov, size, check_valid, tol, method=method), dtype)
+
+    # -- sampling and permutations
+    def choice(self, a, size=None, replace=True, p=None):
+        return self._gen.choice(a, size, replace, p)
+
+    def permutation(self, x):
+        return self._gen.permutation(x)
+
+    def shuffle(self, x):
+        self._gen.shuffle(x)
+
+
+_random_state = None
+
+
+def get_random_state():
+    """The module's RandomState (created on first use; seeded from $CUPY_SEED when set, as CuPy)."""
+    global _random_state
+    if _random_state is None:
+        import os
+        seed = os.environ.get('CUARRAY_SEED', os.environ.get('CUPY_SEED'))
+        _random_state = RandomState(None if seed is None else int(seed))
+    return _random_state
+
+
+def set_random_state(rs):
+    global _random_state
+    if not isinstance(rs, RandomState):
+        raise TypeError('Random state must be an instance of RandomState. Actual: {}'.format(type(rs)))
+    _random_state = rs
+
+
+def seed(seed=None):
+    """Reseed the module's RandomState."""
+    get_random_state().seed(seed)
+
+
+def reset_states():
+    global _random_state
+    _random_state = None
+
+
+def _module_function(name):
+    def f(*args, **kwargs):
+        return getattr(get_random_state(), name)(*args, **kwargs)
+    f.__name__ = name
+    f.__qualname__ = name
+    f.__doc__ = 'cuarray.random.{0}: RandomState.{0} of get_random_state().'.format(name)
+    return f
+
+
+_LEGACY_FUNCTIONS = (
+    'rand', 'randn', 'random', 'random_sample', 'ranf', 'sample', 'randint', 'random_integers', 'standard_normal',
+    'standard_exponential', 'standard_gamma', 'normal', 'uniform', 'exponential', 'gamma', 'beta', 'chisquare',
+    'lognormal', 'logistic', 'laplace', 'gumbel', 'binomial', 'poisson', 'geometric', 'hypergeometric',
+    'multinomial', 'dirichlet', 'multivariate_normal', 'choice', 'permutation', 'shuffle')
+
+for _name in _LEGACY_FUNCTIONS:
+    globals()[_name] = _module_function(_name)
+del _name
+del operator
