@@ -9,6 +9,7 @@
 #include "cuarray/elementwise_funcs.hpp"
 #include "cuarray/errors.hpp"
 #include "cuarray/event.hpp"
+#include "cuarray/fft.hpp"
 #include "cuarray/indexing.hpp"
 #include "cuarray/index_funcs.hpp"
 #include "cuarray/kernel.hpp"

@@ -82,6 +82,7 @@ void init_counting(nb::module_& m);
 void init_sorting(nb::module_& m);
 void init_statistics(nb::module_& m);
 void init_manipulation(nb::module_& m);
+void init_fft(nb::module_& m);
 void init_index_funcs(nb::module_& m);
 void init_random(nb::module_& m);
 void init_indexing(nb::module_& m);

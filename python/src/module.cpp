@@ -23,6 +23,7 @@ NB_MODULE(_core, m) {
   cuarray::py::init_sorting(m);
   cuarray::py::init_statistics(m);
   cuarray::py::init_manipulation(m);
+  cuarray::py::init_fft(m);
   cuarray::py::init_index_funcs(m);
   cuarray::py::init_random(m);
   cuarray::py::init_indexing(m);

@@ -1,0 +1,366 @@
+// cuFFT through dlopen, the per-device LRU plan cache (CuPy's PlanCache semantics) and plan execution.
+#include "src/fft/cufft.hpp"
+
+#include <cufft.h>
+
+#include <cstring>
+#include <list>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "cuarray/errors.hpp"
+#include "cuarray/fft.hpp"
+#include "src/core/cuda_library.hpp"
+#include "src/core/internal.hpp"
+
+namespace cuarray::detail::fft {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------------------
+// Loading: cufft.h gives the types and enums only; every call goes through these pointers.
+
+struct cufft_api {
+  std::string load_error;
+  cufftResult (*create)(cufftHandle*) = nullptr;
+  cufftResult (*destroy)(cufftHandle) = nullptr;
+  cufftResult (*set_auto_allocation)(cufftHandle, int) = nullptr;
+  cufftResult (*make_plan_many64)(cufftHandle, int, long long*, long long*, long long, long long, long long*,
+                                  long long, long long, cufftType, long long, size_t*) = nullptr;
+  cufftResult (*set_work_area)(cufftHandle, void*) = nullptr;
+  cufftResult (*set_stream)(cufftHandle, cudaStream_t) = nullptr;
+  cufftResult (*exec_c2c)(cufftHandle, cufftComplex*, cufftComplex*, int) = nullptr;
+  cufftResult (*exec_z2z)(cufftHandle, cufftDoubleComplex*, cufftDoubleComplex*, int) = nullptr;
+  cufftResult (*exec_r2c)(cufftHandle, cufftReal*, cufftComplex*) = nullptr;
+  cufftResult (*exec_d2z)(cufftHandle, cufftDoubleReal*, cufftDoubleComplex*) = nullptr;
+  cufftResult (*exec_c2r)(cufftHandle, cufftComplex*, cufftReal*) = nullptr;
+  cufftResult (*exec_z2d)(cufftHandle, cufftDoubleComplex*, cufftDoubleReal*) = nullptr;
+};
+
+bool resolve_all(void* h, cufft_api& a, std::string& missing) {
+  bool ok = true;
+  ok &= resolve_symbol(h, "cufftCreate", a.create, missing);
+  ok &= resolve_symbol(h, "cufftDestroy", a.destroy, missing);
+  ok &= resolve_symbol(h, "cufftSetAutoAllocation", a.set_auto_allocation, missing);
+  ok &= resolve_symbol(h, "cufftMakePlanMany64", a.make_plan_many64, missing);
+  ok &= resolve_symbol(h, "cufftSetWorkArea", a.set_work_area, missing);
+  ok &= resolve_symbol(h, "cufftSetStream", a.set_stream, missing);
+  ok &= resolve_symbol(h, "cufftExecC2C", a.exec_c2c, missing);
+  ok &= resolve_symbol(h, "cufftExecZ2Z", a.exec_z2z, missing);
+  ok &= resolve_symbol(h, "cufftExecR2C", a.exec_r2c, missing);
+  ok &= resolve_symbol(h, "cufftExecD2Z", a.exec_d2z, missing);
+  ok &= resolve_symbol(h, "cufftExecC2R", a.exec_c2r, missing);
+  ok &= resolve_symbol(h, "cufftExecZ2D", a.exec_z2d, missing);
+  return ok;
+}
+
+const cufft_api& cufft() {
+  static cufft_api api;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // CUDA 13 ships cuFFT 12 (libcufft.so.12), CUDA 12 ships cuFFT 11.
+    cuda_library lib = load_cuda_library("cuFFT (libcufft)", "nvidia-cufft-cu12/cu13",
+                                         {"libcufft.so.13", "libcufft.so.12", "libcufft.so.11", "libcufft.so"},
+                                         "CUARRAY_CUFFT_PATH", [](void* h) {
+                                           cufft_api probe;
+                                           std::string missing;
+                                           resolve_all(h, probe, missing);
+                                           return missing;
+                                         });
+    if (!lib.handle) {
+      api.load_error = lib.error;
+      return;
+    }
+    std::string missing;
+    resolve_all(lib.handle, api, missing);
+  });
+  if (!api.load_error.empty()) throw cuda_error(-1, api.load_error);
+  return api;
+}
+
+const char* result_name(cufftResult r) {
+  switch (r) {
+    case CUFFT_SUCCESS: return "CUFFT_SUCCESS";
+    case CUFFT_INVALID_PLAN: return "CUFFT_INVALID_PLAN";
+    case CUFFT_ALLOC_FAILED: return "CUFFT_ALLOC_FAILED";
+    case CUFFT_INVALID_TYPE: return "CUFFT_INVALID_TYPE";
+    case CUFFT_INVALID_VALUE: return "CUFFT_INVALID_VALUE";
+    case CUFFT_INTERNAL_ERROR: return "CUFFT_INTERNAL_ERROR";
+    case CUFFT_EXEC_FAILED: return "CUFFT_EXEC_FAILED";
+    case CUFFT_SETUP_FAILED: return "CUFFT_SETUP_FAILED";
+    case CUFFT_INVALID_SIZE: return "CUFFT_INVALID_SIZE";
+    case CUFFT_UNALIGNED_DATA: return "CUFFT_UNALIGNED_DATA";
+    case CUFFT_INVALID_DEVICE: return "CUFFT_INVALID_DEVICE";
+    case CUFFT_NO_WORKSPACE: return "CUFFT_NO_WORKSPACE";
+    case CUFFT_NOT_IMPLEMENTED: return "CUFFT_NOT_IMPLEMENTED";
+    case CUFFT_NOT_SUPPORTED: return "CUFFT_NOT_SUPPORTED";
+    default: return "unknown cuFFT error";
+  }
+}
+
+void check(cufftResult r, const char* call, const std::string& what = {}) {
+  if (r == CUFFT_SUCCESS) return;
+  std::string msg = std::string("cuFFT: ") + call + " failed with " + result_name(r) + " (" +
+                    std::to_string(static_cast<int>(r)) + ")";
+  if (!what.empty()) msg += " for " + what;
+  throw cuda_error(-1, msg);
+}
+
+cufftType type_of(transform_kind kind, precision prec) {
+  bool d = prec == precision::double_;
+  switch (kind) {
+    case transform_kind::c2c: return d ? CUFFT_Z2Z : CUFFT_C2C;
+    case transform_kind::r2c: return d ? CUFFT_D2Z : CUFFT_R2C;
+    default: return d ? CUFFT_Z2D : CUFFT_C2R;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Note [fft plan cache]: one LRU cache of plans per device, shared by all threads (CuPy's is per thread; one
+// mutex held while a plan is bound to a stream and enqueued makes sharing safe, and the work is only
+// enqueueing). A plan is created with auto-allocation off: each execution borrows its work area from the
+// memory pool on the current stream, so a cached plan holds no work area, and `memsize` counts the work area
+// each cached plan borrows when it runs. Limits of -1 are unlimited; 0 disables the cache (plans are then
+// destroyed after their call). The caches live until the process ends: destroying plans at exit could run
+// after the driver is gone.
+
+struct plan_key {
+  int type, rank;
+  long long n[3], inembed[3], onembed[3];
+  long long istride, idist, ostride, odist, batch;
+
+  friend bool operator==(const plan_key& a, const plan_key& b) { return std::memcmp(&a, &b, sizeof(plan_key)) == 0; }
+};
+
+struct plan_key_hash {
+  std::size_t operator()(const plan_key& k) const {
+    const auto* p = reinterpret_cast<const unsigned char*>(&k);
+    std::size_t h = 1469598103934665603ull;
+    for (std::size_t i = 0; i < sizeof(plan_key); ++i) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+  }
+};
+
+plan_key make_key(const plan_layout& l, cufftType type) {
+  plan_key k;
+  std::memset(&k, 0, sizeof(k));  // padding takes part in the hash and comparison
+  k.type = static_cast<int>(type);
+  k.rank = l.rank;
+  for (int i = 0; i < l.rank; ++i) {
+    k.n[i] = l.n[i];
+    k.inembed[i] = l.inembed[i];
+    k.onembed[i] = l.onembed[i];
+  }
+  k.istride = l.istride;
+  k.idist = l.idist;
+  k.ostride = l.ostride;
+  k.odist = l.odist;
+  k.batch = l.batch;
+  return k;
+}
+
+struct cached_plan {
+  plan_key key;
+  cufftHandle handle;
+  std::size_t work_size;
+  std::string text;
+};
+
+struct device_cache {
+  std::list<cached_plan> lru;  // most recently used first
+  std::unordered_map<plan_key, std::list<cached_plan>::iterator, plan_key_hash> index;
+  std::int64_t size = 16, memsize = -1, curr_memsize = 0;
+  std::uint64_t hits = 0, misses = 0;
+
+  bool enabled() const { return size != 0 && memsize != 0; }
+};
+
+struct cache_state {
+  std::mutex m;
+  std::unordered_map<int, device_cache> devices;
+};
+
+cache_state& state() {
+  static auto* s = new cache_state;  // never destroyed (Note [fft plan cache])
+  return *s;
+}
+
+void destroy_plan(int device, cufftHandle h) {
+  enter_device(device);
+  cufft().destroy(h);  // a failure to destroy leaves nothing to recover
+}
+
+void pop_lru(int device, device_cache& c) {
+  cached_plan& victim = c.lru.back();
+  destroy_plan(device, victim.handle);
+  c.curr_memsize -= static_cast<std::int64_t>(victim.work_size);
+  c.index.erase(victim.key);
+  c.lru.pop_back();
+}
+
+// CuPy's _eject_until_fit: drop least recently used plans until both limits hold.
+void evict_until_fit(int device, device_cache& c, std::int64_t size, std::int64_t memsize) {
+  while (!c.lru.empty() && ((size != -1 && static_cast<std::int64_t>(c.lru.size()) > size) ||
+                            (memsize != -1 && c.curr_memsize > memsize))) {
+    pop_lru(device, c);
+  }
+}
+
+cufftHandle create_plan(int device, device_cache& c, const plan_layout& l, cufftType type, std::size_t& work_size) {
+  const cufft_api& api = cufft();
+  for (int attempt = 0;; ++attempt) {
+    cufftHandle h = 0;
+    check(api.create(&h), "cufftCreate");
+    cufftResult r = api.set_auto_allocation(h, 0);
+    if (r == CUFFT_SUCCESS) {
+      plan_layout p = l;  // cuFFT takes non-const arrays
+      r = api.make_plan_many64(h, p.rank, p.n, p.inembed, p.istride, p.idist, p.onembed, p.ostride, p.odist, type,
+                               p.batch, &work_size);
+    }
+    if (r == CUFFT_SUCCESS) return h;
+    api.destroy(h);
+    // Cached plans hold device memory (twiddles); free them once before giving up.
+    if (r == CUFFT_ALLOC_FAILED && attempt == 0 && !c.lru.empty()) {
+      evict_until_fit(device, c, 0, -1);
+      continue;
+    }
+    check(r, "cufftMakePlanMany64", describe(l, static_cast<int>(type)));
+  }
+}
+
+}  // namespace
+
+void execute(int device, const plan_layout& layout, transform_kind kind, precision prec, const void* in, void* out,
+             bool forward) {
+  const cufft_api& api = cufft();
+  cudaStream_t stream = enter_device(device);
+  cufftType type = type_of(kind, prec);
+  plan_key key = make_key(layout, type);
+
+  std::lock_guard<std::mutex> lock(state().m);
+  device_cache& c = state().devices[device];
+  cufftHandle handle = 0;
+  std::size_t work_size = 0;
+  bool temporary = false;
+  auto found = c.enabled() ? c.index.find(key) : c.index.end();
+  if (found != c.index.end()) {
+    ++c.hits;
+    c.lru.splice(c.lru.begin(), c.lru, found->second);
+    handle = found->second->handle;
+    work_size = found->second->work_size;
+  } else {
+    if (c.enabled()) ++c.misses;
+    handle = create_plan(device, c, layout, type, work_size);
+    auto ws = static_cast<std::int64_t>(work_size);
+    if (c.enabled() && !(c.memsize > 0 && ws > c.memsize)) {
+      evict_until_fit(device, c, c.size == -1 ? -1 : c.size - 1, c.memsize == -1 ? -1 : c.memsize - ws);
+      c.lru.push_front({key, handle, work_size, describe(layout, static_cast<int>(type))});
+      c.index[key] = c.lru.begin();
+      c.curr_memsize += ws;
+    } else {
+      temporary = true;  // too large for the cache, or the cache is off
+    }
+  }
+  struct plan_guard {
+    int device;
+    cufftHandle h;
+    bool active;
+    ~plan_guard() {
+      if (active) destroy_plan(device, h);
+    }
+  } guard{device, handle, temporary};
+
+  array work;
+  if (work_size > 0) {
+    work = new_array(dtype::uint8, shape_t{static_cast<std::int64_t>(work_size)}, order::C, device);
+    check(api.set_work_area(handle, work.data()), "cufftSetWorkArea");
+  }
+  check(api.set_stream(handle, stream), "cufftSetStream");
+
+  std::size_t in_item = (kind == transform_kind::r2c ? 1 : 2) * (prec == precision::double_ ? 8 : 4);
+  std::size_t out_item = (kind == transform_kind::c2r ? 1 : 2) * (prec == precision::double_ ? 8 : 4);
+  auto* in_bytes = static_cast<char*>(const_cast<void*>(in));
+  auto* out_bytes = static_cast<char*>(out);
+  int dir = forward ? CUFFT_FORWARD : CUFFT_INVERSE;
+  std::int64_t loops = layout.loop_count();
+  for (std::int64_t i = 0; i < loops; ++i) {
+    auto [io, oo] = layout.loop_offsets(i);
+    void* src = in_bytes + io * static_cast<std::int64_t>(in_item);
+    void* dst = out_bytes + oo * static_cast<std::int64_t>(out_item);
+    cufftResult r;
+    switch (type) {
+      case CUFFT_C2C:
+        r = api.exec_c2c(handle, static_cast<cufftComplex*>(src), static_cast<cufftComplex*>(dst), dir);
+        break;
+      case CUFFT_Z2Z:
+        r = api.exec_z2z(handle, static_cast<cufftDoubleComplex*>(src), static_cast<cufftDoubleComplex*>(dst), dir);
+        break;
+      case CUFFT_R2C: r = api.exec_r2c(handle, static_cast<cufftReal*>(src), static_cast<cufftComplex*>(dst)); break;
+      case CUFFT_D2Z:
+        r = api.exec_d2z(handle, static_cast<cufftDoubleReal*>(src), static_cast<cufftDoubleComplex*>(dst));
+        break;
+      case CUFFT_C2R: r = api.exec_c2r(handle, static_cast<cufftComplex*>(src), static_cast<cufftReal*>(dst)); break;
+      default:
+        r = api.exec_z2d(handle, static_cast<cufftDoubleComplex*>(src), static_cast<cufftDoubleReal*>(dst));
+        break;
+    }
+    check(r, "cufftExec", describe(layout, static_cast<int>(type)));
+  }
+}
+
+}  // namespace cuarray::detail::fft
+
+// ---------------------------------------------------------------------------------------------------------
+// The public plan-cache API: host bookkeeping that needs no device until a plan is destroyed.
+
+namespace cuarray::fft {
+
+using detail::fft::device_cache;
+using detail::fft::state;
+
+plan_cache_info get_plan_cache_info(int device) {
+  std::lock_guard<std::mutex> lock(state().m);
+  device_cache& c = state().devices[device];
+  plan_cache_info info;
+  info.device = device;
+  info.size = c.size;
+  info.memsize = c.memsize;
+  info.curr_size = static_cast<std::int64_t>(c.lru.size());
+  info.curr_memsize = c.curr_memsize;
+  info.hits = c.hits;
+  info.misses = c.misses;
+  for (const auto& p : c.lru) info.entries.push_back({p.text, p.work_size});
+  return info;
+}
+
+namespace {
+void check_limit(std::int64_t v) {
+  if (v < -1) throw value_error("invalid input: a plan cache limit must be -1 (unlimited), 0 (off) or positive");
+}
+}  // namespace
+
+void set_plan_cache_size(int device, std::int64_t size) {
+  check_limit(size);
+  std::lock_guard<std::mutex> lock(state().m);
+  device_cache& c = state().devices[device];
+  detail::fft::evict_until_fit(device, c, size, c.memsize);
+  c.size = size;
+}
+
+void set_plan_cache_memsize(int device, std::int64_t memsize) {
+  check_limit(memsize);
+  std::lock_guard<std::mutex> lock(state().m);
+  device_cache& c = state().devices[device];
+  detail::fft::evict_until_fit(device, c, c.size, memsize);
+  c.memsize = memsize;
+}
+
+void clear_plan_cache(int device) {
+  std::lock_guard<std::mutex> lock(state().m);
+  device_cache& c = state().devices[device];
+  while (!c.lru.empty()) detail::fft::pop_lru(device, c);
+  c.hits = c.misses = 0;
+}
+
+}  // namespace cuarray::fft
