@@ -16,6 +16,7 @@
 #include "cuarray/manipulation.hpp"
 #include "cuarray/memory.hpp"
 #include "cuarray/random.hpp"
+#include "cuarray/products.hpp"
 #include "cuarray/reduction.hpp"
 #include "cuarray/scan.hpp"
 #include "cuarray/select.hpp"

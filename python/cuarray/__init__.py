@@ -25,6 +25,9 @@ from cuarray._core import (  # noqa: F401 - reductions
 from cuarray._core import (  # noqa: F401 - scans and differences
     cumprod, cumsum, cumulative_prod, cumulative_sum, diff, ediff1d, gradient, nancumprod, nancumsum)
 from cuarray._core import argwhere, extract, flatnonzero, nonzero  # noqa: F401 - selection
+from cuarray._core import (  # noqa: F401 - matrix and tensor products, TF32 control
+    cross, dot, einsum, einsum_path, inner, kron, matmul, outer, set_tf32_enabled, tensordot, tf32, tf32_enabled,
+    trace, vdot, vecdot)
 from cuarray._core import (  # noqa: F401 - counting
     bincount, histogram, histogram2d, histogram_bin_edges, histogramdd)
 from cuarray._core import (  # noqa: F401 - sorting, searching, set operations

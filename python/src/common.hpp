@@ -86,5 +86,6 @@ void init_fft(nb::module_& m);
 void init_index_funcs(nb::module_& m);
 void init_random(nb::module_& m);
 void init_indexing(nb::module_& m);
+void init_products(nb::module_& m);
 
 }  // namespace cuarray::py

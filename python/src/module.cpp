@@ -27,4 +27,5 @@ NB_MODULE(_core, m) {
   cuarray::py::init_index_funcs(m);
   cuarray::py::init_random(m);
   cuarray::py::init_indexing(m);
+  cuarray::py::init_products(m);
 }

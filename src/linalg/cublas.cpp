@@ -1,0 +1,221 @@
+// cuBLAS loaded with dlopen on first use, and the batched GEMM that cuarray's float products run on.
+#include "src/linalg/cublas.hpp"
+
+#include <cublas_v2.h>  // types and enums only: every call goes through the pointers below
+
+#include <algorithm>
+#include <climits>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cuarray/device.hpp"
+#include "cuarray/errors.hpp"
+#include "cuarray/products.hpp"
+#include "src/core/cuda_library.hpp"
+#include "src/core/internal.hpp"
+
+namespace cuarray::detail {
+
+namespace {
+
+struct cublas_api {
+  void* handle = nullptr;
+  std::string path, load_error;
+
+  cublasStatus_t (*create)(cublasHandle_t*) = nullptr;
+  cublasStatus_t (*set_stream)(cublasHandle_t, cudaStream_t) = nullptr;
+  cublasStatus_t (*set_workspace)(cublasHandle_t, void*, size_t) = nullptr;
+  cublasStatus_t (*set_math_mode)(cublasHandle_t, cublasMath_t) = nullptr;
+  cublasStatus_t (*gemm_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*,
+                            const void*, cudaDataType, int, const void*, cudaDataType, int, const void*, void*,
+                            cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
+  cublasStatus_t (*gemm_strided_batched_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                                            const void*, const void*, cudaDataType, int, long long, const void*,
+                                            cudaDataType, int, long long, const void*, void*, cudaDataType, int,
+                                            long long, int, cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
+  // Optional: only for messages.
+  const char* (*status_string)(cublasStatus_t) = nullptr;
+};
+
+cublas_api load_cublas() {
+  cublas_api a;
+  auto resolve = [&a](void* h) {
+    a.handle = h;
+    std::string missing;
+    resolve_symbol(h, "cublasCreate_v2", a.create, missing);
+    resolve_symbol(h, "cublasSetStream_v2", a.set_stream, missing);
+    resolve_symbol(h, "cublasSetWorkspace_v2", a.set_workspace, missing);
+    resolve_symbol(h, "cublasSetMathMode", a.set_math_mode, missing);
+    resolve_symbol(h, "cublasGemmEx", a.gemm_ex, missing);
+    resolve_symbol(h, "cublasGemmStridedBatchedEx", a.gemm_strided_batched_ex, missing);
+    std::string optional;
+    resolve_symbol(h, "cublasGetStatusString", a.status_string, optional);
+    return missing;
+  };
+  cuda_library lib = load_cuda_library("cuBLAS (libcublas)", "nvidia-cublas-cu12/cu13",
+                                       {"libcublas.so.13", "libcublas.so.12", "libcublas.so"}, "CUARRAY_CUBLAS_PATH",
+                                       resolve);
+  a.handle = lib.handle;
+  a.path = lib.path;
+  a.load_error = lib.error;
+  return a;
+}
+
+const cublas_api& api() {
+  static std::once_flag once;
+  static cublas_api loaded;
+  std::call_once(once, [] { loaded = load_cublas(); });
+  if (!loaded.handle) throw cuda_error(-1, loaded.load_error);
+  return loaded;
+}
+
+void check(const cublas_api& a, cublasStatus_t s, const char* call) {
+  if (s == CUBLAS_STATUS_SUCCESS) return;
+  std::string what = a.status_string ? a.status_string(s) : "cuBLAS status " + std::to_string(static_cast<int>(s));
+  throw cuda_error(-1, what + " (in " + call + ")");
+}
+
+// Note [cublas handles]: one handle per thread and device (a handle must not be used by two threads at once),
+// created on first use and never destroyed (destroying at exit could outlive the driver). The stream and the
+// workspace are set before every call: the workspace comes from the memory pool on that stream for the call
+// alone, so it returns to the pool stream-ordered and the pool's used bytes go back to where they were.
+cublasHandle_t handle_for(const cublas_api& a, int device) {
+  thread_local std::vector<cublasHandle_t> handles;
+  if (device >= static_cast<int>(handles.size())) handles.resize(static_cast<std::size_t>(device) + 1, nullptr);
+  cublasHandle_t& h = handles[static_cast<std::size_t>(device)];
+  if (!h) {
+    check(a, a.create(&h), "cublasCreate");
+    // The compute type of each call decides precision; no math mode may widen it.
+    check(a, a.set_math_mode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+  }
+  return h;
+}
+
+// cuBLAS's recommended user workspace: 32 MiB on Hopper and newer, 4 MiB before.
+std::size_t workspace_bytes(int device) {
+  static std::mutex mu;
+  static std::vector<int> major;
+  std::lock_guard<std::mutex> lock(mu);
+  if (device >= static_cast<int>(major.size())) major.resize(static_cast<std::size_t>(device) + 1, 0);
+  int& m = major[static_cast<std::size_t>(device)];
+  if (m == 0) m = device_attribute(device, cudaDevAttrComputeCapabilityMajor);
+  return m >= 9 ? (std::size_t{32} << 20) : (std::size_t{4} << 20);
+}
+
+// Column-major views of a row x col matrix for cuBLAS: as stored column-major (op N on X) or row-major (the
+// column-major storage of X^T). A stride along an extent-1 axis is never used, so it does not disqualify.
+bool colmajor_ok(const gemm_operand& x, std::int64_t& ld) {
+  if (x.rows > 1 && x.row_stride != 1) return false;
+  if (x.cols > 1 && x.col_stride < std::max<std::int64_t>(1, x.rows)) return false;
+  ld = x.cols > 1 ? x.col_stride : std::max<std::int64_t>(1, x.rows);
+  return true;
+}
+bool rowmajor_ok(const gemm_operand& x, std::int64_t& ld) {
+  if (x.cols > 1 && x.col_stride != 1) return false;
+  if (x.rows > 1 && x.row_stride < std::max<std::int64_t>(1, x.cols)) return false;
+  ld = x.rows > 1 ? x.row_stride : std::max<std::int64_t>(1, x.cols);
+  return true;
+}
+
+// With C row-major, cuBLAS computes C^T = B^T A^T in column-major terms: a row-major operand is passed as is
+// (op N), a column-major one transposed (op T, or op C to conjugate).
+bool choose_op(const gemm_operand& x, cublasOperation_t& op, std::int64_t& ld) {
+  if (!x.conj && rowmajor_ok(x, ld)) {
+    op = CUBLAS_OP_N;
+    return true;
+  }
+  if (colmajor_ok(x, ld)) {
+    op = x.conj ? CUBLAS_OP_C : CUBLAS_OP_T;
+    return true;
+  }
+  return false;
+}
+
+int as_int(std::int64_t v, const char* what) {
+  if (v > INT_MAX) throw value_error(std::string("matrix product too large for cuBLAS: ") + what + " = " + std::to_string(v));
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+bool gemm_layout_ok(const gemm_operand& m) {
+  cublasOperation_t op;
+  std::int64_t ld;
+  return choose_op(m, op, ld);
+}
+
+const char* cublas_path() { return api().path.c_str(); }
+
+void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a, const gemm_operand& b, void* c,
+                 std::int64_t c_row_stride, std::int64_t c_col_stride, std::int64_t c_batch_stride) {
+  const std::int64_t m = a.rows, k = a.cols, n = b.cols;
+  if (batch == 0 || m == 0 || n == 0) return;
+  if (c_col_stride != 1 && n > 1) throw value_error("cublas_gemm: C must be row-major");
+  const cublas_api& api_ = api();
+  cublasOperation_t op_a, op_b;
+  std::int64_t lda, ldb;
+  if (!choose_op(a, op_a, lda) || !choose_op(b, op_b, ldb)) throw value_error("cublas_gemm: unsupported operand layout");
+  std::int64_t ldc = m > 1 ? c_row_stride : std::max<std::int64_t>(1, n);
+
+  cudaDataType dt;
+  cublasComputeType_t ct;
+  alignas(16) unsigned char alpha[16] = {}, beta[16] = {};
+  bool tf32 = tf32_enabled();
+  switch (t) {
+    case dtype::float16:
+      dt = CUDA_R_16F, ct = CUBLAS_COMPUTE_32F;
+      *reinterpret_cast<float*>(alpha) = 1.0f;
+      break;
+    case dtype::float32:
+      dt = CUDA_R_32F, ct = tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+      *reinterpret_cast<float*>(alpha) = 1.0f;
+      break;
+    case dtype::float64:
+      dt = CUDA_R_64F, ct = CUBLAS_COMPUTE_64F;
+      *reinterpret_cast<double*>(alpha) = 1.0;
+      break;
+    case dtype::complex64:
+      dt = CUDA_C_32F, ct = tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+      *reinterpret_cast<float*>(alpha) = 1.0f;
+      break;
+    case dtype::complex128:
+      dt = CUDA_C_64F, ct = CUBLAS_COMPUTE_64F;
+      *reinterpret_cast<double*>(alpha) = 1.0;
+      break;
+    default:
+      throw type_error("cublas_gemm: unsupported dtype " + std::string(name(t)));
+  }
+  cudaStream_t stream = enter_device(device);
+  cublasHandle_t h = handle_for(api_, device);
+  check(api_, api_.set_stream(h, stream), "cublasSetStream");
+  std::size_t ws_bytes = workspace_bytes(device);
+  array ws = new_array(dtype::uint8, shape_t{static_cast<std::int64_t>(ws_bytes)}, order::C, device);
+  check(api_, api_.set_workspace(h, ws.data(), ws_bytes), "cublasSetWorkspace");
+
+  // Column-major problem: (n x m) = op(B) (n x k) * op(A) (k x m).
+  int im = as_int(n, "n"), in = as_int(m, "m"), ik = as_int(std::max<std::int64_t>(k, 0), "k");
+  int ilda = as_int(ldb, "ldb"), ildb = as_int(lda, "lda"), ildc = as_int(ldc, "ldc");
+  // cuBLAS rejects k = 0 with some algorithms; the caller fills zeros instead (see batched_matmul).
+  const auto algo = CUBLAS_GEMM_DEFAULT;
+  if (batch == 1) {
+    check(api_, api_.gemm_ex(h, op_b, op_a, im, in, ik, alpha, b.data, dt, ilda, a.data, dt, ildb, beta, c, dt, ildc,
+                             ct, algo),
+          "cublasGemmEx");
+    return;
+  }
+  const std::size_t isz = itemsize(t);
+  for (std::int64_t done = 0; done < batch;) {
+    int count = static_cast<int>(std::min<std::int64_t>(batch - done, INT_MAX));
+    const char* pa = static_cast<const char*>(a.data) + done * a.batch_stride * static_cast<std::int64_t>(isz);
+    const char* pb = static_cast<const char*>(b.data) + done * b.batch_stride * static_cast<std::int64_t>(isz);
+    char* pc = static_cast<char*>(c) + done * c_batch_stride * static_cast<std::int64_t>(isz);
+    check(api_, api_.gemm_strided_batched_ex(h, op_b, op_a, im, in, ik, alpha, pb, dt, ilda, b.batch_stride, pa, dt,
+                                             ildb, a.batch_stride, beta, pc, dt, ildc, c_batch_stride, count, ct,
+                                             algo),
+          "cublasGemmStridedBatchedEx");
+    done += count;
+  }
+}
+
+}  // namespace cuarray::detail

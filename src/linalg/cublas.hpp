@@ -1,0 +1,32 @@
+// cuBLAS loaded with dlopen on first use, and the batched GEMM that cuarray's float products run on.
+#pragma once
+
+#include <cstdint>
+
+#include "cuarray/array.hpp"
+
+namespace cuarray::detail {
+
+/// One operand of a batched GEMM: `batch` matrices of rows x cols at `data`, element strides (not bytes)
+/// between rows, columns and matrices. A batch stride of 0 repeats one matrix.
+struct gemm_operand {
+  const void* data = nullptr;
+  std::int64_t rows = 0, cols = 0;
+  std::int64_t row_stride = 0, col_stride = 0, batch_stride = 0;
+  bool conj = false;  ///< use the complex conjugate of the elements
+};
+
+/// Whether cuBLAS can read `m` as it is: one of its strides is 1 and the other a valid leading dimension
+/// (conjugation also needs the transposed form, since BLAS has no conjugate-without-transpose).
+bool gemm_layout_ok(const gemm_operand& m);
+
+/// C[b] = A[b] @ B[b] for b < batch, all of dtype `t` (float16/32/64, complex64/128), C written densely with
+/// the given element strides (one of them 1). Runs on `device`'s current stream; float16 accumulates in float32,
+/// float32 uses TF32 only when enabled (Note [tf32]). Requires gemm_layout_ok for A and B.
+void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a, const gemm_operand& b, void* c,
+                 std::int64_t c_row_stride, std::int64_t c_col_stride, std::int64_t c_batch_stride);
+
+/// The loaded library's path (loads it; cuda_error when it cannot be found).
+const char* cublas_path();
+
+}  // namespace cuarray::detail
