@@ -27,3 +27,4 @@
 #include "cuarray/transfer.hpp"
 #include "cuarray/ufunc.hpp"
 #include "cuarray/version.hpp"
+#include "cuarray/linalg.hpp"

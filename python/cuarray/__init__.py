@@ -13,6 +13,7 @@ from cuarray.cuda.pinned_memory import get_default_pinned_memory_pool
 from cuarray import profiler
 from cuarray import random  # noqa: E402,F401
 from cuarray import fft  # noqa: E402 - cuarray.fft (cuFFT)
+from cuarray import linalg  # noqa: E402 - cuarray.linalg (cuSOLVER)
 from cuarray._kernel import RawKernel, RawModule
 from cuarray._elementwise import ElementwiseKernel
 from cuarray._reduction import ReductionKernel

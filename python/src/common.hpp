@@ -87,5 +87,6 @@ void init_index_funcs(nb::module_& m);
 void init_random(nb::module_& m);
 void init_indexing(nb::module_& m);
 void init_products(nb::module_& m);
+void init_linalg(nb::module_& m);
 
 }  // namespace cuarray::py

@@ -28,4 +28,5 @@ NB_MODULE(_core, m) {
   cuarray::py::init_random(m);
   cuarray::py::init_indexing(m);
   cuarray::py::init_products(m);
+  cuarray::py::init_linalg(m);
 }

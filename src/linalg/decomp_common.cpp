@@ -1,0 +1,141 @@
+// Helpers shared by the linalg sources: dtype rules, argument checks, views and working copies.
+#include "src/linalg/decomp_common.hpp"
+
+#include <algorithm>
+
+#include "cuarray/creation.hpp"
+#include "cuarray/elementwise_funcs.hpp"
+#include "cuarray/reduction.hpp"
+#include "cuarray/ufunc.hpp"
+#include "src/core/internal.hpp"
+
+namespace cuarray::linalg::detail {
+
+dtype result_type(std::initializer_list<dtype> types) {
+  bool is_double = false, is_cplx = false;
+  for (dtype t : types) {
+    if (t == dtype::float16) throw type_error("array type float16 is unsupported in linalg");
+    if (is_complex(t)) is_cplx = true;
+    if (!is_inexact(t) || t == dtype::float64 || t == dtype::complex128) is_double = true;
+  }
+  if (is_cplx) return is_double ? dtype::complex128 : dtype::complex64;
+  return is_double ? dtype::float64 : dtype::float32;
+}
+
+dtype real_of(dtype t) {
+  if (t == dtype::complex64) return dtype::float32;
+  if (t == dtype::complex128) return dtype::float64;
+  return t;
+}
+
+dtype complex_of(dtype t) {
+  if (t == dtype::float32 || t == dtype::complex64) return dtype::complex64;
+  return dtype::complex128;
+}
+
+void assert_stacked_2d(const array& a) {
+  if (a.ndim() < 2) {
+    throw linalg_error(std::to_string(a.ndim()) + "-dimensional array given. Array must be at least two-dimensional");
+  }
+}
+
+void assert_stacked_square(const array& a) {
+  assert_stacked_2d(a);
+  if (a.shape()[a.ndim() - 1] != a.shape()[a.ndim() - 2]) {
+    throw linalg_error("Last 2 dimensions of the array must be square");
+  }
+}
+
+shape_t batch_shape(const array& a) {
+  shape_t s;
+  for (int i = 0; i + 2 < a.ndim(); ++i) s.push_back(a.shape()[i]);
+  return s;
+}
+
+std::int64_t batch_count(const array& a) { return shape_size(batch_shape(a)); }
+
+array swap_last(const array& a) {
+  descriptor d = a.desc();
+  int n = a.ndim();
+  std::swap(d.shape[n - 1], d.shape[n - 2]);
+  std::swap(d.strides[n - 1], d.strides[n - 2]);
+  return array(a.storage(), d);
+}
+
+array slice_axis(const array& a, int axis, std::int64_t start, std::int64_t stop) {
+  if (axis < 0) axis += a.ndim();
+  descriptor d = a.desc();
+  stop = std::min(stop, d.shape[axis]);
+  start = std::min(start, stop);
+  d.offset += start * d.strides[axis];
+  d.shape[axis] = stop - start;
+  return array(a.storage(), d);
+}
+
+array diag_view(const array& a) {
+  descriptor d = a.desc();
+  int n = a.ndim();
+  std::int64_t k = std::min(d.shape[n - 1], d.shape[n - 2]);
+  std::int64_t stride = d.strides[n - 1] + d.strides[n - 2];
+  d.shape.resize(n - 1);
+  d.strides.resize(n - 1);
+  d.shape[n - 2] = k;
+  d.strides[n - 2] = stride;
+  return array(a.storage(), d);
+}
+
+array drop_axis(const array& a, int axis) {
+  if (axis < 0) axis += a.ndim();
+  descriptor d = a.desc();
+  d.shape.erase(axis);
+  d.strides.erase(axis);
+  return array(a.storage(), d);
+}
+
+array to_colmajor(const array& a, dtype t) { return swap_last(a).astype(t, order::C, true); }
+
+array triangle(const array& x, bool upper) {
+  std::int64_t m = x.shape()[x.ndim() - 2], n = x.shape()[x.ndim() - 1];
+  array rows = arange(std::int64_t{0}, m).reshape(shape_t{m, 1});
+  array cols = arange(std::int64_t{0}, n).reshape(shape_t{1, n});
+  array keep = upper ? less_equal(rows, cols) : greater_equal(rows, cols);
+  return where(keep, x, 0);
+}
+
+array conj_if_complex(const array& x) { return is_complex(x.type()) ? conjugate(x) : x; }
+
+array eye_stack(const shape_t& batch, std::int64_t m, std::int64_t n, dtype t) {
+  array e = eye(m, n, 0, t);
+  shape_t full = batch;
+  full.push_back(m);
+  full.push_back(n);
+  array out = empty(full, t);
+  out.assign(e);
+  return out;
+}
+
+array workspace(std::size_t bytes, int device) {
+  // Note [cusolver workspaces]: stream-ordered pool memory, returned when the array dies after the calls that
+  // use it have been enqueued on the same stream.
+  return ::cuarray::detail::new_array(dtype::uint8, shape_t{static_cast<std::int64_t>(std::max<std::size_t>(bytes, 1))},
+                                      order::C, device);
+}
+
+std::vector<int> read_info(const array& info) {
+  std::vector<int> host(static_cast<std::size_t>(info.size()));
+  if (!host.empty()) info.copy_to_host(host.data());
+  return host;
+}
+
+bool host_bool(const array& b) {
+  bool v = false;
+  b.copy_to_host(&v);
+  return v;
+}
+
+bool any_nonfinite(const array& a) {
+  if (!is_inexact(a.type()) || a.size() == 0) return false;
+  return !host_bool(all(isfinite(a)));
+}
+
+}  // namespace cuarray::linalg::detail

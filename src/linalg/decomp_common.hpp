@@ -1,0 +1,77 @@
+// Helpers shared by the linalg sources: NumPy's dtype and shape rules, column-major working copies, views.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "cuarray/array.hpp"
+#include "cuarray/linalg.hpp"
+#include "cuarray/reduction.hpp"
+
+namespace cuarray::linalg::detail {
+
+/// NumPy's _commonType result dtype: float32 / complex64 unless some input is float64, complex128, bool or
+/// integer (then float64 / complex128); type_error for float16.
+dtype result_type(std::initializer_list<dtype> types);
+dtype real_of(dtype t);      ///< complex64 -> float32, complex128 -> float64, real unchanged
+dtype complex_of(dtype t);   ///< float32 -> complex64, float64 -> complex128, complex unchanged
+
+/// NumPy's _assert_stacked_2d / _assert_stacked_square (linalg_error with NumPy's messages).
+void assert_stacked_2d(const array& a);
+void assert_stacked_square(const array& a);
+
+shape_t batch_shape(const array& a);  ///< all but the last two extents
+std::int64_t batch_count(const array& a);
+
+/// View with the last two axes swapped.
+array swap_last(const array& a);
+/// View of a[..., start:stop] along axis `axis` (negative counts from the end).
+array slice_axis(const array& a, int axis, std::int64_t start, std::int64_t stop);
+/// View of the main diagonals over the last two axes, shape (..., min(M, N)).
+array diag_view(const array& a);
+/// View that drops a length-1 axis.
+array drop_axis(const array& a, int axis);
+
+/// Note [column-major working copy]: cuSOLVER reads and writes column-major matrices. A stack (..., M, N)
+/// copied as its swapped view in C order is a C-ordered stack of (N, M) whose every matrix is the column-major
+/// image of the (M, N) one, so from_colmajor (the swapped view) reads it back without another copy.
+array to_colmajor(const array& a, dtype t);
+inline array from_colmajor(const array& buf) { return swap_last(buf); }
+
+/// x with the strict other triangle zeroed (upper: keep the diagonal and above), over the last two axes.
+array triangle(const array& x, bool upper);
+/// Conjugate of complex input; real input returned as is.
+array conj_if_complex(const array& x);
+/// An identity (M, N) stack of batch shape `batch` (a new C-ordered array).
+array eye_stack(const shape_t& batch, std::int64_t m, std::int64_t n, dtype t);
+
+/// Device workspace from the memory pool (Note [cusolver workspaces]); at least one byte.
+array workspace(std::size_t bytes, int device);
+/// cuSOLVER's info values (int32 array) read to the host: one synchronisation.
+std::vector<int> read_info(const array& info);
+/// Host value of a 0-d bool array (one synchronisation).
+bool host_bool(const array& b);
+/// Whether any element of `a` is NaN or infinite (one synchronisation); false for integer input.
+bool any_nonfinite(const array& a);
+
+/// Reduction options over `axes` (designated initialisers would leave -Wextra complaining).
+inline reduce_options along(std::vector<int> axes, bool keepdims = false) {
+  reduce_options o;
+  o.axis = std::move(axes);
+  o.keepdims = keepdims;
+  return o;
+}
+
+/// Byte stride between consecutive matrices of a C-contiguous stack.
+inline std::int64_t matrix_bytes(const array& a) {
+  return a.ndim() < 2 ? 0 : a.shape()[a.ndim() - 1] * a.shape()[a.ndim() - 2] * static_cast<std::int64_t>(a.itemsize());
+}
+inline void* matrix_ptr(const array& a, std::int64_t i) { return static_cast<char*>(a.data()) + i * matrix_bytes(a); }
+
+/// Result of a cholesky-free inverse that does not raise for singular input (cond uses it, as NumPy's
+/// errstate(all='ignore')).
+array inv_impl(const array& a, bool raise_singular);
+
+}  // namespace cuarray::linalg::detail

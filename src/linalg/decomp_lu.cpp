@@ -1,0 +1,204 @@
+// LU-based linalg: inv, solve, det, slogdet, tensorsolve and tensorinv (cusolverDnXgetrf / Xgetrs).
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "cuarray/creation.hpp"
+#include "cuarray/elementwise_funcs.hpp"
+#include "cuarray/manipulation.hpp"
+#include "cuarray/reduction.hpp"
+#include "src/core/internal.hpp"
+#include "src/linalg/cusolver.hpp"
+#include "src/linalg/decomp_common.hpp"
+
+namespace cuarray::linalg {
+
+namespace cs = ::cuarray::detail::cusolver;
+using namespace detail;
+
+namespace {
+
+/// LU factorisation in place of every matrix of a column-major stack `buf` (..., n, n); pivots (..., n) int64
+/// and info (batch,) int32 come back.
+void lu_factor(const array& buf, array& ipiv, array& info) {
+  const int device = buf.device();
+  std::int64_t n = buf.shape()[buf.ndim() - 1], batch = batch_count(buf);
+  shape_t pshape = batch_shape(buf);
+  pshape.push_back(n);
+  ipiv = ::cuarray::detail::new_array(dtype::int64, pshape, order::C, device);
+  info = ::cuarray::detail::new_array(dtype::int32, shape_t{batch}, order::C, device);
+  if (batch == 0 || n == 0) return;
+  const cs::api& a = cs::get();
+  cs::handle h(device);
+  cudaDataType t = cs::data_type(buf.type());
+  size_t dev_bytes = 0, host_bytes = 0;
+  cs::check(a.xgetrf_buffer(h.get(), h.params(), n, n, t, buf.data(), n, t, &dev_bytes, &host_bytes),
+            "cusolverDnXgetrf_bufferSize");
+  array work = workspace(dev_bytes, device);
+  std::vector<unsigned char> host_work(host_bytes);
+  for (std::int64_t i = 0; i < batch; ++i) {
+    cs::check(a.xgetrf(h.get(), h.params(), n, n, t, matrix_ptr(buf, i), n, static_cast<std::int64_t*>(ipiv.data()) + i * n,
+                       t, work.data(), dev_bytes, host_work.data(), host_bytes, static_cast<int*>(info.data()) + i),
+              "cusolverDnXgetrf");
+  }
+}
+
+/// Solve with the factors of lu_factor for the column-major right-hand sides `rhs` (..., k, n) in place.
+void lu_solve(const array& lu, const array& ipiv, const array& rhs) {
+  std::int64_t n = lu.shape()[lu.ndim() - 1], k = rhs.shape()[rhs.ndim() - 2], batch = batch_count(lu);
+  if (batch == 0 || n == 0 || k == 0) return;
+  const cs::api& a = cs::get();
+  cs::handle h(lu.device());
+  cudaDataType t = cs::data_type(lu.type());
+  array info = ::cuarray::detail::new_array(dtype::int32, shape_t{1}, order::C, lu.device());
+  for (std::int64_t i = 0; i < batch; ++i) {
+    cs::check(a.xgetrs(h.get(), h.params(), CUBLAS_OP_N, n, k, t, matrix_ptr(lu, i), n,
+                       static_cast<const std::int64_t*>(ipiv.data()) + i * n, t, matrix_ptr(rhs, i), n,
+                       static_cast<int*>(info.data())),
+              "cusolverDnXgetrs");
+  }
+}
+
+void raise_if_singular(const array& info) {
+  for (int v : read_info(info)) {
+    if (v > 0) throw linalg_error("Singular matrix");
+  }
+}
+
+}  // namespace
+
+namespace detail {
+
+array inv_impl(const array& a, bool raise_singular) {
+  assert_stacked_square(a);
+  dtype t = result_type({a.type()});
+  ::cuarray::detail::enter_device(a.device());
+  std::int64_t n = a.shape()[a.ndim() - 1];
+  shape_t batch = batch_shape(a);
+  if (a.size() == 0) return empty(a.shape(), t);
+  array lu = to_colmajor(a, t), ipiv, info;
+  lu_factor(lu, ipiv, info);
+  array x = eye_stack(batch, n, n, t);  // the identity is its own column-major image
+  lu_solve(lu, ipiv, x);
+  if (raise_singular) raise_if_singular(info);
+  return from_colmajor(x);
+}
+
+}  // namespace detail
+
+array inv(const array& a) { return inv_impl(a, true); }
+
+array solve(const array& a, const array& b) {
+  assert_stacked_square(a);
+  dtype t = result_type({a.type(), b.type()});
+  ::cuarray::detail::enter_device(a.device());
+  std::int64_t m = a.shape()[a.ndim() - 1];
+  bool vector = b.ndim() == 1;
+  // NumPy's gufunc signatures (m,m),(m)->(m) and (m,m),(m,n)->(m,n).
+  std::string fn = vector ? "solve1" : "solve", sig = vector ? "(m,m),(m)->(m)" : "(m,m),(m,n)->(m,n)";
+  if (!vector && b.ndim() < 2) {
+    throw value_error(fn + ": Input operand 1 does not have enough dimensions (has " + std::to_string(b.ndim()) +
+                      ", gufunc core with signature " + sig + " requires 2)");
+  }
+  std::int64_t bm_rows = b.shape()[vector ? 0 : b.ndim() - 2];
+  if (bm_rows != m) {
+    throw value_error(fn + ": Input operand 1 has a mismatch in its core dimension 0, with gufunc signature " + sig +
+                      " (size " + std::to_string(bm_rows) + " is different from " + std::to_string(m) + ")");
+  }
+  array bm = vector ? b.reshape(shape_t{m, 1}) : b;
+  shape_t ab = batch_shape(a), bb = batch_shape(bm);
+  shape_t batch = broadcast_shapes(ab, bb);
+  std::int64_t k = bm.shape()[bm.ndim() - 1];
+  shape_t ashape = batch, bshape = batch;
+  ashape.push_back(m), ashape.push_back(m);
+  bshape.push_back(m), bshape.push_back(k);
+  array x;
+  if (shape_size(bshape) == 0) {
+    x = zeros(bshape, t);
+  } else {
+    array lu = to_colmajor(a.broadcast_to(ashape), t), ipiv, info;
+    lu_factor(lu, ipiv, info);
+    array rhs = to_colmajor(bm.broadcast_to(bshape), t);
+    lu_solve(lu, ipiv, rhs);
+    raise_if_singular(info);
+    x = from_colmajor(rhs);
+  }
+  return vector ? drop_axis(x, -1) : x;
+}
+
+slogdet_result slogdet(const array& a) {
+  assert_stacked_square(a);
+  dtype t = result_type({a.type()});
+  dtype rt = real_of(t);
+  ::cuarray::detail::enter_device(a.device());
+  std::int64_t n = a.shape()[a.ndim() - 1];
+  shape_t batch = batch_shape(a);
+  if (n == 0 || shape_size(batch) == 0) return {ones(batch, t), zeros(batch, rt)};
+  array lu = to_colmajor(a, t), ipiv, info;
+  lu_factor(lu, ipiv, info);
+  array d = diag_view(lu);
+  array absd = absolute(d);
+  // The permutation's sign: one swap per pivot that is not its own row (1-based pivots).
+  array swaps = count_nonzero(not_equal(ipiv, arange(std::int64_t{1}, n + 1)), std::vector<int>{-1});
+  array singular = any(equal(absd, 0), along({-1}));
+  array logdet = sum(log(absd), along({-1}));
+  array sign;
+  if (is_complex(t)) {
+    array unit = where(equal(absd, 0), 0, divide(d, absd));
+    sign = prod(unit, along({-1}));
+    sign = where(equal(remainder(swaps, 2), 1), negative(sign), sign);
+  } else {
+    // NumPy flips the sign per negative pivot, so a NaN pivot leaves it alone (sign 1, logdet NaN).
+    array negatives = add(swaps, count_nonzero(less(d, 0), std::vector<int>{-1}));
+    sign = where(equal(remainder(negatives, 2), 1), scalar::from_double(-1.0, t), scalar::from_double(1.0, t));
+  }
+  sign = where(singular, scalar::from_double(0.0, t), sign).astype(t, order::K, false);
+  return {sign, logdet.astype(rt, order::K, false)};
+}
+
+array det(const array& a) {
+  slogdet_result r = slogdet(a);
+  // NumPy's det is sign * exp(logdet) as well, so overflow and NaN behave alike.
+  return multiply(r.sign, exp(r.logabsdet)).astype(r.sign.type(), order::K, false);
+}
+
+array tensorinv(const array& a, int ind) {
+  if (ind <= 0) throw value_error("Invalid ind argument.");
+  shape_t old = a.shape(), invshape;
+  if (ind > a.ndim()) ind = a.ndim();
+  std::int64_t p = 1;
+  for (int i = ind; i < a.ndim(); ++i) invshape.push_back(old[i]), p *= old[i];
+  for (int i = 0; i < ind; ++i) invshape.push_back(old[i]);
+  array ia = inv(a.reshape(shape_t{p, -1}));
+  return ia.reshape(invshape);
+}
+
+array tensorsolve(const array& a, const array& b, const std::optional<std::vector<int>>& axes) {
+  array at = a;
+  int an = a.ndim();
+  if (axes) {
+    std::vector<int> all_axes;
+    for (int i = 0; i < an; ++i) all_axes.push_back(i);
+    for (int k : *axes) {
+      auto it = std::find(all_axes.begin(), all_axes.end(), k);
+      if (it == all_axes.end()) throw value_error("list.remove(x): x not in list");
+      all_axes.erase(it);
+      all_axes.push_back(k);
+    }
+    at = a.transpose(all_axes);
+  }
+  // Python's a.shape[-(an - b.ndim):] is the whole shape when the two ranks agree.
+  int skip = an - b.ndim();
+  shape_t oldshape;
+  int first = skip == 0 ? 0 : std::max(0, an - skip);
+  for (int i = first; i < an; ++i) oldshape.push_back(at.shape()[i]);
+  std::int64_t p = shape_size(oldshape);
+  if (at.size() != p * p) {
+    throw linalg_error(
+        "Input arrays must satisfy the requirement             prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])");
+  }
+  array res = solve(at.reshape(shape_t{p, p}), b.reshape(shape_t{-1}));
+  return res.reshape(oldshape);
+}
+
+}  // namespace cuarray::linalg

@@ -1,0 +1,87 @@
+// Host logic of the linalg decompositions: NumPy's dtype rules, the checks made before any device use, views.
+#include <gtest/gtest.h>
+
+#include "cuarray/linalg.hpp"
+#include "src/linalg/decomp_common.hpp"
+
+namespace cuarray::linalg {
+namespace {
+
+// An array with a descriptor and no storage: enough for everything that runs before the device is touched.
+array shaped(dtype t, shape_t shape) {
+  descriptor d;
+  d.type = t;
+  d.shape = shape;
+  d.strides = contiguous_strides(shape, itemsize(t));
+  return array(nullptr, d);
+}
+
+TEST(LinalgHost, ResultTypeFollowsNumpysCommonType) {
+  using detail::result_type;
+  EXPECT_EQ(result_type({dtype::float32}), dtype::float32);
+  EXPECT_EQ(result_type({dtype::float64}), dtype::float64);
+  EXPECT_EQ(result_type({dtype::complex64}), dtype::complex64);
+  EXPECT_EQ(result_type({dtype::int32}), dtype::float64);
+  EXPECT_EQ(result_type({dtype::bool_}), dtype::float64);
+  EXPECT_EQ(result_type({dtype::float32, dtype::int64}), dtype::float64);
+  EXPECT_EQ(result_type({dtype::complex64, dtype::float32}), dtype::complex64);
+  EXPECT_EQ(result_type({dtype::complex64, dtype::float64}), dtype::complex128);
+  EXPECT_EQ(result_type({dtype::float32, dtype::int8}), dtype::float64);
+  EXPECT_THROW(result_type({dtype::float16}), type_error);
+  EXPECT_THROW(result_type({dtype::float32, dtype::float16}), type_error);
+}
+
+TEST(LinalgHost, ShapeChecksRaiseLinAlgErrorBeforeDeviceUse) {
+  try {
+    inv(shaped(dtype::float64, {3}));
+    FAIL();
+  } catch (const linalg_error& e) {
+    EXPECT_STREQ(e.what(), "1-dimensional array given. Array must be at least two-dimensional");
+  }
+  try {
+    cholesky(shaped(dtype::float64, {2, 3, 4}));
+    FAIL();
+  } catch (const linalg_error& e) {
+    EXPECT_STREQ(e.what(), "Last 2 dimensions of the array must be square");
+  }
+  EXPECT_THROW(det(shaped(dtype::float32, {2, 3})), linalg_error);
+  EXPECT_THROW(eigh(shaped(dtype::float32, {2, 3})), linalg_error);
+  EXPECT_THROW(eigh(shaped(dtype::float32, {3, 3}), "X"), value_error);
+  EXPECT_THROW(qr(shaped(dtype::float32, {3, 3}), "bogus"), value_error);
+  EXPECT_THROW(svd(shaped(dtype::float64, {4})), linalg_error);
+  EXPECT_THROW(lstsq(shaped(dtype::float64, {3, 2}), shaped(dtype::float64, {4})), linalg_error);
+  EXPECT_THROW(lstsq(shaped(dtype::float64, {2, 3, 2}), shaped(dtype::float64, {3})), linalg_error);
+  EXPECT_THROW(tensorinv(shaped(dtype::float64, {2, 2}), 0), value_error);
+  // A linalg_error is a value_error, as LinAlgError is a ValueError.
+  EXPECT_THROW(inv(shaped(dtype::float64, {3})), value_error);
+}
+
+TEST(LinalgHost, NormOrdParsing) {
+  EXPECT_EQ(norm_ord::parse("fro").kind, norm_ord::fro);
+  EXPECT_EQ(norm_ord::parse("f").kind, norm_ord::fro);
+  EXPECT_EQ(norm_ord::parse("nuc").kind, norm_ord::nuc);
+  norm_ord bad = norm_ord::parse("abc");
+  EXPECT_EQ(bad.kind, norm_ord::invalid);
+  EXPECT_EQ(bad.text, "abc");
+  EXPECT_EQ(norm_ord(2.0).kind, norm_ord::number);
+}
+
+TEST(LinalgHost, ViewsOverTheLastTwoAxes) {
+  array a = shaped(dtype::float64, {2, 3, 4});
+  array s = detail::swap_last(a);
+  EXPECT_EQ(s.shape(), (shape_t{2, 4, 3}));
+  EXPECT_EQ(s.strides(), (strides_t{96, 8, 32}));
+  array d = detail::diag_view(a);
+  EXPECT_EQ(d.shape(), (shape_t{2, 3}));
+  EXPECT_EQ(d.strides(), (strides_t{96, 40}));
+  array sl = detail::slice_axis(a, -2, 1, 3);
+  EXPECT_EQ(sl.shape(), (shape_t{2, 2, 4}));
+  EXPECT_EQ(sl.offset(), 32);
+  array dr = detail::drop_axis(detail::slice_axis(a, -1, 0, 1), -1);
+  EXPECT_EQ(dr.shape(), (shape_t{2, 3}));
+  EXPECT_EQ(detail::batch_count(a), 2);
+  EXPECT_EQ(detail::matrix_bytes(a), 96);
+}
+
+}  // namespace
+}  // namespace cuarray::linalg
