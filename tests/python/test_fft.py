@@ -353,7 +353,14 @@ def test_nd_dtypes(dtype):
     x = _rand((4, 6), dtype)
     for name in ("fftn", "ifft2", "irfftn") + (("rfftn",) if dtype.kind != "c" else ()):
         got, want = _both(name, x)
-        _close(got, want, numpy.float16 if dtype.char == "e" and name == "irfftn" else None)
+        if dtype.char != "e":
+            _close(got, want)
+            continue
+        # NumPy scales float16 input by 1/n rounded to float16 (its real_dtype is result_type(float16, 1.0)), so
+        # its inverse transforms are only float16-accurate; ours normalise in float32. Match NumPy's dtype and
+        # values at float16 tolerance, and hold our values to float32 accuracy against NumPy on float32 input.
+        _close(got, want, numpy.float16)
+        _close(got, getattr(numpy.fft, name)(x.astype(numpy.float32)))
 
 
 @gpu
@@ -428,6 +435,14 @@ def test_fftshift(shape, axes):
     if axes is not None and len(shape) == 0:
         with pytest.raises(IndexError):
             cp.fft.fftshift(cp.asarray(host), axes)
+        return
+    if len(shape) == 0:
+        # NumPy's roll fails on a 0-d array with an empty axis tuple (an internal "not enough values to unpack"
+        # ValueError, not a documented rule); shifting no axis is the identity, as in CuPy.
+        for name in ("fftshift", "ifftshift"):
+            got = getattr(cp.fft, name)(cp.asarray(host), axes)
+            assert got.shape == () and got.dtype == host.dtype
+            numpy.testing.assert_array_equal(got.get(), host)
         return
     for name in ("fftshift", "ifftshift"):
         got = getattr(cp.fft, name)(cp.asarray(host), axes)
