@@ -43,7 +43,8 @@ array tensordot(const array& a, const array& b, const std::vector<int>& axes_a, 
 
 /// Kronecker product (block matrix of products).
 array kron(const array& a, const array& b);
-/// Cross product of 2- or 3-element vectors along the given axes; `axis`, when given, overrides all three.
+/// Cross product of 3-element vectors (NumPy 2.5: 2-element ones are a value_error) along the given axes;
+/// `axis`, when given, overrides all three.
 array cross(const array& a, const array& b, int axisa = -1, int axisb = -1, int axisc = -1,
             std::optional<int> axis = std::nullopt);
 

@@ -158,7 +158,7 @@ void init_products(nb::module_& m) {
     return wrap(cross(to_array(a, "cross"), to_array(b, "cross"), to_int_axis(axisa), to_int_axis(axisb),
                       to_int_axis(axisc), ax));
   }, nb::arg("a"), nb::arg("b"), nb::arg("axisa") = -1, nb::arg("axisb") = -1, nb::arg("axisc") = -1,
-     nb::arg("axis").none() = nb::none(), "Cross product of 2- or 3-element vectors.");
+     nb::arg("axis").none() = nb::none(), "Cross product of 3-element vectors.");
   auto trace_fn = [](nb::handle a, nb::handle offset, nb::handle axis1, nb::handle axis2, nb::handle dt,
                      nb::handle out) {
     return result(trace(to_array(a, "trace"), to_index(offset), to_int_axis(axis1), to_int_axis(axis2),

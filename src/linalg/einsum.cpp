@@ -599,7 +599,11 @@ term contract_pair(const term& a_in, const term& b_in, const label_set& keep) {
   }
   for (int l : b.labels)
     if (index_of(a.labels, l) < 0) cols.push_back(l);
-  auto ext = [&](int l) { return std::max(extent(a, l), extent(b, l)); };
+  // Broadcast extents: an extent of 1 (or a label the term lacks) yields to the other, so 0 beats 1.
+  auto ext = [&](int l) {
+    std::int64_t x = extent(a, l), y = extent(b, l);
+    return x == 1 ? y : x;
+  };
   std::int64_t nb = 1, m = 1, n = 1, k = 1;
   shape_t batch_shape, rows_shape, cols_shape, con_shape;
   for (int l : batch) nb *= ext(l), batch_shape.push_back(ext(l));

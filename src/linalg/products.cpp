@@ -648,59 +648,33 @@ array cross(const array& a_in, const array& b_in, int axisa, int axisb, int axis
   axisb = axis_with_prefix(axisb, b_in.ndim(), "axisb");
   array a = moveaxis(a_in, {axisa}, {-1}), b = moveaxis(b_in, {axisb}, {-1});
   std::int64_t la = a.shape()[a.ndim() - 1], lb = b.shape()[b.ndim() - 1];
-  if ((la != 2 && la != 3) || (lb != 2 && lb != 3))
-    throw value_error("incompatible dimensions for cross product\n(dimension must be 2 or 3)");
-  shape_t shape = broadcast_shapes(slice_shape(a.shape(), 0, a.ndim() - 1), slice_shape(b.shape(), 0, b.ndim() - 1));
-  if (la == 3 || lb == 3) {
-    shape.push_back(3);
-    axisc = axis_with_prefix(axisc, shape.size(), "axisc");
+  // NumPy 2.5 removed the 2-element vectors that 2.0 deprecated: 3-element vectors only.
+  if (la != 3 || lb != 3) {
+    throw value_error("Both input arrays must be (arrays of) 3-dimensional vectors, but they are " +
+                      std::to_string(la) + " and " + std::to_string(lb) + " dimensional instead.");
   }
+  shape_t shape = broadcast_shapes(slice_shape(a.shape(), 0, a.ndim() - 1), slice_shape(b.shape(), 0, b.ndim() - 1));
+  shape.push_back(3);
+  axisc = axis_with_prefix(axisc, shape.size(), "axisc");
   dtype t = promote_types(a.type(), b.type());
   array cp = detail::new_array(t, shape, order::C, a.device());
   a = as_type(a, t);
   b = as_type(b, t);
   array a0 = component(a, 0), a1 = component(a, 1), b0 = component(b, 0), b1 = component(b, 1);
-  ufunc_options io;
   auto sub_into = [&](const array& dst, const array& x, const array& y) {  // dst -= x * y
     array tmp = multiply_arrays(x, y);
     ufunc_options o;
     o.out.push_back(dst);
     subtract(ufunc_arg(dst), ufunc_arg(tmp), o);
   };
-  auto neg = [&](const array& dst) {
-    ufunc_options o;
-    o.out.push_back(dst);
-    negative(ufunc_arg(dst), o);
-  };
-  if (la == 2 && lb == 2) {
-    multiply_arrays(a0, b1, cp);
-    sub_into(cp, a1, b0);
-    return cp;
-  }
+  array a2 = component(a, 2), b2 = component(b, 2);
   array c0 = component(cp, 0), c1 = component(cp, 1), c2 = component(cp, 2);
-  if (la == 2) {
-    array b2 = component(b, 2);
-    multiply_arrays(a1, b2, c0);
-    multiply_arrays(a0, b2, c1);
-    neg(c1);
-    multiply_arrays(a0, b1, c2);
-    sub_into(c2, a1, b0);
-  } else if (lb == 3) {
-    array a2 = component(a, 2), b2 = component(b, 2);
-    multiply_arrays(a1, b2, c0);
-    sub_into(c0, a2, b1);
-    multiply_arrays(a2, b0, c1);
-    sub_into(c1, a0, b2);
-    multiply_arrays(a0, b1, c2);
-    sub_into(c2, a1, b0);
-  } else {
-    array a2 = component(a, 2);
-    multiply_arrays(a2, b1, c0);
-    neg(c0);
-    multiply_arrays(a2, b0, c1);
-    multiply_arrays(a0, b1, c2);
-    sub_into(c2, a1, b0);
-  }
+  multiply_arrays(a1, b2, c0);
+  sub_into(c0, a2, b1);
+  multiply_arrays(a2, b0, c1);
+  sub_into(c1, a0, b2);
+  multiply_arrays(a0, b1, c2);
+  sub_into(c2, a1, b0);
   return moveaxis(cp, {-1}, {axisc});
 }
 

@@ -97,6 +97,12 @@ CASES = [
     ("ij,jk,ik->", [(3, 4), (4, 5), (3, 5)]),
     ("ij,jk->ik", [(0, 4), (4, 5)]),
     ("ij,jk->ik", [(3, 0), (0, 5)]),
+    # An empty dimension against a missing label or an extent-1 broadcast: 0 wins, as in broadcasting.
+    ("ij,jk->ik", [(3, 4), (4, 0)]),
+    ("ij,jk->k", [(0, 4), (4, 5)]),
+    ("i,j->ij", [(0,), (3,)]),
+    ("bij,bjk->bik", [(0, 3, 4), (1, 4, 5)]),
+    ("bij,bjk->bik", [(1, 3, 4), (0, 4, 5)]),
     (",->", [(), ()]),
     ("i,->i", [(3,), ()]),
     ("ij, jk -> ik", [(3, 4), (4, 5)]),

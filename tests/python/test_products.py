@@ -40,13 +40,14 @@ def _tol(dt, k=16):
     return 8 * eps * max(k, 1) ** 0.5, 8 * eps * max(k, 1)
 
 
-def _check(got, expected, k=16):
-    """Same dtype and shape as NumPy's result, and values within the dtype's rounding for a length-k sum."""
+def _check(got, expected, k=16, computed_in=None):
+    """Same dtype and shape as NumPy's result, and values within the rounding for a length-k sum in the dtype
+    the product is computed in (`computed_in`, by default the result's: a wider out= only receives a cast)."""
     expected = numpy.asarray(expected)
     assert isinstance(got, cp.ndarray), type(got)
     assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
     assert got.shape == expected.shape, (got.shape, expected.shape)
-    rtol, atol = _tol(expected.dtype, k)
+    rtol, atol = _tol(expected.dtype if computed_in is None else computed_in, k)
     g = cp.asnumpy(got)
     if expected.dtype.kind in "biu":
         numpy.testing.assert_array_equal(g, expected)
@@ -160,7 +161,8 @@ def test_matmul_out(dtype):
     if dtype != "complex64":
         wide = cp.empty((2, 3, 5), dtype="complex128")
         cp.matmul(cp.asarray(a), cp.asarray(b), out=wide)
-        _check(wide, (a @ b).astype("complex128"), 4)
+        # NumPy computes in the inputs' dtype and casts into out: float32's rounding, not complex128's.
+        _check(wide, (a @ b).astype("complex128"), 4, computed_in=dtype)
     # out broadcasting the inputs' batch.
     o2 = cp.empty((3, 2, 3, 5), dtype=dtype)
     cp.matmul(cp.asarray(a), cp.asarray(b), out=o2)
@@ -381,13 +383,20 @@ def test_kron_matches_numpy(dtype, shapes):
     _check(g, e)
 
 
+# NumPy 2.5 removed the 2-element vectors of cross (deprecated in 2.0); cuarray follows 2.5 whatever NumPy runs.
+NUMPY_2_5 = numpy.lib.NumpyVersion(numpy.__version__) >= "2.5.0"
+
+
+def _cross_error(la, lb):
+    return ValueError, (f"Both input arrays must be (arrays of) 3-dimensional vectors, but they are {la} and {lb} "
+                        "dimensional instead.")
+
+
 @gpu
 @pytest.mark.parametrize("dtype", ["int16", "float32", "float64", "complex64"])
 @pytest.mark.parametrize("case", [((3,), (3,), {}), ((4, 3), (3,), {}), ((2, 4, 3), (4, 3), {}),
                                   ((3, 4), (3, 4), {"axis": 0}), ((3, 2), (2, 3), {"axisa": 0}),
-                                  ((2, 3), (3, 2), {"axisb": 0, "axisc": 0}), ((2,), (2,), {}),
-                                  ((5, 2), (5, 3), {}), ((5, 3), (2,), {})], ids=str)
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+                                  ((2, 3), (3, 2), {"axisb": 0, "axisc": 0}), ((0, 3), (3,), {})], ids=str)
 def test_cross_matches_numpy(dtype, case):
     sa, sb, kw = case
     a, b = _rand(sa, dtype, 1), _rand(sb, dtype, 2)
@@ -396,10 +405,21 @@ def test_cross_matches_numpy(dtype, case):
 
 
 @gpu
+@pytest.mark.parametrize("case", [((2,), (2,), {}), ((5, 2), (5, 3), {}), ((5, 3), (2,), {}),
+                                  ((2, 3), (3, 3), {"axisa": 0}), ((4, 4), (4, 4), {})], ids=str)
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_cross_needs_3_vectors(case):
+    sa, sb, kw = case
+    a, b = _rand(sa, "float64", 1), _rand(sb, "float64", 2)
+    got = _exc(lambda: cp.cross(cp.asarray(a), cp.asarray(b), **kw))
+    ax_a = kw.get("axisa", -1)
+    assert got == _cross_error(sa[ax_a], sb[-1])
+    if NUMPY_2_5:
+        assert got == _exc(lambda: numpy.cross(a, b, **kw))
+
+
+@gpu
 def test_cross_errors_and_linalg_cross():
-    a = numpy.ones((4, 4))
-    assert _exc(lambda: cp.cross(cp.asarray(a), cp.asarray(a))) == _exc(lambda: numpy.cross(a, a))
     assert _exc(lambda: cp.cross(cp.ones(3), cp.ones(3), axisa=2))[0] is numpy.exceptions.AxisError
     x, y = _rand((4, 3), "float64", 1), _rand((4, 3), "float64", 2)
     e, g = _both(lambda xp, p, q: xp.linalg.cross(p, q), x, y)

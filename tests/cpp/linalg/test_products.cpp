@@ -67,7 +67,12 @@ TEST(Products, OtherProductErrorsNeedNoDevice) {
   expect_throw_with<value_error>([&] { tensordot(a, b, {0, 0}, {0, 1}); }, "duplicate axes are not allowed");
   EXPECT_THROW(tensordot(a, b, {5}, {0}), index_error);
   expect_throw_with<value_error>([&] { cross(shape_only(float64, {4}), shape_only(float64, {3})); },
-                                 "incompatible dimensions for cross product");
+                                 "must be (arrays of) 3-dimensional vectors, but they are 4 and 3 dimensional instead.");
+  // NumPy 2.5 removed 2-element vectors.
+  expect_throw_with<value_error>([&] { cross(shape_only(float64, {5, 3}), shape_only(float64, {2})); },
+                                 "but they are 3 and 2 dimensional instead.");
+  expect_throw_with<value_error>([&] { cross(shape_only(float64, {2, 3}), shape_only(float64, {3}), 0); },
+                                 "but they are 2 and 3 dimensional instead.");
   expect_throw_with<axis_error>([&] { cross(shape_only(float64, {3}), shape_only(float64, {3}), 1); }, "axisa: ");
   expect_throw_with<value_error>([&] { trace(shape_only(float64, {3})); }, "diag requires an array of at least two");
   expect_throw_with<value_error>([&] { trace(a, 0, 1, -1); }, "axis1 and axis2 cannot be the same");
