@@ -62,7 +62,7 @@ array cholesky(const array& a, bool upper = false);
 eig_result eigh(const array& a, std::string_view UPLO = "L");
 array eigvalsh(const array& a, std::string_view UPLO = "L");
 /// General eigen-decomposition (cusolverDnXgeev, CUDA >= 12.6; cuda_error where it is missing, see
-/// has_device_eig). Real input is computed in complex arithmetic; results are real when every eigenvalue is.
+/// has_device_eig). Real input is computed in complex arithmetic; results are complex always, as NumPy >= 2.5.
 eig_result eig(const array& a);
 array eigvals(const array& a);
 /// Whether this cuSOLVER has Xgeev (the Python binding computes eig on the host with NumPy otherwise).

@@ -59,9 +59,22 @@ void lu_solve(const array& lu, const array& ipiv, const array& rhs) {
   }
 }
 
-void raise_if_singular(const array& info) {
-  for (int v : read_info(info)) {
-    if (v > 0) throw linalg_error("Singular matrix");
+/// LinAlgError for a matrix of the stack `a` (..., n, n) whose factorisation met an exact zero pivot.
+/// LAPACK's getrf flags only exact zeros, so NumPy turns NaN input into NaN output; cuSOLVER also flags
+/// NaN pivots, so flagged matrices with a non-finite entry are let through (their results are NaN).
+void raise_if_singular(const array& info, const array& a) {
+  std::vector<int> flags = read_info(info);
+  std::vector<unsigned char> nonfinite;
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    if (flags[i] <= 0) continue;
+    if (nonfinite.empty()) {
+      nonfinite.resize(flags.size());
+      if (is_inexact(a.type())) {
+        array bad = any(logical_not(isfinite(a)), along({-2, -1})).astype(dtype::uint8).reshape(shape_t{-1});
+        bad.copy_to_host(nonfinite.data());
+      }
+    }
+    if (!nonfinite[i]) throw linalg_error("Singular matrix");
   }
 }
 
@@ -80,7 +93,7 @@ array inv_impl(const array& a, bool raise_singular) {
   lu_factor(lu, ipiv, info);
   array x = eye_stack(batch, n, n, t);  // the identity is its own column-major image
   lu_solve(lu, ipiv, x);
-  if (raise_singular) raise_if_singular(info);
+  if (raise_singular) raise_if_singular(info, a);
   return from_colmajor(x);
 }
 
@@ -120,7 +133,7 @@ array solve(const array& a, const array& b) {
     lu_factor(lu, ipiv, info);
     array rhs = to_colmajor(bm.broadcast_to(bshape), t);
     lu_solve(lu, ipiv, rhs);
-    raise_if_singular(info);
+    raise_if_singular(info, a.broadcast_to(ashape));
     x = from_colmajor(rhs);
   }
   return vector ? drop_axis(x, -1) : x;

@@ -151,26 +151,32 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
                 "cusolverDnXgesvdp_bufferSize");
       array work = workspace(dev_bytes, device);
       std::vector<unsigned char> host_work(host_bytes);
+      std::vector<double> err_sigma(static_cast<std::size_t>(batch), 0.0);
       for (std::int64_t i = 0; i < batch; ++i) {
-        double err_sigma = 0;
         cs::check(api.xgesvdp(h.get(), h.params(), jobz, 1, M, N, ct, matrix_ptr(w, i), M, rct,
                               static_cast<char*>(s.data()) + i * s_bytes, ct, matrix_ptr(ubuf, i), M, ct,
                               matrix_ptr(vhbuf, i), N, ct, work.data(), dev_bytes, host_work.data(), host_bytes,
-                              static_cast<int*>(info.data()) + i, &err_sigma),
+                              static_cast<int*>(info.data()) + i, &err_sigma[static_cast<std::size_t>(i)]),
                   "cusolverDnXgesvdp");
       }
-      // The polar decomposition's U need not be unitary for a rank-deficient matrix, and it may fail to
-      // converge: such matrices are redone with Xgesvd. The singular values come along with the info read.
+      // Note [gesvdp fallback]: where A has singular values near zero, Xgesvdp adds a perturbation of size
+      // err_sigma so that its polar factor stays unitary, which moves those singular values to about
+      // err_sigma (GPU runs: 1e-4 * smax in float32, far above eps * smax in float64 too): reconstructions
+      // fail, and rank, pinv and lstsq cutoffs misjudge them. Matrices perturbed beyond rounding level
+      // (N * eps * smax, backward-stable SVD's error), ill-conditioned ones (smin <= sqrt(eps) * smax, which
+      // also catches a perturbed result should err_sigma under-report) and unconverged ones are redone with
+      // QR-iteration Xgesvd, whatever compute_uv. The singular values come along with the info read.
       std::vector<int> inf = read_info(info);
       std::vector<double> sv(static_cast<std::size_t>(batch * N));
       array s64 = rt == dtype::float64 ? s : s.astype(dtype::float64);
       s64.copy_to_host(sv.data());
-      const double tol = static_cast<double>(N) * eps_of(rt);
+      const double eps = eps_of(rt), ill = std::sqrt(eps);
       array fresh;  // gesvdp overwrote w
       for (std::int64_t i = 0; i < batch; ++i) {
         const double smax = sv[static_cast<std::size_t>(i * N)], smin = sv[static_cast<std::size_t>(i * N + N - 1)];
-        bool deficient = compute_uv && !(smin > tol * smax);
-        if (inf[static_cast<std::size_t>(i)] == 0 && !deficient) continue;
+        const double perturbation = err_sigma[static_cast<std::size_t>(i)];
+        bool redo = inf[static_cast<std::size_t>(i)] != 0 || !(smin > ill * smax) || !(perturbation <= static_cast<double>(N) * eps * smax);
+        if (!redo) continue;
         if (!fresh.defined()) fresh = working_copy();
         array wi = matrix_view(fresh, i);
         array vt = ::cuarray::detail::new_array(t, shape_t{N, N}, order::C, device);

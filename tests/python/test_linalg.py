@@ -375,6 +375,23 @@ def test_eigh_errors_and_empty():
     numpy.testing.assert_allclose(w.get(), [1, 1, 1])
 
 
+def _eig_dtype(dtype):
+    """eig's result dtype: complex always since NumPy 2.5 (numpy/numpy#30411), which cuarray follows."""
+    return numpy.result_type(dtype, numpy.complex64)
+
+
+def _match_eigvals(w, ew):
+    """w's eigenvalues of each matrix reordered to pair with ew's nearest ones: sorting both is no pairing,
+    as conjugate pairs whose real parts differ by rounding sort either way round."""
+    w, ew = w.reshape(-1, w.shape[-1]), ew.reshape(-1, ew.shape[-1])
+    out = numpy.empty_like(w)
+    for row in range(w.shape[0]):
+        left = list(w[row])
+        for j, e in enumerate(ew[row]):
+            out[row, j] = left.pop(int(numpy.argmin(numpy.abs(numpy.array(left) - e))))
+    return out, ew
+
+
 @gpu
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 @pytest.mark.parametrize("shape", [(1, 1), (5, 5), (3, 4, 4), (40, 40)])
@@ -383,25 +400,31 @@ def test_eig_matches_numpy(dtype, shape):
     ew, ev = numpy.linalg.eig(x)
     w, v = cp.linalg.eig(_dev(x))
     w, v = w.get(), v.get()
-    assert (w.dtype, v.dtype, w.shape, v.shape) == (ew.dtype, ev.dtype, ew.shape, ev.shape)
+    et = _eig_dtype(ew.dtype)
+    assert (w.dtype, v.dtype, w.shape, v.shape) == (et, et, ew.shape, ev.shape)
     tol = _tol(ew.dtype)
-    assert _rel(numpy.sort_complex(w.reshape(-1, shape[-1])), numpy.sort_complex(ew.reshape(-1, shape[-1]))) < 50 * tol
+    # Integer matrices can have defective (repeated) eigenvalues, which any backward-stable method gets only
+    # to about sqrt(eps) (the (3, 4, 4) int32 stack: a double eigenvalue 0 comes out as +-1.5e-8j, in NumPy too).
+    vtol = 50 * tol if numpy.dtype(dtype).kind in "fc" else 1e-6
+    assert _rel(*_match_eigvals(w, ew)) < vtol
     assert _rel(x @ v, v * w[..., None, :]) < 50 * tol
     wv = cp.linalg.eigvals(_dev(x)).get()
-    assert wv.dtype == ew.dtype
-    assert _rel(numpy.sort_complex(wv.reshape(-1, shape[-1])), numpy.sort_complex(ew.reshape(-1, shape[-1]))) < 50 * tol
+    assert wv.dtype == et and wv.shape == ew.shape
+    assert _rel(*_match_eigvals(wv, ew)) < vtol
 
 
 @gpu
 def test_eig_real_and_complex_results():
     sym = _herm((6, 6), numpy.float64)
     w, v = cp.linalg.eig(_dev(sym))
-    assert w.dtype == numpy.float64 and v.dtype == numpy.float64
+    assert w.dtype == numpy.complex128 and v.dtype == numpy.complex128
     assert _rel(sym @ v.get(), v.get() * w.get()) < 1e-10
+    assert numpy.abs(w.get().imag).max() < 1e-12 * numpy.abs(w.get()).max()
     rot = numpy.array([[0.0, -1.0], [1.0, 0.0]], numpy.float32)
     w, v = cp.linalg.eig(_dev(rot))
     assert w.dtype == numpy.complex64 and v.dtype == numpy.complex64
-    numpy.testing.assert_allclose(numpy.sort_complex(w.get()), [-1j, 1j], atol=1e-6)
+    w = w.get()
+    numpy.testing.assert_allclose(w[numpy.argsort(w.imag)], [-1j, 1j], atol=1e-6)
 
 
 @gpu
@@ -411,7 +434,8 @@ def test_eig_nonfinite_and_empty():
     with pytest.raises(LinAlgError, match="Array must not contain infs or NaNs"):
         cp.linalg.eigvals(_dev(numpy.array([[1.0, numpy.nan], [0, 1]])))
     w, v = cp.linalg.eig(cp.ones((0, 0)))
-    assert w.shape == (0,) and w.dtype == numpy.float64 and v.shape == (0, 0)
+    assert w.shape == (0,) and w.dtype == numpy.complex128 and v.shape == (0, 0) and v.dtype == numpy.complex128
+    assert cp.linalg.eigvals(cp.ones((2, 0, 0), dtype=numpy.float32)).dtype == numpy.complex64
 
 
 # ---- inv / solve -----------------------------------------------------------------------------------------------
