@@ -13,9 +13,10 @@ namespace cuarray::detail::rng {
 namespace {
 
 constexpr int block_size = 256;
-// A grid-stride loop over at most this many blocks: several waves on any current GPU, and each thread's
-// loop amortises its index arithmetic over a few Philox blocks.
-constexpr long long max_blocks = 65536;
+// Grids are a few full waves of resident blocks (waves_per_grid times what the SMs hold at once), each
+// thread striding over many Philox blocks: every block gets the same work, so no partial last wave, and the
+// per-thread setup (key schedule, addresses) is amortised. The kernels are store-bandwidth bound.
+constexpr int waves_per_grid = 4;
 
 __device__ __forceinline__ double param_at(const param& p, long long i) { return p.ptr ? p.ptr[i] : p.value; }
 
@@ -37,16 +38,57 @@ struct vec_of<long long> {
   static constexpr int n = 2;
 };
 
+// Note [float32 Box-Muller]: the radius needs log(u) accurate in relative terms over all of (0, 1): near 1
+// it gives the centre of the distribution and near 0 its tails, so __logf (absolute error 2^-21.4 near 1,
+// enough to make -2 log u negative) will not do. log_open01 is logf's own range reduction and polynomial
+// (1 ulp) without its zero, denormal, infinity and NaN paths, which a u in [2^-24, 1) never takes. The
+// angle's error is absolute and harmless: __sincosf of an angle in [-pi, pi) errs by at most about 2^-21,
+// i.e. a few float32 ulps of the output after the multiplication by a radius of at most 5.8. sqrt.approx
+// has a relative error of about 2^-23. The sm_80 loop is ~107 SASS instructions per Philox block, was ~230.
+
+/// (j + 1/2) 2^-23 for the top 23 bits j of x: in (0, 1), exactly, without an int-to-float conversion.
+__device__ __forceinline__ float u01f_mid23(std::uint32_t x) {
+  return __uint_as_float(0x3f800000u | (x >> 9)) - 0x1.fffffep-1f;  // [1, 2) - (1 - 2^-24)
+}
+
+/// k 2^-23 - 1/2 for the top 23 bits k of x: a fraction of a turn in [-1/2, 1/2).
+__device__ __forceinline__ float turn_centered(std::uint32_t x) {
+  return __uint_as_float(0x3f800000u | (x >> 9)) - 1.5f;
+}
+
+__device__ __forceinline__ float sqrt_approx(float x) {
+  float r;
+  asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+
+/// Natural logarithm of a normal positive finite float (logf's reduction to [2/3, 4/3) and its polynomial).
+__device__ __forceinline__ float log_open01(float u) {
+  std::int32_t e = (__float_as_int(u) - 0x3f2aaaab) & static_cast<std::int32_t>(0xff800000u);
+  float f = __int_as_float(__float_as_int(u) - e) - 1.0f;
+  float p = fmaf(f, -0x1.0aa04ep-3f, 0x1.2073ecp-3f);
+  p = fmaf(f, p, -0x1.f19b98p-4f);
+  p = fmaf(f, p, 0x1.1e52aap-3f);
+  p = fmaf(f, p, -0x1.55b172p-3f);
+  p = fmaf(f, p, 0x1.99da16p-3f);
+  p = fmaf(f, p, -0x1.fffe44p-3f);
+  p = fmaf(f, p, 0x1.5554f0p-2f);
+  p = fmaf(f, p, -0.5f);
+  float t = fmaf(f, f * p, f);
+  // e holds the exponent in bits 23..30: as an integer it is exponent * 2^23.
+  return fmaf(static_cast<float>(e), 0x1.62e430p-24f, t);
+}
+
 // The raw variates of one counter: uniforms, normals or exponentials before any parameter is applied.
 template <dist D>
 __device__ __forceinline__ void raw(const u32x4& r, float (&v)[4]) {
   if constexpr (D == dist::normal) {
-    // Box-Muller with the accurate logf: __logf's absolute error near 1 would show in the tails.
-    float r1 = sqrtf(-2.0f * logf(u01f_open0(r.x)));
-    float r2 = sqrtf(-2.0f * logf(u01f_open0(r.z)));
+    // Box-Muller on the fast paths that keep float32 accuracy (Note [float32 Box-Muller]).
+    float r1 = sqrt_approx(-2.0f * log_open01(u01f_mid23(r.x)));
+    float r2 = sqrt_approx(-2.0f * log_open01(u01f_mid23(r.z)));
     float s1, c1, s2, c2;
-    sincospif(2.0f * u01f(r.y), &s1, &c1);
-    sincospif(2.0f * u01f(r.w), &s2, &c2);
+    __sincosf(turn_centered(r.y) * 6.28318530717958647692f, &s1, &c1);
+    __sincosf(turn_centered(r.w) * 6.28318530717958647692f, &s2, &c2);
     v[0] = r1 * c1;
     v[1] = r1 * s1;
     v[2] = r2 * c2;
@@ -124,49 +166,79 @@ __device__ __forceinline__ float finish_f(float v, const param& p0, const param&
   }
 }
 
+// The K outputs of group g (elements g * K .. g * K + K - 1), from Philox block offset + g.
+template <dist D, class T, bool Plain, int K>
+__device__ __forceinline__ void group_values(T (&o)[K], long long g, unsigned long long key,
+                                             unsigned long long offset, const param& p0, const param& p1) {
+  u32x4 r = block_at(key, offset + static_cast<unsigned long long>(g), 0);
+  long long i0 = g * K;
+  if constexpr (std::is_same_v<T, float>) {
+    float v[4];
+    raw<D>(r, v);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) o[j] = Plain ? v[j] : finish_f<D>(v[j], p0, p1, i0 + j);
+  } else {
+    double v[2];
+    raw<D>(r, v);
+#pragma unroll
+    for (int j = 0; j < 2; ++j) o[j] = finish<D, T>(v[j], p0, p1, i0 + j);
+  }
+}
+
+// Groups [0, vector_groups) are whole and 16-byte aligned: the main loop stores them with no bounds test.
+// The same grid-stride sequence of g then goes on over the rest (the partial last group, or every group when
+// `out` is not 16-byte aligned) with scalar stores.
+// The plain float32 kernels (the benchmarked random and standard_normal) keep to 32 registers: full occupancy.
 template <dist D, class T, bool Plain>
-__global__ void __launch_bounds__(block_size) stream_kernel(T* out, long long n, unsigned long long key,
-                                                            unsigned long long offset, param p0, param p1,
-                                                            bool aligned) {
+__global__ void __launch_bounds__(block_size, Plain ? 2048 / block_size : 1)
+    stream_kernel(T* out, long long n, unsigned long long key, unsigned long long offset, param p0, param p1,
+                  long long vector_groups) {
   using V = vec_of<T>;
   constexpr int K = V::n;
   const long long groups = (n + K - 1) / K;
-  for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups;
-       g += static_cast<long long>(gridDim.x) * blockDim.x) {
-    u32x4 r = block_at(key, offset + static_cast<unsigned long long>(g), 0);
-    long long i0 = g * K;
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  for (; g < vector_groups; g += stride) {
     T o[K];
-    if constexpr (std::is_same_v<T, float>) {
-      float v[4];
-      raw<D>(r, v);
-#pragma unroll
-      for (int j = 0; j < 4; ++j) o[j] = Plain ? v[j] : finish_f<D>(v[j], p0, p1, i0 + j);
-    } else {
-      double v[2];
-      raw<D>(r, v);
-#pragma unroll
-      for (int j = 0; j < 2; ++j) o[j] = finish<D, T>(v[j], p0, p1, i0 + j);
-    }
-    if (aligned && i0 + K <= n) {
-      typename V::type w;
-      static_assert(sizeof(w) == sizeof(o));
-      memcpy(&w, o, sizeof(w));
-      reinterpret_cast<typename V::type*>(out)[g] = w;
-    } else {
-      for (int j = 0; j < K && i0 + j < n; ++j) out[i0 + j] = o[j];
-    }
+    group_values<D, T, Plain>(o, g, key, offset, p0, p1);
+    typename V::type w;
+    static_assert(sizeof(w) == sizeof(o));
+    memcpy(&w, o, sizeof(w));
+    reinterpret_cast<typename V::type*>(out)[g] = w;
   }
+  for (; g < groups; g += stride) {
+    T o[K];
+    group_values<D, T, Plain>(o, g, key, offset, p0, p1);
+    for (int j = 0; j < K && g * K + j < n; ++j) out[g * K + j] = o[j];
+  }
+}
+
+template <dist D, class T, bool Plain>
+long long grid_cap() {
+  // Occupancy depends on the kernel and the architecture only; the SM count is asked per launch (cheap).
+  static const int per_sm = [] {
+    int b = 0;
+    CUARRAY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, stream_kernel<D, T, Plain>, block_size, 0));
+    return b < 1 ? 1 : b;
+  }();
+  int device = 0, sms = 0;
+  CUARRAY_CUDA_CHECK(cudaGetDevice(&device));
+  CUARRAY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return static_cast<long long>(sms) * per_sm * waves_per_grid;
 }
 
 template <dist D, class T, bool Plain = false>
 void launch(void* out, long long n, std::uint64_t key, std::uint64_t offset, const param* p, cudaStream_t s) {
   constexpr int K = vec_of<T>::n;
+  if (n <= 0) return;
+  auto kernel = stream_kernel<D, T, Plain>;
   long long groups = (n + K - 1) / K;
   long long blocks = (groups + block_size - 1) / block_size;
-  if (blocks > max_blocks) blocks = max_blocks;
-  bool aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-  stream_kernel<D, T, Plain><<<static_cast<unsigned>(blocks), block_size, 0, s>>>(static_cast<T*>(out), n, key,
-                                                                                  offset, p[0], p[1], aligned);
+  long long cap = grid_cap<D, T, Plain>();
+  if (blocks > cap) blocks = cap;
+  long long vector_groups = reinterpret_cast<std::uintptr_t>(out) % 16 == 0 ? n / K : 0;
+  kernel<<<static_cast<unsigned>(blocks), block_size, 0, s>>>(static_cast<T*>(out), n, key, offset, p[0], p[1],
+                                                               vector_groups);
   CUARRAY_CUDA_CHECK(cudaGetLastError());
 }
 
