@@ -61,8 +61,9 @@ void lu_solve(const array& lu, const array& ipiv, const array& rhs) {
 
 /// LinAlgError for a matrix of the stack `a` (..., n, n) whose factorisation met an exact zero pivot.
 /// LAPACK's getrf flags only exact zeros, so NumPy turns NaN input into NaN output; cuSOLVER also flags
-/// NaN pivots, so flagged matrices with a non-finite entry are let through (their results are NaN).
-void raise_if_singular(const array& info, const array& a) {
+/// NaN pivots, so flagged matrices with a non-finite entry are let through and their solutions, which the
+/// flagged factorisation leaves partly finite, are set to NaN (`solutions`: contiguous stack, one per matrix).
+void raise_if_singular(const array& info, const array& a, const array& solutions) {
   std::vector<int> flags = read_info(info);
   std::vector<unsigned char> nonfinite;
   for (std::size_t i = 0; i < flags.size(); ++i) {
@@ -75,6 +76,11 @@ void raise_if_singular(const array& info, const array& a) {
       }
     }
     if (!nonfinite[i]) throw linalg_error("Singular matrix");
+    std::int64_t per = solutions.size() / static_cast<std::int64_t>(flags.size());
+    array one = solutions.reshape_view(shape_t{solutions.size()});
+    descriptor d{one.type(), shape_t{per}, strides_t{static_cast<std::int64_t>(one.itemsize())},
+                 one.offset() + static_cast<std::int64_t>(i) * per * static_cast<std::int64_t>(one.itemsize())};
+    array(one.storage(), std::move(d)).fill(scalar::from_double(std::nan("")).cast(one.type()));
   }
 }
 
@@ -93,7 +99,7 @@ array inv_impl(const array& a, bool raise_singular) {
   lu_factor(lu, ipiv, info);
   array x = eye_stack(batch, n, n, t);  // the identity is its own column-major image
   lu_solve(lu, ipiv, x);
-  if (raise_singular) raise_if_singular(info, a);
+  if (raise_singular) raise_if_singular(info, a, x);
   return from_colmajor(x);
 }
 
@@ -133,7 +139,7 @@ array solve(const array& a, const array& b) {
     lu_factor(lu, ipiv, info);
     array rhs = to_colmajor(bm.broadcast_to(bshape), t);
     lu_solve(lu, ipiv, rhs);
-    raise_if_singular(info, a.broadcast_to(ashape));
+    raise_if_singular(info, a.broadcast_to(ashape), rhs);
     x = from_colmajor(rhs);
   }
   return vector ? drop_axis(x, -1) : x;

@@ -360,7 +360,8 @@ def test_nd_dtypes(dtype):
         # its inverse transforms are only float16-accurate; ours normalise in float32. Match NumPy's dtype and
         # values at float16 tolerance, and hold our values to float32 accuracy against NumPy on float32 input.
         _close(got, want, numpy.float16)
-        _close(got, getattr(numpy.fft, name)(x.astype(numpy.float32)))
+        if got.dtype != numpy.float16:  # irfftn of float16 returns float16: no float32 accuracy to hold it to
+            _close(got, getattr(numpy.fft, name)(x.astype(numpy.float32)))
 
 
 @gpu
