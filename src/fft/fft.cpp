@@ -39,10 +39,10 @@ dtype complex_of(dtype t) {
 
 dtype real_of(dtype complex_t) { return complex_t == dtype::complex64 ? dtype::float32 : dtype::float64; }
 
-/// NumPy's result_type(a.real.dtype, 1.0): the dtype of irfft/hfft's real result.
+/// The dtype of irfft/hfft's real result: NumPy 2.5's (float16 input gives float32, as the transform's).
 dtype real_result_of(dtype t) {
   switch (t) {
-    case dtype::float16: return dtype::float16;
+    case dtype::float16:
     case dtype::float32:
     case dtype::complex64: return dtype::float32;
     default: return dtype::float64;
