@@ -39,10 +39,10 @@ dtype complex_of(dtype t) {
 
 dtype real_of(dtype complex_t) { return complex_t == dtype::complex64 ? dtype::float32 : dtype::float64; }
 
-/// The dtype of irfft/hfft's real result: NumPy 2.5's (float16 input gives float32, as the transform's).
+/// NumPy's result_type(a.real.dtype, 1.0): the dtype of irfft/hfft's real result.
 dtype real_result_of(dtype t) {
   switch (t) {
-    case dtype::float16:
+    case dtype::float16: return dtype::float16;
     case dtype::float32:
     case dtype::complex64: return dtype::float32;
     default: return dtype::float64;
@@ -265,7 +265,10 @@ array r2c_nd(const array& a, const std::vector<int>& axes, const std::vector<std
 
 array c2r_nd(const array& a, const std::vector<int>& axes, const std::vector<std::int64_t>& lens, norm_mode norm,
              const array& out, const char* func, bool conjugate_input) {
-  dtype ct = complex_of(a.type()), rt = real_of(ct), result_t = real_result_of(a.type());
+  // NumPy's irfftn runs the complex passes first and its last 1-D irfft on their complex64 result, so float16
+  // input keeps float16 only when one axis is transformed.
+  dtype ct = complex_of(a.type()), rt = real_of(ct);
+  dtype result_t = real_result_of(axes.size() > 1 && a.type() == dtype::float16 ? dtype::float32 : a.type());
   int h = axes.back();
   std::int64_t n = lens.back();
   shape_t rshape = a.shape();

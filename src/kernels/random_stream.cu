@@ -13,9 +13,8 @@ namespace cuarray::detail::rng {
 namespace {
 
 constexpr int block_size = 256;
-// A grid-stride loop over at most this many blocks: several waves on any current GPU, a few Philox blocks per
-// thread. (A grid of 4 waves of resident blocks, ~60 Philox blocks per thread, made the uniform kernel 32%
-// slower on an H100: 501 against 379 µs for 2**28 float32.)
+// A grid-stride loop over at most this many blocks: several waves on any current GPU, and each thread's
+// loop amortises its index arithmetic over a few Philox blocks.
 constexpr long long max_blocks = 65536;
 
 __device__ __forceinline__ double param_at(const param& p, long long i) { return p.ptr ? p.ptr[i] : p.value; }
@@ -166,64 +165,49 @@ __device__ __forceinline__ float finish_f(float v, const param& p0, const param&
   }
 }
 
-// The K outputs of group g (elements g * K .. g * K + K - 1), from Philox block offset + g.
-template <dist D, class T, bool Plain, int K>
-__device__ __forceinline__ void group_values(T (&o)[K], long long g, unsigned long long key,
-                                             unsigned long long offset, const param& p0, const param& p1) {
-  u32x4 r = block_at(key, offset + static_cast<unsigned long long>(g), 0);
-  long long i0 = g * K;
-  if constexpr (std::is_same_v<T, float>) {
-    float v[4];
-    raw<D>(r, v);
-#pragma unroll
-    for (int j = 0; j < 4; ++j) o[j] = Plain ? v[j] : finish_f<D>(v[j], p0, p1, i0 + j);
-  } else {
-    double v[2];
-    raw<D>(r, v);
-#pragma unroll
-    for (int j = 0; j < 2; ++j) o[j] = finish<D, T>(v[j], p0, p1, i0 + j);
-  }
-}
-
-// Groups [0, vector_groups) are whole and 16-byte aligned: the main loop stores them with no bounds test.
-// The same grid-stride sequence of g then goes on over the rest (the partial last group, or every group when
-// `out` is not 16-byte aligned) with scalar stores.
-// The plain float32 kernels (the benchmarked random and standard_normal) keep to 32 registers: full occupancy.
 template <dist D, class T, bool Plain>
-__global__ void __launch_bounds__(block_size, Plain ? 2048 / block_size : 1)
-    stream_kernel(T* out, long long n, unsigned long long key, unsigned long long offset, param p0, param p1,
-                  long long vector_groups) {
+__global__ void __launch_bounds__(block_size) stream_kernel(T* out, long long n, unsigned long long key,
+                                                            unsigned long long offset, param p0, param p1,
+                                                            bool aligned) {
   using V = vec_of<T>;
   constexpr int K = V::n;
   const long long groups = (n + K - 1) / K;
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  for (; g < vector_groups; g += stride) {
+  for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups;
+       g += static_cast<long long>(gridDim.x) * blockDim.x) {
+    u32x4 r = block_at(key, offset + static_cast<unsigned long long>(g), 0);
+    long long i0 = g * K;
     T o[K];
-    group_values<D, T, Plain>(o, g, key, offset, p0, p1);
-    typename V::type w;
-    static_assert(sizeof(w) == sizeof(o));
-    memcpy(&w, o, sizeof(w));
-    reinterpret_cast<typename V::type*>(out)[g] = w;
-  }
-  for (; g < groups; g += stride) {
-    T o[K];
-    group_values<D, T, Plain>(o, g, key, offset, p0, p1);
-    for (int j = 0; j < K && g * K + j < n; ++j) out[g * K + j] = o[j];
+    if constexpr (std::is_same_v<T, float>) {
+      float v[4];
+      raw<D>(r, v);
+#pragma unroll
+      for (int j = 0; j < 4; ++j) o[j] = Plain ? v[j] : finish_f<D>(v[j], p0, p1, i0 + j);
+    } else {
+      double v[2];
+      raw<D>(r, v);
+#pragma unroll
+      for (int j = 0; j < 2; ++j) o[j] = finish<D, T>(v[j], p0, p1, i0 + j);
+    }
+    if (aligned && i0 + K <= n) {
+      typename V::type w;
+      static_assert(sizeof(w) == sizeof(o));
+      memcpy(&w, o, sizeof(w));
+      reinterpret_cast<typename V::type*>(out)[g] = w;
+    } else {
+      for (int j = 0; j < K && i0 + j < n; ++j) out[i0 + j] = o[j];
+    }
   }
 }
 
 template <dist D, class T, bool Plain = false>
 void launch(void* out, long long n, std::uint64_t key, std::uint64_t offset, const param* p, cudaStream_t s) {
   constexpr int K = vec_of<T>::n;
-  if (n <= 0) return;
-  auto kernel = stream_kernel<D, T, Plain>;
   long long groups = (n + K - 1) / K;
   long long blocks = (groups + block_size - 1) / block_size;
   if (blocks > max_blocks) blocks = max_blocks;
-  long long vector_groups = reinterpret_cast<std::uintptr_t>(out) % 16 == 0 ? n / K : 0;
-  kernel<<<static_cast<unsigned>(blocks), block_size, 0, s>>>(static_cast<T*>(out), n, key, offset, p[0], p[1],
-                                                               vector_groups);
+  bool aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  stream_kernel<D, T, Plain><<<static_cast<unsigned>(blocks), block_size, 0, s>>>(static_cast<T*>(out), n, key,
+                                                                                  offset, p[0], p[1], aligned);
   CUARRAY_CUDA_CHECK(cudaGetLastError());
 }
 
