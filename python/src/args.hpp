@@ -28,6 +28,39 @@ inline array to_array(nb::handle obj, const char* func) {
                    "(): pass cuarray arrays or scalars (move host data with cuarray.asarray())");
 }
 
+inline bool is_numpy_scalar(nb::handle obj) {
+  static nb::object generic = numpy().attr("generic");
+  return PyObject_IsInstance(obj.ptr(), generic.ptr()) == 1;
+}
+
+/// A Python or NumPy scalar as a ufunc operand under NEP 50: Python int/float/complex are weak, bool and NumPy
+/// scalars strong (numpy.float64 and numpy.complex128 subclass float and complex, so they are tested first).
+/// nullopt for anything else. A Python int beyond uint64 raises OverflowError, or becomes a weak float64 when
+/// `big_int_as_float` (where the callee reports the range error itself).
+inline std::optional<ufunc_arg> scalar_operand(nb::handle obj, bool big_int_as_float = false) {
+  PyObject* o = obj.ptr();
+  if (PyBool_Check(o)) return ufunc_arg(scalar::from_bool(o == Py_True));
+  if (is_numpy_scalar(obj)) return ufunc_arg(to_scalar(obj, to_dtype(obj.attr("dtype")), false));
+  if (PyLong_Check(o)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow == 0) return ufunc_arg(array(), scalar::from_int(v), true);
+    if (overflow > 0) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(o);
+      if (!PyErr_Occurred()) return ufunc_arg(array(), scalar::from_uint(u), true);
+      PyErr_Clear();
+    }
+    if (big_int_as_float) return ufunc_arg(array(), scalar::from_double(PyLong_AsDouble(o)), true);
+    throw overflow_error("Python int too large to convert to C long");
+  }
+  if (PyFloat_Check(o)) return ufunc_arg(array(), scalar::from_double(PyFloat_AS_DOUBLE(o)), true);
+  if (PyComplex_Check(o)) {
+    Py_complex c = PyComplex_AsCComplex(o);
+    return ufunc_arg(array(), scalar::from_complex({c.real, c.imag}), true);
+  }
+  return std::nullopt;
+}
+
 /// An optional axis: None or an integer (TypeError for anything else, as operator.index).
 inline std::optional<int> to_axis(nb::handle obj) {
   if (obj.is_none()) return std::nullopt;

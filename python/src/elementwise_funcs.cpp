@@ -6,7 +6,7 @@
 #include <vector>
 #include <string>
 
-#include "common.hpp"
+#include "args.hpp"
 #include "cuarray/elementwise_funcs.hpp"
 
 namespace cuarray::py {
@@ -22,38 +22,11 @@ std::string type_name_of(nb::handle obj) {
                    "(): pass cuarray arrays or scalars (move host data with cuarray.asarray())");
 }
 
-bool is_numpy_scalar(nb::handle obj) {
-  static nb::object generic = numpy().attr("generic");
-  return PyObject_IsInstance(obj.ptr(), generic.ptr()) == 1;
-}
+using args::is_numpy_scalar;
 
-// A Python argument as an operand: cuarray arrays; Python int/float/complex as weak scalars (NEP 50);
-// bool and NumPy scalars as strong ones; objects with __cuda_array_interface__ as arrays.
 ufunc_arg to_operand(nb::handle obj, const char* func) {
-  PyObject* o = obj.ptr();
   if (is_ndarray(obj)) return ufunc_arg(as_py_array(obj).a);
-  if (PyBool_Check(o)) return ufunc_arg(scalar::from_bool(o == Py_True));
-  // Before the Python types: numpy.float64 and numpy.complex128 subclass float and complex, yet are strong.
-  if (is_numpy_scalar(obj)) {
-    dtype t = to_dtype(obj.attr("dtype"));
-    return ufunc_arg(to_scalar(obj, t, false));
-  }
-  if (PyLong_Check(o)) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow == 0) return ufunc_arg(array(), scalar::from_int(v), true);
-    if (overflow > 0) {
-      unsigned long long u = PyLong_AsUnsignedLongLong(o);
-      if (!PyErr_Occurred()) return ufunc_arg(array(), scalar::from_uint(u), true);
-      PyErr_Clear();
-    }
-    throw overflow_error("Python int too large to convert to C long");
-  }
-  if (PyFloat_Check(o)) return ufunc_arg(array(), scalar::from_double(PyFloat_AS_DOUBLE(o)), true);
-  if (PyComplex_Check(o)) {
-    Py_complex c = PyComplex_AsCComplex(o);
-    return ufunc_arg(array(), scalar::from_complex({c.real, c.imag}), true);
-  }
+  if (std::optional<ufunc_arg> v = args::scalar_operand(obj)) return *v;
   if (nb::hasattr(obj, "__cuda_array_interface__")) {
     nb::object a = nb::module_::import_("cuarray").attr("asarray")(obj);
     return ufunc_arg(as_py_array(a).a);

@@ -16,35 +16,11 @@ namespace {
 using args::to_array;
 using args::to_index;
 
-bool is_numpy_scalar(nb::handle obj) {
-  static nb::object generic = numpy().attr("generic");
-  return PyObject_IsInstance(obj.ptr(), generic.ptr()) == 1;
-}
-
 // A Python argument as an operand: cuarray arrays; Python int/float/complex as weak scalars (NEP 50); bool and
 // NumPy scalars as strong ones.
 ufunc_arg to_operand(nb::handle obj, const char* func) {
-  PyObject* o = obj.ptr();
   if (is_ndarray(obj)) return ufunc_arg(as_py_array(obj).a);
-  if (PyBool_Check(o)) return ufunc_arg(scalar::from_bool(o == Py_True));
-  // Before the Python types: numpy.float64 and numpy.complex128 subclass float and complex, yet are strong.
-  if (is_numpy_scalar(obj)) return ufunc_arg(to_scalar(obj, to_dtype(obj.attr("dtype")), false));
-  if (PyLong_Check(o)) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow == 0) return ufunc_arg(array(), scalar::from_int(v), true);
-    if (overflow > 0) {
-      unsigned long long u = PyLong_AsUnsignedLongLong(o);
-      if (!PyErr_Occurred()) return ufunc_arg(array(), scalar::from_uint(u), true);
-      PyErr_Clear();
-    }
-    throw overflow_error("Python int too large to convert to C long");
-  }
-  if (PyFloat_Check(o)) return ufunc_arg(array(), scalar::from_double(PyFloat_AS_DOUBLE(o)), true);
-  if (PyComplex_Check(o)) {
-    Py_complex c = PyComplex_AsCComplex(o);
-    return ufunc_arg(array(), scalar::from_complex({c.real, c.imag}), true);
-  }
+  if (std::optional<ufunc_arg> v = args::scalar_operand(obj)) return *v;
   return ufunc_arg(to_array(obj, func));
 }
 

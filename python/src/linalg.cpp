@@ -46,9 +46,7 @@ std::string to_str(nb::handle obj, const char* what) {
   return nb::cast<std::string>(obj);
 }
 
-bool is_numpy_scalar(nb::handle obj) {
-  return PyObject_IsInstance(obj.ptr(), numpy().attr("generic").ptr()) == 1;
-}
+using args::is_numpy_scalar;
 
 // A tolerance argument (rcond, tol, rtol): Python numbers are weak scalars, NumPy scalars strong, arrays arrays.
 ufunc_arg to_tolerance(nb::handle obj, const char* func) {

@@ -15,35 +15,14 @@ namespace {
 using random::generator;
 using random::size_arg;
 
-bool is_numpy_scalar(nb::handle obj) {
-  static nb::object generic = numpy().attr("generic");
-  return PyObject_IsInstance(obj.ptr(), generic.ptr()) == 1;
-}
+using args::is_numpy_scalar;
 
 // A distribution parameter: cuarray arrays as they are; Python and NumPy scalars as scalars (no device
 // work); anything else array-like (lists, NumPy arrays) through cuarray.asarray, as NumPy's asarray.
 ufunc_arg to_param(nb::handle obj) {
-  PyObject* o = obj.ptr();
   if (is_ndarray(obj)) return ufunc_arg(as_py_array(obj).a);
-  if (PyBool_Check(o)) return ufunc_arg(scalar::from_bool(o == Py_True));
-  if (is_numpy_scalar(obj)) return ufunc_arg(to_scalar(obj, to_dtype(obj.attr("dtype")), false));
-  if (PyLong_Check(o)) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow == 0) return ufunc_arg(array(), scalar::from_int(v), true);
-    if (overflow > 0) {
-      unsigned long long u = PyLong_AsUnsignedLongLong(o);
-      if (!PyErr_Occurred()) return ufunc_arg(array(), scalar::from_uint(u), true);
-      PyErr_Clear();
-    }
-    // Beyond uint64: no integer dtype holds it, which integers() reports as NumPy does.
-    return ufunc_arg(array(), scalar::from_double(PyLong_AsDouble(o)), true);
-  }
-  if (PyFloat_Check(o)) return ufunc_arg(array(), scalar::from_double(PyFloat_AS_DOUBLE(o)), true);
-  if (PyComplex_Check(o)) {
-    Py_complex c = PyComplex_AsCComplex(o);
-    return ufunc_arg(array(), scalar::from_complex({c.real, c.imag}), true);
-  }
+  // Beyond uint64 a Python int has no integer dtype, which integers() reports as NumPy does.
+  if (std::optional<ufunc_arg> v = args::scalar_operand(obj, true)) return *v;
   return ufunc_arg(as_py_array(nb::module_::import_("cuarray").attr("asarray")(obj)).a);
 }
 

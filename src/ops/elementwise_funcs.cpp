@@ -316,8 +316,11 @@ dtype weak_type(const scalar& v, std::optional<dtype> strong) {
   return v.type;
 }
 
-// NumPy's result_type over operands with NEP 50 weak scalars.
-dtype result_type(const std::vector<const ufunc_arg*>& ops) {
+dtype result_type(const std::vector<const ufunc_arg*>& ops) { return nep50_result_type(ops); }
+
+}  // namespace
+
+dtype nep50_result_type(const std::vector<const ufunc_arg*>& ops) {
   std::optional<dtype> strong;
   for (const auto* o : ops) {
     if (o->weak) continue;
@@ -331,6 +334,8 @@ dtype result_type(const std::vector<const ufunc_arg*>& ops) {
   }
   return r.value_or(float64);
 }
+
+namespace {
 
 // A new array of `shape` laid out like `proto` (order 'K') when shapes agree, else C-contiguous.
 array new_like(dtype t, const shape_t& shape, const array* proto, int device) {

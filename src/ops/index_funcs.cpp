@@ -16,6 +16,7 @@
 #include "cuarray/select.hpp"
 #include "src/core/internal.hpp"
 #include "src/ops/elementwise.hpp"
+#include "src/ops/ufunc.hpp"
 
 namespace cuarray {
 
@@ -215,35 +216,7 @@ const ew::kernel_spec& unravel_spec(int g) {
 
 std::string dtype_repr(dtype t) { return "dtype('" + std::string(name(t)) + "')"; }
 
-// NEP 50: the dtype a weak Python scalar takes next to the strong dtype `strong` (if any); as NumPy's
-// result_type (the same rule as in elementwise_funcs.cpp's where).
-dtype weak_type(const scalar& v, std::optional<dtype> strong) {
-  char k = kind(v.type);
-  if (k == 'i' || k == 'u') return strong && kind(*strong) != 'b' ? *strong : int64;
-  if (k == 'f') return strong && is_inexact(*strong) ? *strong : float64;
-  if (k == 'c') {
-    if (strong && is_complex(*strong)) return *strong;
-    if (strong && (*strong == float16 || *strong == float32)) return complex64;
-    return complex128;
-  }
-  return v.type;
-}
-
-dtype result_type(const std::vector<const ufunc_arg*>& ops) {
-  std::optional<dtype> strong;
-  for (const auto* o : ops) {
-    if (o->weak) continue;
-    dtype t = o->is_scalar() ? o->value.type : o->arr.type();
-    strong = strong ? promote_types(*strong, t) : t;
-  }
-  std::optional<dtype> r = strong;
-  for (const auto* o : ops) {
-    if (!o->weak) continue;
-    dtype w = weak_type(o->value, strong);
-    r = r ? promote_types(*r, w) : w;
-  }
-  return r.value_or(float64);
-}
+dtype result_type(const std::vector<const ufunc_arg*>& ops) { return nep50_result_type(ops); }
 
 int device_of(const std::vector<const array*>& arrays) {
   for (const array* a : arrays)

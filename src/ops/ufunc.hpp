@@ -49,4 +49,8 @@ array call_ufunc1(const ufunc_def& u, const ufunc_arg* args, int nargs);
 /// Call a ufunc: broadcasting, casting, out=, where=, scalars; returns the outputs.
 std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts = {});
 
+/// NumPy's result_type over operands with NEP 50 weak scalars (float64 when there are none): the dtype of
+/// non-ufunc elementwise results such as where's, select's and choose's.
+dtype nep50_result_type(const std::vector<const ufunc_arg*>& ops);
+
 }  // namespace cuarray
