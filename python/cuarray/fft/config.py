@@ -109,11 +109,3 @@ def show_plan_cache_info():
     print("=============== cuFFT plan cache info (all devices) ===============")
     for dev in range(max(_core.device_count_or_zero(), 1)):
         PlanCache(dev).show_info()
-
-
-def set_cufft_gpus(gpus):
-    raise NotImplementedError("cuarray.fft does not support multi-GPU transforms")
-
-
-def set_cufft_callbacks(*args, **kwargs):
-    raise NotImplementedError("cuarray.fft does not support cuFFT callbacks")
