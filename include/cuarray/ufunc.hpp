@@ -19,6 +19,8 @@ enum class casting { no, equiv, safe, same_kind, unsafe };
 
 /// "no", "equiv", "safe", "same_kind" or "unsafe"; value_error otherwise.
 casting parse_casting(std::string_view s);
+/// The rule's NumPy name, as parse_casting reads it.
+const char* casting_name(casting rule);
 
 /// NumPy's can_cast(from, to, casting=rule).
 bool can_cast(dtype from, dtype to, casting rule);

@@ -669,16 +669,6 @@ term contract_many(std::vector<term> terms, const label_set& keep) {
   return cur;
 }
 
-const char* casting_str(casting c) {
-  switch (c) {
-    case casting::no: return "no";
-    case casting::equiv: return "equiv";
-    case casting::safe: return "safe";
-    case casting::same_kind: return "same_kind";
-    default: return "unsafe";
-  }
-}
-
 }  // namespace
 
 array einsum(std::string_view subscripts, const std::vector<array>& operands, const einsum_options& o) {
@@ -710,13 +700,13 @@ array einsum(std::string_view subscripts, const std::vector<array>& operands, co
     if (!can_cast(x.type(), t, o.rule)) {
       throw type_error("Iterator operand " + std::to_string(i) + " dtype could not be cast from " +
                        detail::dtype_str(x.type()) + " to " +
-                       detail::dtype_str(t) + " according to the rule '" + casting_str(o.rule) + "'");
+                       detail::dtype_str(t) + " according to the rule '" + casting_name(o.rule) + "'");
     }
   }
   if (o.out.defined() && !can_cast(t, o.out.type(), o.rule)) {
     throw type_error("Iterator requested dtype could not be cast from " + detail::dtype_str(t) + " to " +
                      detail::dtype_str(o.out.type()) + ", the operand 0 dtype, according to the rule '" +
-                     casting_str(o.rule) + "'");
+                     casting_name(o.rule) + "'");
   }
   // With out= and no dtype=, NumPy's iterator computes in the output's dtype when it is wider.
   if (o.out.defined() && !o.dtype_) t = promote_types(t, o.out.type());

@@ -307,16 +307,6 @@ std::string compact_shape(const shape_t& s) {
   return r + (s.size() == 1 ? ",)" : ")");
 }
 
-const char* casting_str(casting c) {
-  switch (c) {
-    case casting::no: return "no";
-    case casting::equiv: return "equiv";
-    case casting::safe: return "safe";
-    case casting::same_kind: return "same_kind";
-    default: return "unsafe";
-  }
-}
-
 const char* const matmul_sig = "(n?,k),(k,m?)->(n?,m?)";
 
 std::string remapped(const array& x, int ncore, int nbatch_total) {
@@ -347,12 +337,12 @@ array matmul(const array& a, const array& b, const array& out, std::optional<dty
     dtype from = (i == 0 ? a : b).type();
     if (!can_cast(from, t, rule)) {
       throw type_error("Cannot cast ufunc 'matmul' input " + std::to_string(i) + " from " + dtype_str(from) + " to " +
-                       dtype_str(t) + " with casting rule '" + casting_str(rule) + "'");
+                       dtype_str(t) + " with casting rule '" + casting_name(rule) + "'");
     }
   }
   if (out.defined() && !can_cast(t, out.type(), rule)) {
     throw type_error("Cannot cast ufunc 'matmul' output from " + dtype_str(t) + " to " + dtype_str(out.type()) +
-                     " with casting rule '" + casting_str(rule) + "'");
+                     " with casting rule '" + casting_name(rule) + "'");
   }
   const bool a_vec = a.ndim() == 1, b_vec = b.ndim() == 1;
   std::int64_t m = a_vec ? 1 : a.shape()[a.ndim() - 2], ka = a.shape()[a.ndim() - 1];

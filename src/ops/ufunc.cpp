@@ -133,16 +133,6 @@ int kind_rank(dtype t) {
 
 std::string dtype_repr(dtype t) { return "dtype('" + std::string(name(t)) + "')"; }
 
-const char* casting_name(casting c) {
-  switch (c) {
-    case casting::no: return "no";
-    case casting::equiv: return "equiv";
-    case casting::safe: return "safe";
-    case casting::same_kind: return "same_kind";
-    default: return "unsafe";
-  }
-}
-
 // Does a weak Python int fit dtype t? (NumPy 2 raises OverflowError otherwise.)
 bool int_fits(const scalar& v, dtype t) {
   if (!is_integer(t)) return true;
@@ -281,6 +271,16 @@ const ufunc_def* find_ufunc(std::string_view n) {
 }
 
 const std::vector<std::pair<std::string, std::string>>& ufunc_aliases() { return raw_aliases(); }
+
+const char* casting_name(casting c) {
+  switch (c) {
+    case casting::no: return "no";
+    case casting::equiv: return "equiv";
+    case casting::safe: return "safe";
+    case casting::same_kind: return "same_kind";
+    default: return "unsafe";
+  }
+}
 
 casting parse_casting(std::string_view s) {
   if (s == "no") return casting::no;
