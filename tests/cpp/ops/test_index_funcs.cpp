@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/cpp/test_util.hpp"
 #include "cuarray/errors.hpp"
 #include "cuarray/index_funcs.hpp"
 #include "cuarray/memory.hpp"
@@ -13,26 +14,8 @@
 #include "src/ops/elementwise.hpp"
 
 using namespace cuarray;
-
-namespace {
-
-// An array over no memory: enough for checks that never touch the data.
-array shape_only(dtype t, shape_t shape, strides_t strides = {}) {
-  if (strides.empty() && !shape.empty()) strides = contiguous_strides(shape, itemsize(t));
-  return array(make_external_storage(nullptr, 0, 0, {}), descriptor{t, std::move(shape), std::move(strides), 0});
-}
-
-template <class E, class F>
-void expect_throw_with(F&& f, const std::string& text) {
-  try {
-    f();
-    ADD_FAILURE() << "no exception; expected one with: " << text;
-  } catch (const E& e) {
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-  }
-}
-
-}  // namespace
+using cuarray::test::expect_throw_with;
+using cuarray::test::shape_only;
 
 TEST(IndexFuncs, DiagonalViewLayoutMatchesNumpy) {
   array a = shape_only(float32, {2, 3, 4});  // strides 48, 16, 4

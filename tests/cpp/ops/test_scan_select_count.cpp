@@ -6,22 +6,18 @@
 #include <cstdint>
 #include <vector>
 
+#include "tests/cpp/test_util.hpp"
 #include "cuarray/cuarray.hpp"
 #include "src/kernels/count_kernels.hpp"
 
 using namespace cuarray;
+using cuarray::test::expect_throw_with;
+using cuarray::test::shape_only;
 
 #define REQUIRE_GPU() \
   if (!is_available()) GTEST_SKIP() << "no CUDA device"
 
 namespace {
-
-// An array over no memory: enough for checks that never touch the data (a defined array, so that it counts
-// as given where an undefined one means "absent").
-array shape_only(dtype t, shape_t shape) {
-  strides_t strides = contiguous_strides(shape, itemsize(t));
-  return array(make_external_storage(nullptr, 0, 0, {}), descriptor{t, std::move(shape), std::move(strides), 0});
-}
 
 template <class T>
 std::vector<T> host(const array& a) {

@@ -6,33 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "tests/cpp/test_util.hpp"
 #include "cuarray/cuarray.hpp"
 #include "cuarray/statistics.hpp"
 
 using namespace cuarray;
+using cuarray::test::expect_throw_with;
+using cuarray::test::shape_only;
 
 #define REQUIRE_GPU() \
   if (!is_available()) GTEST_SKIP() << "no CUDA device"
-
-namespace {
-
-// An array over no memory: enough for checks that never touch the data.
-array shape_only(dtype t, shape_t shape) {
-  strides_t strides = contiguous_strides(shape, itemsize(t));
-  return array(make_external_storage(nullptr, 0, 0, {}), descriptor{t, std::move(shape), std::move(strides), 0});
-}
-
-template <class E, class F>
-void expect_throw_with(F&& f, const std::string& text) {
-  try {
-    f();
-    ADD_FAILURE() << "no exception; expected one with: " << text;
-  } catch (const E& e) {
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-  }
-}
-
-}  // namespace
 
 TEST(Statistics, QuantileMethodNamesRoundTrip) {
   const char* names[] = {"inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf",

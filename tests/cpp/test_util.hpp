@@ -1,0 +1,30 @@
+// Helpers shared by the C++ tests: data-less arrays for checks that never touch memory, and error-text checks.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+
+#include "cuarray/cuarray.hpp"
+
+namespace cuarray::test {
+
+/// An array over no memory (C-contiguous unless `strides` are given): enough for checks that never touch data.
+inline array shape_only(dtype t, shape_t shape, strides_t strides = {}) {
+  if (strides.empty() && !shape.empty()) strides = contiguous_strides(shape, itemsize(t));
+  return array(make_external_storage(nullptr, 0, 0, {}), descriptor{t, std::move(shape), std::move(strides), 0});
+}
+
+/// f() throws an E whose message contains `text`.
+template <class E, class F>
+void expect_throw_with(F&& f, const std::string& text) {
+  try {
+    f();
+    ADD_FAILURE() << "no exception; expected one with: " << text;
+  } catch (const E& e) {
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace cuarray::test
