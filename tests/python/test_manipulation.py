@@ -9,6 +9,8 @@ import pytest
 import cuarray as cp
 from cuarray import testing
 
+from _arrays import random_array as _arr
+
 gpu = pytest.mark.gpu
 
 DTYPES = [numpy.dtype(t) for t in ("bool", "int8", "uint8", "int16", "int32", "int64", "uint64", "float16",
@@ -19,24 +21,6 @@ FUNCS = ("reshape ravel squeeze expand_dims atleast_1d atleast_2d atleast_3d bro
          "broadcast_shapes resize transpose permute_dims swapaxes moveaxis rollaxis matrix_transpose concatenate "
          "stack vstack hstack dstack column_stack row_stack block split array_split hsplit vsplit dsplit unstack "
          "flip fliplr flipud rot90 roll tile repeat pad append insert delete trim_zeros meshgrid").split()
-
-
-def _arr(xp, shape, dtype, seed=0, order="C"):
-    """Random values of `dtype` (NaN among floats) as an xp array."""
-    rng = numpy.random.default_rng(seed)
-    dt = numpy.dtype(dtype)
-    n = int(numpy.prod(shape)) if shape else 1
-    if dt.kind == "b":
-        v = rng.integers(0, 2, n).astype(bool)
-    elif dt.kind in "iu":
-        v = rng.integers(0 if dt.kind == "u" else -50, 50, n).astype(dt)
-    else:
-        v = (rng.standard_normal(n) * 10).astype(dt)
-        if dt.kind == "c":
-            v = v + 1j * (rng.standard_normal(n) * 10).astype(dt)
-    v = numpy.asarray(v, dtype=dt).reshape(shape)
-    v = numpy.asfortranarray(v) if order == "F" else v
-    return xp.asarray(v, order=order) if xp is not numpy else v
 
 
 def _shares(xp, x, y):

@@ -1,0 +1,21 @@
+"""Test inputs shared by the test modules: reproducible random arrays of any dtype, on the host or the device."""
+import numpy
+
+
+def random_array(xp, shape, dtype="int64", seed=0, order="C"):
+    """Random values of `dtype` and `shape` (bools, small signed/unsigned integers, normal floats scaled by 10,
+    complex with both parts random) as an `xp` array, C- or F-ordered."""
+    rng = numpy.random.default_rng(seed)
+    dt = numpy.dtype(dtype)
+    n = int(numpy.prod(shape)) if shape else 1
+    if dt.kind == "b":
+        v = rng.integers(0, 2, n).astype(bool)
+    elif dt.kind in "iu":
+        v = rng.integers(0 if dt.kind == "u" else -50, 50, n).astype(dt)
+    else:
+        v = (rng.standard_normal(n) * 10).astype(dt)
+        if dt.kind == "c":
+            v = v + 1j * (rng.standard_normal(n) * 10).astype(dt)
+    v = numpy.asarray(v, dtype=dt).reshape(shape)
+    v = numpy.asfortranarray(v) if order == "F" else v
+    return xp.asarray(v, order=order) if xp is not numpy else v
