@@ -19,3 +19,20 @@ def random_array(xp, shape, dtype="int64", seed=0, order="C"):
     v = numpy.asarray(v, dtype=dt).reshape(shape)
     v = numpy.asfortranarray(v) if order == "F" else v
     return xp.asarray(v, order=order) if xp is not numpy else v
+
+
+def small_random(shape, dtype, seed=0):
+    """NumPy array of `dtype`: small integers (so that integer products and sums stay exact and readable),
+    standard normal floats, complex with both parts normal."""
+    dt = numpy.dtype(dtype)
+    rng = numpy.random.default_rng(seed)
+    if dt.kind == "b":
+        return rng.integers(0, 2, shape).astype(bool)
+    if dt.kind == "u":
+        return rng.integers(0, 6, shape).astype(dt)
+    if dt.kind == "i":
+        return rng.integers(-5, 6, shape).astype(dt)
+    v = rng.standard_normal(shape)
+    if dt.kind == "c":
+        v = v + 1j * rng.standard_normal(shape)
+    return v.astype(dt)

@@ -9,24 +9,11 @@ import pytest
 
 import cuarray as cp
 
+from _arrays import small_random as _rand
+
 gpu = pytest.mark.gpu
 
 OPTIMIZE = [False, True, "greedy", "optimal"]
-
-
-def _rand(shape, dtype, seed=0):
-    dt = numpy.dtype(dtype)
-    rng = numpy.random.default_rng(seed)
-    if dt.kind == "b":
-        return rng.integers(0, 2, shape).astype(bool)
-    if dt.kind == "u":
-        return rng.integers(0, 6, shape).astype(dt)
-    if dt.kind == "i":
-        return rng.integers(-5, 6, shape).astype(dt)
-    v = rng.standard_normal(shape)
-    if dt.kind == "c":
-        v = v + 1j * rng.standard_normal(shape)
-    return v.astype(dt)
 
 
 def _check(got, expected, k=64):

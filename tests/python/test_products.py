@@ -9,27 +9,13 @@ import pytest
 
 import cuarray as cp
 
+from _arrays import small_random as _rand
+
 gpu = pytest.mark.gpu
 
 DTYPES = [numpy.dtype(t) for t in ("bool", "int8", "uint8", "int16", "int32", "int64", "uint64", "float16",
                                    "float32", "float64", "complex64", "complex128")]
 FLOATS = [numpy.dtype(t) for t in ("float16", "float32", "float64", "complex64", "complex128")]
-
-
-def _rand(shape, dtype, seed=0):
-    """Random values of `dtype`: small integers (so that int8 sums stay readable), normal floats."""
-    dt = numpy.dtype(dtype)
-    rng = numpy.random.default_rng(seed)
-    if dt.kind == "b":
-        return rng.integers(0, 2, shape).astype(bool)
-    if dt.kind == "u":
-        return rng.integers(0, 6, shape).astype(dt)
-    if dt.kind == "i":
-        return rng.integers(-5, 6, shape).astype(dt)
-    v = rng.standard_normal(shape)
-    if dt.kind == "c":
-        v = v + 1j * rng.standard_normal(shape)
-    return v.astype(dt)
 
 
 def _tol(dt, k=16):
