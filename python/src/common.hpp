@@ -59,6 +59,9 @@ void assign_from_python(array& dst, nb::handle value);
 
 /// Wrap a new array as a Python ndarray.
 nb::object wrap(array a, nb::object base = nb::none());
+/// `v` wrapped as a view of `owner`'s data: its base is the owner of the data (NumPy collapses chains of views);
+/// a plain new array when `owner` is not a cuarray array.
+nb::object view_of(nb::handle owner, array v);
 /// The Python ndarray type object.
 nb::handle ndarray_type();
 bool is_ndarray(nb::handle obj);

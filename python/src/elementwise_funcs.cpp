@@ -73,12 +73,6 @@ double to_real_value(nb::handle obj) {
   return v;
 }
 
-nb::object view_of(nb::handle self, array v) {
-  const py_array& s = as_py_array(self);
-  nb::object base = s.base.is_none() ? nb::borrow(self) : s.base;  // NumPy collapses chains of views
-  return wrap(std::move(v), std::move(base));
-}
-
 // ndarray.real / .imag: views of complex arrays; a real array's real part is the array itself and its
 // imaginary part a new zero array (NumPy's is read-only; cuarray has no read-only arrays).
 nb::object real_get(nb::handle self) {

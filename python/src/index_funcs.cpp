@@ -24,13 +24,6 @@ ufunc_arg to_operand(nb::handle obj, const char* func) {
   return ufunc_arg(to_array(obj, func));
 }
 
-nb::object view_of(nb::handle owner, array v) {
-  if (!is_ndarray(owner)) return wrap(std::move(v));
-  const py_array& s = as_py_array(owner);
-  nb::object base = s.base.is_none() ? nb::borrow(owner) : s.base;  // NumPy collapses chains of views
-  return wrap(std::move(v), std::move(base));
-}
-
 // A sequence argument (list, tuple, or an ndarray taken along its first axis, as NumPy iterates one).
 std::vector<nb::object> items_of(nb::handle obj, const char* what) {
   std::vector<nb::object> out;

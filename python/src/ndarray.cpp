@@ -19,13 +19,6 @@ nb::handle g_ndarray_type;
 // as_py_array: an exact type test instead of nanobind's typeid lookup, on every method call and view.
 py_array& self_of(nb::handle h) { return as_py_array(h); }
 
-// The base a view should report: the owner of the data, as NumPy collapses chains of views.
-nb::object base_for_view(nb::handle self) {
-  py_array& s = self_of(self);
-  return s.base.is_none() ? nb::borrow(self) : s.base;
-}
-
-nb::object view_of(nb::handle self, array v) { return wrap(std::move(v), base_for_view(self)); }
 
 // A host-side NumPy array of the same shape and dtype, without data transfer: lets NumPy raise its own
 // exception for operations like int(a) on arrays of more than one element.
@@ -423,6 +416,12 @@ nb::object flags_of(nb::handle self) {
 }
 
 }  // namespace
+
+nb::object view_of(nb::handle owner, array v) {
+  if (!is_ndarray(owner)) return wrap(std::move(v));
+  const py_array& s = as_py_array(owner);
+  return wrap(std::move(v), s.base.is_none() ? nb::borrow(owner) : s.base);
+}
 
 void assign_from_python(array& dst, nb::handle value) { assign_value(dst, value); }
 
