@@ -66,6 +66,15 @@ nb::object view_of(nb::handle owner, array v);
 nb::handle ndarray_type();
 bool is_ndarray(nb::handle obj);
 py_array& as_py_array(nb::handle obj);
+/// A new ndarray whose array is built in place by `make()`, a function returning an array by value: the
+/// result is constructed straight into the Python object (no descriptor moves), for the small-call path.
+template <class F>
+nb::object wrap_made(F&& make) {
+  nb::object o = nb::inst_alloc(ndarray_type());
+  new (nb::inst_ptr<py_array>(o)) py_array{make(), nb::none()};
+  nb::inst_mark_ready(o);
+  return o;
+}
 
 // Area initialisers, one per binding file.
 void init_errors(nb::module_& m);

@@ -3,10 +3,12 @@
 #include <nanobind/stl/vector.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common.hpp"
+#include "src/core/internal.hpp"
 #include "src/ops/elementwise.hpp"
 
 namespace cuarray::py {
@@ -92,57 +94,84 @@ std::vector<int> to_ints(nb::handle seq) {
   return v;
 }
 
-// The C++ path of a registered signature; a null object means "take the Python path".
+// The C++ path of a registered signature; a null object means "take the Python path". Operands point at
+// the arguments' arrays and at the new outputs inside their Python objects (Note [small call]): nothing is
+// copied but raw inputs that need a contiguous or converted copy.
 nb::object fast_call(const elementwise_call& c, const registered_call& r, PyObject* const* args, std::size_t nargs) {
   const elementwise_plan& p = *r.core;
-  shape_t shape;
-  bool first = true;
+  const shape_t* shape = nullptr;
+  shape_t broadcast;
   for (int k : r.shape_args) {
     const shape_t& s = as_py_array(args[k]).a.shape();
-    if (first) {
-      shape = s;
-      first = false;
-    } else if (s != shape) {
+    if (!shape) {
+      shape = &s;
+    } else if (s != *shape) {
       try {
-        shape = broadcast_shapes(shape, s);
+        broadcast = broadcast_shapes(*shape, s);
       } catch (const value_error&) {
         return nb::object();  // the Python path raises NumPy's message
       }
+      shape = &broadcast;
     }
   }
+  shape_t empty_shape;
+  if (!shape) shape = &empty_shape;
   for (int k : r.given_outs) {
-    if (as_py_array(args[k]).a.shape() != shape) return nb::object();
+    if (as_py_array(args[k]).a.shape() != *shape) return nb::object();
   }
   std::size_t nout = static_cast<std::size_t>(c.nout);
   std::size_t nin_user = static_cast<std::size_t>(c.nin);
-  array outs[max_signature_args];
+  const array* outs[max_signature_args] = {};
   nb::object out_objs[max_signature_args];
   for (std::size_t j = 0; j < nout; ++j) {
     if (nin_user + j < nargs) {
       out_objs[j] = nb::borrow(args[nin_user + j]);
-      outs[j] = as_py_array(args[nin_user + j]).a;
+      outs[j] = &as_py_array(args[nin_user + j]).a;
     }
   }
+  int device = current_device();
   for (int j : r.alloc) {
-    outs[j] = empty(shape, p.out_types[static_cast<std::size_t>(j)]);
-    out_objs[j] = wrap(outs[j]);
+    out_objs[j] = wrap_made([&] { return detail::new_array(p.out_types[static_cast<std::size_t>(j)], *shape, order::C, device); });
+    outs[j] = &as_py_array(out_objs[j]).a;
+  }
+  for (std::size_t j = 0; j < nout; ++j) {
+    if (!outs[j]) return nb::object();  // an output the plan neither takes nor makes: the Python path decides
   }
   std::size_t nin = p.in_types.size();
   if (nin + nout > 11) throw value_error("too many operands for an elementwise kernel");
-  ew::operand ops[12];
+  ew::operand_ref ops[12];
+  scalar values[12];
+  std::optional<array> held[12];
   std::size_t k = 0;
-  for (; k < nin_user; ++k) ops[k] = to_operand(p, k, args[k]);
+  for (; k < nin_user; ++k) {
+    dtype t = p.in_types[k];
+    nb::handle a = args[k];
+    if (!is_ndarray(a)) {
+      values[k] = to_scalar(a, t, false);
+      ops[k] = ew::operand_ref{nullptr, values[k].bytes, t, false};
+      continue;
+    }
+    const array* arr = &as_py_array(a).a;
+    if (p.in_raw[k] && (!arr->is_c_contiguous() || arr->type() != t)) {
+      held[k] = arr->is_c_contiguous() ? *arr : arr->copy(order::C);
+      if (held[k]->type() != t) held[k] = held[k]->astype(t);
+      arr = &*held[k];
+    }
+    ops[k] = ew::operand_ref{arr, nullptr, t, p.in_raw[k]};
+  }
   for (int j : r.preload) {
-    ops[k] = ew::operand::of(outs[j], p.in_types[k]);
+    ops[k] = ew::operand_ref{outs[j], nullptr, p.in_types[k], false};
     ++k;
   }
   for (int a : r.raw_sizes) {
-    std::int64_t size = a < c.nin ? as_py_array(args[a]).a.size() : outs[a - c.nin].size();
-    ops[k] = ew::operand::of_scalar(scalar::from_int(size), p.in_types[k]);
+    std::int64_t size = a < c.nin ? as_py_array(args[a]).a.size() : outs[a - c.nin]->size();
+    values[k] = scalar::from_int(size).cast(p.in_types[k]);
+    ops[k] = ew::operand_ref{nullptr, values[k].bytes, p.in_types[k], false};
     ++k;
   }
-  for (std::size_t j = 0; j < nout; ++j) ops[nin + j] = to_out_operand(p, j, outs[j]);
-  run_plan(p, ops, nin, nout, shape);
+  for (std::size_t j = 0; j < nout; ++j) ops[nin + j] = ew::operand_ref{outs[j], nullptr, p.out_types[j], p.out_raw[j]};
+  ew::kernel_spec spec{p.id, p.name, p.body, p.preamble, p.loop_prep, p.after_loop, p.c_order};
+  ew::run(spec, ops, static_cast<int>(nin), ops + nin, static_cast<int>(nout), *shape, nullptr);
   if (c.no_return) return nb::none();
   if (c.nout == 1 && !c.return_tuple) return out_objs[0];
   PyObject* t = PyTuple_New(c.nout);

@@ -446,7 +446,9 @@ nb::object wrap(array a, nb::object base) {
 }
 
 void init_ndarray(nb::module_& m) {
-  nb::class_<py_array> cls(m, "ndarray");
+  // Pooled: a dropped ndarray's Python object is kept for the next one (no allocation, no registration in
+  // nanobind's instance map), which is most of the cost of creating a result of a small call.
+  nb::class_<py_array> cls(m, "ndarray", nb::pooled(256));
   g_ndarray_type = cls;
   cls.def("__init__",
           [](py_array* self, nb::handle shape, nb::handle dt, nb::handle memptr, nb::handle strides, nb::handle ord) {

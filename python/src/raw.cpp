@@ -5,6 +5,7 @@
 
 #include <array>
 #include <chrono>
+#include <cstddef>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -359,6 +360,36 @@ void init_raw(nb::module_& m) {
     auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < n; ++i)
       jit::check(d.cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, s, nullptr, nullptr), "cuLaunchKernel");
+    auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double, std::micro>(t1 - t0).count() / n;
+  });
+  // Diagnostics of the driver's share (benchmarks only): `n` launches of a kernel with three pointer and
+  // one int parameters (an elementwise add's signature), passed as kernelParams (mode 0) or as one packed
+  // buffer through `extra` (mode 1). Host microseconds per launch, no synchronisation inside the loop.
+  m.def("_launch_params_us", [](int n, int mode, nb::handle a) {
+    static const raw_kernel* k = new raw_kernel(
+        "extern \"C\" __global__ void ca_params_kernel(const float* a, const float* b, float* c, int n) {"
+        " int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }",
+        "ca_params_kernel");
+    CUfunction f = k->handle();
+    auto s = reinterpret_cast<CUstream>(current_stream().get());
+    const jit::driver_api& d = jit::driver();
+    void* p = as_py_array(a).a.data();
+    int one = 1;
+    void* params[4] = {&p, &p, &p, &one};
+    struct {
+      void* a;
+      void* b;
+      void* c;
+      int n;
+    } packed{p, p, p, 1};
+    std::size_t size = offsetof(decltype(packed), n) + sizeof(int);  // the parameters' size, without tail padding
+    void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < n; ++i) {
+      if (mode == 0) jit::check(d.cuLaunchKernel(f, 1, 1, 1, 256, 1, 1, 0, s, params, nullptr), "cuLaunchKernel");
+      else jit::check(d.cuLaunchKernel(f, 1, 1, 1, 256, 1, 1, 0, s, nullptr, extra), "cuLaunchKernel");
+    }
     auto t1 = std::chrono::steady_clock::now();
     return std::chrono::duration<double, std::micro>(t1 - t0).count() / n;
   });

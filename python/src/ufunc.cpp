@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,9 +18,12 @@ namespace cuarray::py {
 
 namespace {
 
+PyObject* ufunc_vectorcall(PyObject* self, PyObject* const* args, std::size_t nargsf, PyObject* kwnames);
+
 struct py_ufunc {
   const ufunc_def* def;
   std::string name;  ///< NumPy's __name__ (an alias gives its target's name)
+  vectorcallfunc vectorcall = ufunc_vectorcall;  ///< Note [ufunc vectorcall]
 };
 
 [[noreturn]] void host_array_error(nb::handle obj) {
@@ -29,16 +33,19 @@ struct py_ufunc {
                    "or bring device data to the host with .get()");
 }
 
-// A Python object as a ufunc argument. Returns false for objects the operators should answer
-// NotImplemented to; throws for host arrays when `strict`.
-bool to_arg(nb::handle obj, ufunc_arg& out, bool strict) {
+// A Python object as a borrowed ufunc argument (Note [small call]): an ndarray's array is pointed at, an
+// object with __cuda_array_interface__ is converted into `holder`. Returns false for objects the operators
+// should answer NotImplemented to; throws for host arrays when `strict`.
+bool to_arg_ref(nb::handle obj, ufunc_arg_ref& out, std::optional<array>& holder, bool strict) {
   PyObject* o = obj.ptr();
   if (is_ndarray(obj)) {
-    out = ufunc_arg{as_py_array(obj).a, scalar{}, false};
+    out.arr = &as_py_array(obj).a;
     return true;
   }
+  out.arr = nullptr;
+  out.weak = false;
   if (PyBool_Check(o)) {
-    out = ufunc_arg{array(), scalar::from_bool(o == Py_True), false};
+    out.value = scalar::from_bool(o == Py_True);
     return true;
   }
   // NumPy scalars are strong (numpy.float64 and numpy.complex128 subclass Python's float and complex, so
@@ -47,20 +54,21 @@ bool to_arg(nb::handle obj, ufunc_arg& out, bool strict) {
   if (!PyLong_CheckExact(o) && !PyFloat_CheckExact(o) && !PyComplex_CheckExact(o) &&
       PyObject_IsInstance(o, generic.ptr()) == 1) {
     dtype t = to_dtype(obj.attr("dtype"));
-    out = ufunc_arg{array(), to_scalar(obj, t, false), false};
+    out.value = to_scalar(obj, t, false);
     return true;
   }
   if (PyLong_Check(o)) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    out.weak = true;
     if (overflow == 0) {
-      out = ufunc_arg{array(), scalar::from_int(v), true};
+      out.value = scalar::from_int(v);
       return true;
     }
     if (overflow > 0) {
       unsigned long long u = PyLong_AsUnsignedLongLong(o);
       if (!PyErr_Occurred()) {
-        out = ufunc_arg{array(), scalar::from_uint(u), true};
+        out.value = scalar::from_uint(u);
         return true;
       }
       PyErr_Clear();
@@ -68,30 +76,43 @@ bool to_arg(nb::handle obj, ufunc_arg& out, bool strict) {
     throw overflow_error("Python integer " + nb::cast<std::string>(nb::str(obj)) + " out of bounds for int64");
   }
   if (PyFloat_Check(o)) {
-    out = ufunc_arg{array(), scalar::from_double(PyFloat_AS_DOUBLE(o)), true};
+    out.value = scalar::from_double(PyFloat_AS_DOUBLE(o));
+    out.weak = true;
     return true;
   }
   if (PyComplex_Check(o)) {
     Py_complex c = PyComplex_AsCComplex(o);
-    out = ufunc_arg{array(), scalar::from_complex({c.real, c.imag}), true};
+    out.value = scalar::from_complex({c.real, c.imag});
+    out.weak = true;
     return true;
   }
   if (nb::hasattr(obj, "__cuda_array_interface__")) {
     nb::object a = nb::module_::import_("cuarray").attr("asarray")(obj);
-    out = ufunc_arg{as_py_array(a).a, scalar{}, false};
+    holder = as_py_array(a).a;
+    out.arr = &*holder;
     return true;
   }
   if (!strict) return false;
   host_array_error(obj);
 }
 
+// The same as an owning ufunc_arg (the general call path).
+bool to_arg(nb::handle obj, ufunc_arg& out, bool strict) {
+  ufunc_arg_ref r;
+  std::optional<array> holder;
+  if (!to_arg_ref(obj, r, holder, strict)) return false;
+  out = ufunc_arg{r.arr ? *r.arr : array(), r.value, r.weak};
+  return true;
+}
+
 nb::object call(const py_ufunc& u, nb::args args, nb::kwargs kwargs) {
   const ufunc_def& d = *u.def;
   std::size_t nargs = args.size();
   if (d.nout == 1 && d.nin <= 2 && nargs == static_cast<std::size_t>(d.nin) && kwargs.size() == 0) {
-    ufunc_arg in[2];
-    for (int i = 0; i < d.nin; ++i) to_arg(args[static_cast<std::size_t>(i)], in[i], true);
-    return wrap(call_ufunc1(d, in, d.nin));
+    ufunc_arg_ref in[2];
+    std::optional<array> holders[2];
+    for (int i = 0; i < d.nin; ++i) to_arg_ref(args[static_cast<std::size_t>(i)], in[i], holders[i], true);
+    return wrap_made([&] { return call_ufunc1(d, in, d.nin); });
   }
   if (nargs < static_cast<std::size_t>(d.nin) || nargs > static_cast<std::size_t>(d.nin + d.nout)) {
     throw type_error(u.name + "() takes from " + std::to_string(d.nin) + " to " + std::to_string(d.nin + d.nout) +
@@ -186,15 +207,18 @@ nb::object identity_of(const ufunc_def& d) {
 
 // Binary operator: NotImplemented for operands that are not ours or scalars, so Python can try the other side.
 nb::object binary(const ufunc_def* d, nb::handle a, nb::handle b) {
-  ufunc_arg in[2];
-  if (!to_arg(a, in[0], false) || !to_arg(b, in[1], false)) {
+  ufunc_arg_ref in[2];
+  std::optional<array> holders[2];
+  if (!to_arg_ref(a, in[0], holders[0], false) || !to_arg_ref(b, in[1], holders[1], false)) {
     static nb::object ndarray_np = numpy().attr("ndarray");
     if (PyObject_IsInstance(a.ptr(), ndarray_np.ptr()) == 1) host_array_error(a);
     if (PyObject_IsInstance(b.ptr(), ndarray_np.ptr()) == 1) host_array_error(b);
     return nb::borrow(Py_NotImplemented);
   }
-  if (d->nout == 1) return wrap(call_ufunc1(*d, in, 2));
-  auto r = call_ufunc(*d, std::vector<ufunc_arg>(in, in + 2));
+  if (d->nout == 1) return wrap_made([&] { return call_ufunc1(*d, in, 2); });
+  std::vector<ufunc_arg> owned;
+  for (const auto& r : in) owned.push_back(ufunc_arg{r.arr ? *r.arr : array(), r.value, r.weak});
+  auto r = call_ufunc(*d, owned);
   return nb::make_tuple(wrap(std::move(r[0])), wrap(std::move(r[1])));
 }
 
@@ -213,9 +237,10 @@ nb::object inplace(const ufunc_def* d, nb::handle self, nb::handle b) {
 }
 
 nb::object unary(const ufunc_def* d, nb::handle a) {
-  ufunc_arg in[1];
-  to_arg(a, in[0], true);
-  return wrap(call_ufunc1(*d, in, 1));
+  ufunc_arg_ref in[1];
+  std::optional<array> holder;
+  to_arg_ref(a, in[0], holder, true);
+  return wrap_made([&] { return call_ufunc1(*d, in, 1); });
 }
 
 // Note [operator slots]: `a + b` reaches C++ through the type's number slots directly, as NumPy's own
@@ -263,6 +288,43 @@ PyObject* inplace_slot(PyObject* a, PyObject* b) {
 template <int K>
 PyObject* unary_slot(PyObject* a) {
   return guarded([&] { return unary(slot_ufuncs[K], a); });
+}
+
+// Note [ufunc vectorcall]: calling a ufunc object goes straight to ufunc_vectorcall through the type's
+// vectorcall slot (each instance carries the function pointer), instead of nanobind's dispatch of
+// `__call__(self, *args, **kwargs)`, which builds an argument tuple and a keyword dict on every call. A
+// call without keywords of a one-output ufunc with up to two inputs takes the small-call path; any other
+// call builds the tuple and dict and goes to `call`.
+PyObject* ufunc_vectorcall(PyObject* self, PyObject* const* args, std::size_t nargsf, PyObject* kwnames) {
+  return guarded([&]() -> nb::object {
+    const py_ufunc& u = *nb::inst_ptr<py_ufunc>(self);
+    const ufunc_def& d = *u.def;
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nkw == 0 && d.nout == 1 && d.nin <= 2 && n == d.nin) {
+      ufunc_arg_ref in[2];
+      std::optional<array> holders[2];
+      for (int i = 0; i < d.nin; ++i) to_arg_ref(args[i], in[i], holders[i], true);
+      return wrap_made([&] { return call_ufunc1(d, in, d.nin); });
+    }
+    nb::tuple targs = nb::steal<nb::tuple>(PyTuple_New(n));
+    for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(targs.ptr(), i, nb::borrow(args[i]).release().ptr());
+    nb::dict kw;
+    for (Py_ssize_t j = 0; j < nkw; ++j) kw[nb::handle(PyTuple_GET_ITEM(kwnames, j))] = nb::handle(args[n + j]);
+    return call(u, nb::borrow<nb::args>(targs), nb::borrow<nb::kwargs>(kw));
+  });
+}
+
+// Give the ufunc type the vectorcall protocol, at the offset of py_ufunc::vectorcall inside an instance.
+void install_ufunc_vectorcall(nb::handle cls) {
+  const ufunc_def* add = find_ufunc("add");
+  nb::object probe = nb::cast(py_ufunc{add, add->name});
+  auto* tp = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  tp->tp_vectorcall_offset = reinterpret_cast<char*>(&nb::inst_ptr<py_ufunc>(probe)->vectorcall) -
+                             reinterpret_cast<char*>(probe.ptr());
+  tp->tp_call = PyVectorcall_Call;
+  tp->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+  PyType_Modified(tp);
 }
 
 const ufunc_def* compare_ufuncs[6];  // indexed by Py_LT .. Py_GE
@@ -425,6 +487,7 @@ void init_ufunc(nb::module_& m) {
     PyDict_SetItemString(tp->tp_dict, "__name__", prop.ptr());
     PyType_Modified(tp);
   }
+  install_ufunc_vectorcall(ufunc_cls);
 
   m.def("get_ufunc", [](const std::string& name) {
     const ufunc_def* d = find_ufunc(name);
@@ -505,12 +568,14 @@ void init_ufunc(nb::module_& m) {
     ufunc_arg in[2];
     to_arg(a, in[0], true);
     to_arg(b, in[1], true);
+    ufunc_arg_ref refs[2] = {{&in[0].arr, {}, false}, {&in[1].arr, {}, false}};
+    if (in[0].is_scalar() || in[1].is_scalar()) throw value_error("_ufunc_loop_us takes two arrays");
     ufunc_options opts;
     if (!out.is_none()) opts.out.push_back(as_py_array(out).a);
     std::vector<ufunc_arg> args(in, in + 2);
     auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < n; ++i) {
-      if (out.is_none()) (void)call_ufunc1(*d, in, 2);
+      if (out.is_none()) (void)call_ufunc1(*d, refs, 2);
       else (void)call_ufunc(*d, args, opts);
     }
     auto t1 = std::chrono::steady_clock::now();

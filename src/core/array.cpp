@@ -17,17 +17,21 @@ namespace cuarray {
 
 namespace detail {
 
-array new_array(dtype t, const shape_t& shape, const strides_t& strides, int device) {
-  std::int64_t n = checked_size(shape, itemsize(t));
+namespace {
+array allocate_array(dtype t, const shape_t& shape, strides_t strides, int device, std::int64_t n) {
   std::size_t bytes = static_cast<std::size_t>(n) * itemsize(t);
   storage_ptr s = current_allocator().allocate(bytes, device, current_stream(device));
-  descriptor d{t, shape, strides, 0};
-  return array(std::move(s), std::move(d));
+  return array(std::move(s), descriptor{t, shape, std::move(strides), 0});
+}
+}  // namespace
+
+array new_array(dtype t, const shape_t& shape, const strides_t& strides, int device) {
+  return allocate_array(t, shape, strides, device, checked_size(shape, itemsize(t)));
 }
 
 array new_array(dtype t, const shape_t& shape, order o, int device) {
-  checked_size(shape, itemsize(t));
-  return new_array(t, shape, contiguous_strides(shape, itemsize(t), o == order::F ? order::F : order::C), device);
+  std::int64_t n = checked_size(shape, itemsize(t));
+  return allocate_array(t, shape, contiguous_strides(shape, itemsize(t), o == order::F ? order::F : order::C), device, n);
 }
 
 // NumPy's no-copy reshape: walk old and new extents in groups of equal product; each group of old axes must

@@ -25,15 +25,18 @@ std::int64_t checked_size(const shape_t& shape, std::size_t itemsize) {
     throw value_error("maximum supported dimension for an ndarray is currently " + std::to_string(max_ndim) +
                       ", found " + std::to_string(shape.size()));
   }
+  // Overflow-checked products (no division: this runs for every new array).
   std::int64_t n = 1;
   bool overflow = false;
   for (auto d : shape) {
     if (d < 0) throw value_error("negative dimensions are not allowed");
-    if (d != 0 && n > std::numeric_limits<std::int64_t>::max() / d) overflow = true;
-    n = overflow ? n : n * d;
+    std::int64_t next;
+    if (!overflow && __builtin_mul_overflow(n, d, &next)) overflow = true;
+    if (!overflow) n = next;
   }
   for (auto d : shape) if (d == 0) return 0;
-  if (overflow || (itemsize > 1 && n > std::numeric_limits<std::int64_t>::max() / static_cast<std::int64_t>(itemsize))) {
+  std::int64_t bytes;
+  if (overflow || __builtin_mul_overflow(n, static_cast<std::int64_t>(itemsize), &bytes)) {
     throw value_error("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
   }
   return n;

@@ -3,6 +3,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <mutex>
 
 #include "cuarray/device.hpp"
@@ -27,6 +28,9 @@ void resolve(const char* name, F& fn) {
 }  // namespace
 
 const driver_api& driver() {
+  // Every launch asks for the table: once resolved, one acquire load answers.
+  static std::atomic<const driver_api*> ready{nullptr};
+  if (const driver_api* p = ready.load(std::memory_order_acquire)) return *p;
   static driver_api api{};
   static std::once_flag once;
   require_device();
@@ -42,6 +46,7 @@ const driver_api& driver() {
     resolve("cuGetErrorName", api.cuGetErrorName);
     resolve("cuGetErrorString", api.cuGetErrorString);
   });
+  ready.store(&api, std::memory_order_release);
   return api;
 }
 

@@ -121,6 +121,53 @@ struct memory_pool::impl {
 
 namespace {
 
+// Note [storage records]: each pooled allocation makes one block holding the shared_ptr control block and
+// its pooled_memory record. Freed blocks are kept per thread (up to `records_kept`) and reused, so that an
+// allocate/free pair in steady state makes no call to malloc. The kept list is trivially destructible
+// thread-local storage; a separate thread-local object frees it at thread exit and stops the keeping.
+constexpr int records_kept = 64;
+struct record_list {
+  void* blocks[records_kept];
+  int count;
+  bool closed;
+  std::size_t size;  // the one block size kept (0 until the first block is kept)
+};
+thread_local record_list tls_records{};
+struct record_list_closer {
+  ~record_list_closer() {
+    for (int i = 0; i < tls_records.count; ++i) ::operator delete(tls_records.blocks[i]);
+    tls_records.count = 0;
+    tls_records.closed = true;
+  }
+};
+thread_local record_list_closer tls_records_closer;
+
+// One size of block is kept (the first one freed: the control block with its record); others go to the heap.
+template <class T>
+struct record_allocator {
+  using value_type = T;
+  record_allocator() noexcept = default;
+  template <class U>
+  record_allocator(const record_allocator<U>&) noexcept {}
+  T* allocate(std::size_t n) {
+    (void)&tls_records_closer;  // odr-use: constructs the closer on this thread
+    if (n * sizeof(T) == tls_records.size && tls_records.count > 0 && !tls_records.closed) {
+      return static_cast<T*>(tls_records.blocks[--tls_records.count]);
+    }
+    return static_cast<T*>(::operator new(n * sizeof(T)));
+  }
+  void deallocate(T* p, std::size_t n) noexcept {
+    if (tls_records.size == 0) tls_records.size = n * sizeof(T);
+    if (n * sizeof(T) == tls_records.size && !tls_records.closed && tls_records.count < records_kept) {
+      tls_records.blocks[tls_records.count++] = p;
+      return;
+    }
+    ::operator delete(p);
+  }
+  template <class U>
+  bool operator==(const record_allocator<U>&) const noexcept { return true; }
+};
+
 class pooled_memory final : public memory {
  public:
   pooled_memory(void* p, std::size_t n, int dev, std::shared_ptr<memory_pool::impl> pool, detail::pool_core* core)
@@ -142,7 +189,13 @@ storage_ptr memory_pool::allocate(std::size_t bytes, int device, stream_ref stre
   if (bytes == 0) return std::make_shared<memory>(nullptr, 0, device);
   detail::pool_core& core = impl_->get(device);
   void* p = core.allocate(bytes, stream.ptr());
-  return std::make_shared<pooled_memory>(p, detail::pool_core::rounded(bytes), device, impl_, &core);
+  try {
+    return std::allocate_shared<pooled_memory>(record_allocator<pooled_memory>(), p, detail::pool_core::rounded(bytes),
+                                               device, impl_, &core);
+  } catch (...) {
+    core.deallocate(p);
+    throw;
+  }
 }
 
 std::size_t memory_pool::used_bytes() const { return impl_->get(current_device()).used_bytes(); }

@@ -12,8 +12,44 @@
 
 namespace cuarray::detail {
 
+namespace {
+constexpr std::size_t max_spare_nodes = 64;
+}
+
 pool_core::pool_core(raw_backend* backend) : backend_(backend) {
   if (backend_ == nullptr) throw std::invalid_argument("pool_core: null backend");
+  spare_nodes_.reserve(max_spare_nodes);
+}
+
+// Note [pool nodes]: an allocation and its free each cost a node of the live map; erased nodes are kept
+// (up to max_spare_nodes, in a vector whose capacity is reserved, so keeping one never allocates) and
+// reused, so that the steady state of allocate/free pairs touches the heap not at all.
+pool_core::free_set* pool_core::find_free(std::uintptr_t stream) noexcept {
+  for (auto& [s, set] : free_) {
+    if (s == stream) return &set;
+  }
+  return nullptr;
+}
+
+const pool_core::free_set* pool_core::find_free(std::uintptr_t stream) const noexcept {
+  return const_cast<pool_core*>(this)->find_free(stream);
+}
+
+pool_core::free_set& pool_core::free_of(std::uintptr_t stream) {
+  if (free_set* set = find_free(stream)) return *set;
+  return free_.emplace_back(stream, free_set()).second;
+}
+
+void pool_core::track_live(chunk* c) {
+  if (spare_nodes_.empty()) {
+    live_.emplace(c->addr, c);
+    return;
+  }
+  live_map::node_type& node = spare_nodes_.back();
+  node.key() = c->addr;
+  node.mapped() = c;
+  live_.insert(std::move(node));  // may throw on rehash; the node then stays with the handle
+  spare_nodes_.pop_back();
 }
 
 pool_core::~pool_core() {
@@ -61,8 +97,8 @@ void* pool_core::allocate(std::size_t bytes, std::uintptr_t stream) {
   if (bytes > std::numeric_limits<std::size_t>::max() - (rounding - 1))
     throw out_of_memory_error(bytes, used_, total_, limit_);
   const std::size_t size = (bytes + rounding - 1) / rounding * rounding;
-  if (auto fit = free_.find(stream); fit != free_.end()) {
-    free_set& set = fit->second;
+  if (free_set* found = find_free(stream)) {
+    free_set& set = *found;
     auto it = set.lower_bound(free_key{size, 0, nullptr});
     if (it != set.end()) return take_free_chunk(set, it, size);
   }
@@ -74,7 +110,7 @@ void* pool_core::take_free_chunk(free_set& set, free_set::iterator it, std::size
   // Everything that can throw comes before the first change, so a bad_alloc leaves the pool as it was.
   chunk* rest = c->size > size ? new_chunk() : nullptr;
   try {
-    live_.emplace(c->addr, c);
+    track_live(c);
   } catch (...) {
     if (rest != nullptr) recycle(rest);
     throw;
@@ -113,7 +149,7 @@ void* pool_core::take_new_segment(std::size_t size, std::uintptr_t stream) {
   try {
     c = new_chunk();
     *c = chunk{addr, size, stream, nullptr, nullptr, false};
-    live_.emplace(addr, c);
+    track_live(c);
   } catch (...) {
     if (c != nullptr) recycle(c);
     backend_->raw_free(p, size);
@@ -132,12 +168,16 @@ void pool_core::deallocate(void* ptr) {
     throw std::invalid_argument(
         "pool_core::deallocate: pointer was not allocated by this pool or is already freed");
   chunk* c = lit->second;
-  free_set& set = free_[c->stream];  // can allocate only on a stream's first free, before any change
+  free_set& set = free_of(c->stream);  // can allocate only on a stream's first free, before any change
   chunk* prev = c->prev != nullptr && c->prev->free ? c->prev : nullptr;
   chunk* next = c->next != nullptr && c->next->free ? c->next : nullptr;
   // Without a free neighbour a fresh set node is needed; insert it first so a bad_alloc changes nothing.
   if (prev == nullptr && next == nullptr) set.insert(key_of(c));
-  live_.erase(lit);
+  if (spare_nodes_.size() < max_spare_nodes) {
+    spare_nodes_.push_back(live_.extract(lit));  // within the reserved capacity: cannot throw
+  } else {
+    live_.erase(lit);
+  }
   used_ -= c->size;
   c->free = true;
   if (prev == nullptr && next == nullptr) {
@@ -195,7 +235,7 @@ void pool_core::release_free_segments(const std::uintptr_t* only_stream) {
       // Bookkeeping is done first so that a throwing raw_free leaves the pool consistent (segment leaked).
       backend_->raw_free(p, size);
     }
-    sit = set.empty() ? free_.erase(sit) : std::next(sit);
+    sit = set.empty() ? free_.erase(sit) : std::next(sit);  // (a vector: later entries move up)
   }
 }
 
@@ -286,8 +326,8 @@ std::string pool_core::check_invariants() const {
         return "chunk size not a positive multiple at " + hex(c->addr);
       if (c->stream != head->stream) return "chunk stream differs from its segment's at " + hex(c->addr);
       if (c->free) {
-        auto fit = free_.find(c->stream);
-        if (fit == free_.end() || fit->second.count(key_of(c)) == 0)
+        const free_set* fs = find_free(c->stream);
+        if (fs == nullptr || fs->count(key_of(c)) == 0)
           return "free chunk missing from its free set at " + hex(c->addr);
       } else {
         auto lit = live_.find(c->addr);

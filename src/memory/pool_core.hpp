@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace cuarray::detail {
 
@@ -84,8 +85,16 @@ class pool_core {
 
   raw_backend* backend_;
   mutable std::mutex mutex_;
-  std::unordered_map<std::uintptr_t, chunk*> live_;    // by address
-  std::unordered_map<std::uintptr_t, free_set> free_;  // by stream
+  using live_map = std::unordered_map<std::uintptr_t, chunk*>;
+  void track_live(chunk* c);  // live_.emplace without a heap allocation when a spare node is at hand
+
+  live_map live_;                                      // by address
+  std::vector<live_map::node_type> spare_nodes_;       // erased nodes of live_, reused (capacity fixed)
+  // Free sets by stream: a few streams at most in practice, so a linear search beats hashing.
+  std::vector<std::pair<std::uintptr_t, free_set>> free_;
+  free_set* find_free(std::uintptr_t stream) noexcept;
+  const free_set* find_free(std::uintptr_t stream) const noexcept;
+  free_set& free_of(std::uintptr_t stream);  // made on first use (may throw bad_alloc then)
   chunk* spare_ = nullptr;                             // recycled chunk records, linked through `next`
   std::size_t used_ = 0;
   std::size_t total_ = 0;

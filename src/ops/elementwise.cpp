@@ -72,8 +72,8 @@ struct merged_layout {
   std::int64_t strides[max_operands][64];
 };
 
-merged_layout merge(const shape_t& shape, const strides_t* const* strides, int nstrides, bool c_order) {
-  merged_layout m;
+void merge(const shape_t& shape, const strides_t* const* strides, int nstrides, bool c_order, merged_layout& m) {
+  m.ndim = 0;
   int axes[64];
   int n = 0;
   for (int i = 0; i < shape.size(); ++i) {
@@ -81,7 +81,14 @@ merged_layout merge(const shape_t& shape, const strides_t* const* strides, int n
   }
   const strides_t& lead = *strides[0];
   if (!c_order) {
-    std::stable_sort(axes, axes + n, [&](int a, int b) { return std::llabs(lead[a]) > std::llabs(lead[b]); });
+    // A stable insertion sort by decreasing stride: n is small, and std::stable_sort would allocate a buffer
+    // on every call.
+    for (int j = 1; j < n; ++j) {
+      int ax = axes[j];
+      int k = j;
+      for (; k > 0 && std::llabs(lead[axes[k - 1]]) < std::llabs(lead[ax]); --k) axes[k] = axes[k - 1];
+      axes[k] = ax;
+    }
   }
   auto k = static_cast<std::size_t>(nstrides);
   for (int j = 0; j < n; ++j) {
@@ -100,7 +107,6 @@ merged_layout merge(const shape_t& shape, const strides_t* const* strides, int n
     for (std::size_t o = 0; o < k; ++o) m.strides[o][m.ndim] = (*strides[o])[ax];
     ++m.ndim;
   }
-  return m;
 }
 
 // Elements per thread in the vectorised flat loop: 16 bytes of the widest array operand.
@@ -268,10 +274,31 @@ std::string generate(const kernel_spec& spec, const kernel_key& key, const std::
   return s.str();
 }
 
+// In front of the per-thread map: a small direct-mapped table of recent kernels, so that a warm launch is
+// one hash and one key comparison (no bucket division or chain walk). An empty slot has f == nullptr.
+struct front_entry {
+  kernel_key key;
+  CUfunction f;
+};
+constexpr std::size_t front_slots = 32;
+thread_local front_entry tls_front[front_slots];
+
+void count_hit() {
+  // Statistics only: a plain increment, not a locked read-modify-write on every launch (a count may be
+  // lost when threads race).
+  g_hits.store(g_hits.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
 CUfunction lookup(const kernel_spec& spec, const kernel_key& key) {
+  front_entry& front = tls_front[key_hash{}(key) % front_slots];
+  if (front.f && front.key == key) {
+    count_hit();
+    return front.f;
+  }
   auto it = tls_cache.find(key);
   if (it != tls_cache.end()) {
-    g_hits.fetch_add(1, std::memory_order_relaxed);
+    count_hit();
+    front = front_entry{key, it->second};
     return it->second;
   }
   {
@@ -382,10 +409,22 @@ int sm_count(int device) {
 
 void run(const kernel_spec& spec, const operand* inputs, int nin, const operand* outputs, int nout,
          const shape_t& shape, const array& where) {
+  if (nin + nout > max_operands - 1) throw value_error("too many operands for an elementwise kernel");
+  operand_ref ins[max_operands], outs[max_operands];
+  auto ref = [](const operand& o) {
+    return operand_ref{o.is_scalar() ? nullptr : &o.arr, o.value.bytes, o.compute, o.raw};
+  };
+  for (int i = 0; i < nin; ++i) ins[i] = ref(inputs[i]);
+  for (int j = 0; j < nout; ++j) outs[j] = ref(outputs[j]);
+  run(spec, ins, nin, outs, nout, shape, where.defined() ? &where : nullptr);
+}
+
+void run(const kernel_spec& spec, const operand_ref* inputs, int nin, const operand_ref* outputs, int nout,
+         const shape_t& shape, const array* where) {
   std::int64_t n = shape_size(shape);
   if (n == 0) return;
   if (nin + nout > max_operands - 1) throw value_error("too many operands for an elementwise kernel");
-  int device = nout == 0 ? current_device() : outputs[0].arr.device();
+  int device = nout == 0 ? current_device() : outputs[0].arr->device();
 
   // The array operands as seen over `shape` (outputs first, so that they lead the axis order), then the mask.
   // Operands of the full shape are used in place; others get a broadcast view in `bviews`.
@@ -403,59 +442,71 @@ void run(const kernel_spec& spec, const operand* inputs, int nin, const operand*
   int nviews = 0;
   int view_of[max_operands];
   for (int j = 0; j < nout; ++j) {
-    const operand& o = outputs[j];
+    const operand_ref& o = outputs[j];
     view_of[nin + j] = -1;
     if (o.raw) {
-      if (!o.arr.is_c_contiguous()) throw value_error("raw output arrays must be C-contiguous");
+      if (!o.arr->is_c_contiguous()) throw value_error("raw output arrays must be C-contiguous");
       continue;
     }
-    if (o.arr.shape() != shape) {
-      throw value_error("output shape " + shape_to_string(o.arr.shape()) + " does not match the broadcast shape " +
+    if (o.arr->shape() != shape) {
+      throw value_error("output shape " + shape_to_string(o.arr->shape()) + " does not match the broadcast shape " +
                         shape_to_string(shape));
     }
     view_of[nin + j] = nviews;
-    views[nviews++] = &o.arr;
+    views[nviews++] = o.arr;
   }
   for (int i = 0; i < nin; ++i) {
-    const operand& in = inputs[i];
+    const operand_ref& in = inputs[i];
     view_of[i] = -1;
     if (in.is_scalar() || in.raw) continue;
-    if (in.arr.device() != device) throw value_error("operands are on different devices; move them with cuarray.asarray");
+    if (in.arr->device() != device) throw value_error("operands are on different devices; move them with cuarray.asarray");
     view_of[i] = nviews;
-    if (in.arr.shape() == shape) {
-      views[nviews++] = &in.arr;
+    if (in.arr->shape() == shape) {
+      views[nviews++] = in.arr;
     } else {
-      views[nviews++] = bviews.add(in.arr.broadcast_to(shape));
+      views[nviews++] = bviews.add(in.arr->broadcast_to(shape));
     }
   }
-  if (where.defined()) {
-    if (where.shape() == shape) {
-      views[nviews++] = &where;
+  if (where) {
+    if (where->shape() == shape) {
+      views[nviews++] = where;
     } else {
-      views[nviews++] = bviews.add(where.broadcast_to(shape));
+      views[nviews++] = bviews.add(where->broadcast_to(shape));
     }
   }
 
+  // Arrays that are all C-contiguous (or all F-contiguous, where the body does not read the C index) are
+  // visited in the same order by one flat index, with no layout analysis at all: the common case.
+  bool all_c = true, all_f = !spec.c_order_index;
+  for (int k = 0; k < nviews; ++k) {
+    all_c = all_c && views[k]->is_c_contiguous();
+    all_f = all_f && views[k]->is_f_contiguous();
+  }
+  bool flat = all_c || all_f;
+
   // Elements are loaded with their natural alignment: an unaligned view (possible through view() with a
-  // larger itemsize, or foreign memory) would fault on the device, so it is refused here.
+  // larger itemsize, or foreign memory) would fault on the device, so it is refused here. (A flat loop
+  // steps by the itemsize, so only the addresses matter then.)
   for (int k = 0; k < nviews; ++k) {
     std::uintptr_t bits = reinterpret_cast<std::uintptr_t>(views[k]->data());
-    for (std::int64_t st : views[k]->strides()) bits |= static_cast<std::uintptr_t>(st);
-    if (bits % views[k]->itemsize() != 0) {
+    if (!flat) {
+      for (std::int64_t st : views[k]->strides()) bits |= static_cast<std::uintptr_t>(st);
+    }
+    if ((bits & (views[k]->itemsize() - 1)) != 0) {  // itemsizes are powers of two (no division here)
       throw value_error("cuarray cannot compute on an unaligned " + std::string(name(views[k]->type())) +
                         " array (its address or strides are not multiples of its itemsize); copy it first");
     }
   }
-  const strides_t* stride_ptrs[max_operands];
-  for (int k = 0; k < nviews; ++k) stride_ptrs[k] = &views[k]->strides();
-  strides_t no_strides;
-  int nstrides = nviews;
-  if (nstrides == 0) {  // only raw or scalar operands: iterate the shape alone
-    no_strides = strides_t(shape.size(), 0);
-    stride_ptrs[0] = &no_strides;
-    nstrides = 1;
+  merged_layout m;
+  if (!flat) {
+    const strides_t* stride_ptrs[max_operands];
+    for (int k = 0; k < nviews; ++k) stride_ptrs[k] = &views[k]->strides();
+    merge(shape, stride_ptrs, nviews, spec.c_order_index, m);
+    flat = m.ndim <= 1;
+    for (int k = 0; k < nviews && flat; ++k) {
+      if (m.ndim == 1 && m.strides[k][0] != static_cast<std::int64_t>(views[k]->itemsize())) flat = false;
+    }
   }
-  merged_layout m = merge(shape, stride_ptrs, nstrides, spec.c_order_index);
 
   kernel_key key;
   std::memset(&key, 0, sizeof(key));
@@ -465,18 +516,14 @@ void run(const kernel_spec& spec, const operand* inputs, int nin, const operand*
   key.nout = static_cast<std::uint8_t>(nout);
   bool any_raw = false;
   for (int i = 0; i < nin + nout; ++i) {
-    const operand& op = i < nin ? inputs[i] : outputs[i - nin];
+    const operand_ref& op = i < nin ? inputs[i] : outputs[i - nin];
     key.compute[i] = static_cast<std::uint8_t>(op.compute);
     key.scalar_mask[i] = op.is_scalar() ? 1 : 0;
     key.raw_mask[i] = op.raw ? 1 : 0;
     any_raw = any_raw || op.raw;
-    key.storage[i] = static_cast<std::uint8_t>(op.is_scalar() ? op.compute : op.arr.type());
+    key.storage[i] = static_cast<std::uint8_t>(op.is_scalar() ? op.compute : op.arr->type());
   }
-  bool flat = m.ndim <= 1;
-  for (int k = 0; k < nviews && flat; ++k) {
-    if (m.ndim == 1 && m.strides[k][0] != static_cast<std::int64_t>(views[k]->itemsize())) flat = false;
-  }
-  if (where.defined()) key.flags |= 2;
+  if (where) key.flags |= 2;
   if (spec.c_order_index) key.flags |= 8;
   // 64-bit indexing only when a byte offset or the element count can pass 2^31.
   bool big = n >= (std::int64_t{1} << 31);
@@ -491,11 +538,12 @@ void run(const kernel_spec& spec, const operand* inputs, int nin, const operand*
   if (big) key.flags |= 1;
   if (!flat && m.ndim > max_kernel_ndim) throw value_error("too many dimensions for an elementwise kernel");
   key.ndim = flat ? 0 : static_cast<std::uint8_t>(m.ndim);
-  if (flat && !spec.c_order_index && !any_raw && vector_width(key) > 1 && n >= 4 * vector_width(key)) {
+  const int vw = vector_width(key);
+  if (flat && !spec.c_order_index && !any_raw && vw > 1 && n >= 4 * vw) {
     bool aligned = true;
     for (int k = 0; k < nviews && aligned; ++k) {
-      std::size_t bytes = views[k]->itemsize() * static_cast<std::size_t>(vector_width(key));
-      aligned = reinterpret_cast<std::uintptr_t>(views[k]->data()) % bytes == 0;
+      std::size_t bytes = views[k]->itemsize() * static_cast<std::size_t>(vw);
+      aligned = (reinterpret_cast<std::uintptr_t>(views[k]->data()) & (bytes - 1)) == 0;  // bytes: a power of two
     }
     if (aligned) key.flags |= 4;
   }
@@ -511,19 +559,19 @@ void run(const kernel_spec& spec, const operand* inputs, int nin, const operand*
   int na = 0;
   for (int o = 0; o < nin + nout; ++o) {
     int op = o < nout ? nin + o : o - nout;  // kernel order: outputs, then inputs
-    const operand& x = op < nin ? inputs[op] : outputs[op - nin];
+    const operand_ref& x = op < nin ? inputs[op] : outputs[op - nin];
     if (x.is_scalar()) {
-      std::memcpy(storage + 16 * o, x.value.bytes, 16);
+      std::memcpy(storage + 16 * o, x.value, 16);
       args[na++] = storage + 16 * o;
     } else if (x.raw) {
-      ptrs[o] = x.arr.data();
+      ptrs[o] = x.arr->data();
       args[na++] = &ptrs[o];
     } else {
       ptrs[o] = views[view_of[op]]->data();
       args[na++] = &ptrs[o];
     }
   }
-  if (where.defined()) {
+  if (where) {
     ptrs[max_operands] = views[nviews - 1]->data();
     args[na++] = &ptrs[max_operands];
   }
@@ -549,8 +597,8 @@ void run(const kernel_spec& spec, const operand* inputs, int nin, const operand*
     args[na++] = layout;
   }
   unsigned block = 256;
-  std::int64_t per_thread = (key.flags & 4) ? vector_width(key) : 1;
-  std::int64_t want = (n / per_thread + block - 1) / block;
+  std::int64_t per_thread_n = (key.flags & 4) ? n >> __builtin_ctz(static_cast<unsigned>(vw)) : n;  // vw: a power of two
+  std::int64_t want = (per_thread_n + block - 1) / block;
   std::int64_t cap = static_cast<std::int64_t>(sm_count(device)) * 32;
   unsigned grid = static_cast<unsigned>(std::max<std::int64_t>(1, std::min(want, cap)));
   jit::launch(f, grid, block, 0, stream, args);

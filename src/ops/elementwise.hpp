@@ -37,14 +37,27 @@ struct operand {
   static operand of_scalar(const scalar& v, dtype compute) { return operand{array{}, v.cast(compute), compute, false}; }
 };
 
+/// An operand by reference (the hot path): the array and the scalar's bytes belong to the caller and must
+/// outlive the run() call. `arr` null means a scalar of type `compute`, whose 16 bytes `value` points at.
+struct operand_ref {
+  const array* arr = nullptr;
+  const unsigned char* value = nullptr;
+  dtype compute = dtype::float64;
+  bool raw = false;
+  bool is_scalar() const { return arr == nullptr; }
+};
+
 /// Run `spec` over `shape`: inputs broadcast to it, outputs must have exactly this shape. `where`, when
 /// defined, is a bool array (broadcast) selecting the elements to compute; the others are left untouched.
 /// Runs on the current stream of the outputs' device.
 void run(const kernel_spec& spec, const std::vector<operand>& inputs, const std::vector<operand>& outputs,
          const shape_t& shape, const array& where = array());
-/// The same over plain arrays of operands (the hot path: nothing is allocated but the kernel's arguments).
+/// The same over plain arrays of operands.
 void run(const kernel_spec& spec, const operand* inputs, int nin, const operand* outputs, int nout,
          const shape_t& shape, const array& where);
+/// The same over operands by reference (the hot path: nothing is copied or allocated); `where` may be null.
+void run(const kernel_spec& spec, const operand_ref* inputs, int nin, const operand_ref* outputs, int nout,
+         const shape_t& shape, const array* where);
 
 /// What the kernel cache specialises on for one operand (Note [elementwise specialisation]).
 struct operand_layout {

@@ -152,8 +152,13 @@ bool int_fits(const scalar& v, dtype t) {
   }
 }
 
+// The dtype an argument brings (a scalar's own type, or the array's).
+dtype arg_type(const ufunc_arg& a) { return a.is_scalar() ? a.value.type : a.arr.type(); }
+dtype arg_type(const ufunc_arg_ref& a) { return a.is_scalar() ? a.value.type : a.arr->type(); }
+
 // NEP 50: the dtype a weak Python scalar takes next to the strong operands.
-dtype weak_type(const ufunc_arg& a, std::optional<dtype> promoted) {
+template <class Arg>
+dtype weak_type(const Arg& a, std::optional<dtype> promoted) {
   char k = kind(a.value.type);
   if (k == 'i' || k == 'u') {
     if (promoted && kind(*promoted) != 'b') return *promoted;
@@ -174,22 +179,23 @@ dtype weak_type(const ufunc_arg& a, std::optional<dtype> promoted) {
 constexpr int max_nin = 8;
 
 // NEP 50: the dtype each argument takes part in loop selection with (weak Python scalars adapt).
-void effective_types(const ufunc_arg* args, int nargs, dtype* types) {
+template <class Arg>
+void effective_types(const Arg* args, int nargs, dtype* types) {
   std::optional<dtype> promoted;
   bool any_weak = false;
   for (int i = 0; i < nargs; ++i) {
-    const ufunc_arg& a = args[i];
+    const Arg& a = args[i];
     if (a.weak) {
       any_weak = true;
       continue;
     }
-    dtype t = a.is_scalar() ? a.value.type : a.arr.type();
+    dtype t = arg_type(a);
     types[i] = t;
     promoted = promoted ? promote_types(*promoted, t) : t;
   }
   if (!any_weak) return;
   for (int i = 0; i < nargs; ++i) {
-    const ufunc_arg& a = args[i];
+    const Arg& a = args[i];
     if (!a.weak) continue;
     types[i] = weak_type(a, promoted);
   }
@@ -301,13 +307,14 @@ bool can_cast(dtype from, dtype to, casting rule) {
   }
 }
 
-// The loop for `args`, with `types` set to the dtypes the inputs take part as. A weak Python int first takes
-// the strong operands' type (NEP 50); when no loop has that type in its slot (ldexp's int exponent next to
-// a float array) it is an int64, as NumPy's promoters make it.
-bool is_weak_int(const ufunc_arg& a) { return a.weak && (kind(a.value.type) == 'i' || kind(a.value.type) == 'u'); }
+namespace {
+
+template <class Arg>
+bool is_weak_int(const Arg& a) { return a.weak && (kind(a.value.type) == 'i' || kind(a.value.type) == 'u'); }
 
 // Give weak Python ints their own dtype (int64, or uint64 past its range); false if nothing changed.
-bool widen_weak_ints(const ufunc_arg* args, int nargs, dtype* types) {
+template <class Arg>
+bool widen_weak_ints(const Arg* args, int nargs, dtype* types) {
   bool changed = false;
   for (int i = 0; i < nargs; ++i) {
     if (!is_weak_int(args[i])) continue;
@@ -330,7 +337,8 @@ bool compares_values(const ufunc_def& u) {
 // strong operands' type (NEP 50) and must fit the loop's integer type (OverflowError), except that
 // comparisons and logical functions compare its value exactly (NumPy 2), and that it becomes an int64
 // where no loop has the strong type in its slot (ldexp's exponent next to a float array).
-const ufunc_loop& resolve_types(const ufunc_def& u, const ufunc_arg* args, int nargs, const ufunc_options& opts,
+template <class Arg>
+const ufunc_loop& resolve_types(const ufunc_def& u, const Arg* args, int nargs, const ufunc_options& opts,
                                 dtype* types) {
   effective_types(args, nargs, types);
   const ufunc_loop* loop;
@@ -341,7 +349,7 @@ const ufunc_loop& resolve_types(const ufunc_def& u, const ufunc_arg* args, int n
     loop = &find_loop(u, types, opts);
   }
   for (int i = 0; i < nargs; ++i) {
-    const ufunc_arg& a = args[i];
+    const Arg& a = args[i];
     dtype lt = loop->in[static_cast<std::size_t>(i)];
     if (!is_weak_int(a) || !is_integer(lt) || int_fits(a.value, lt)) continue;
     bool logical = u.name.rfind("logical_", 0) == 0;
@@ -355,6 +363,8 @@ const ufunc_loop& resolve_types(const ufunc_def& u, const ufunc_arg* args, int n
   return *loop;
 }
 
+}  // namespace
+
 const ufunc_loop& resolve_loop(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts) {
   check_nargs(u, static_cast<int>(args.size()));
   dtype types[max_nin];
@@ -365,42 +375,69 @@ array call_ufunc1(const ufunc_def& u, const ufunc_arg* args, int nargs) {
   check_nargs(u, nargs);
   if (u.nout != 1) throw value_error("ufunc '" + u.name + "' has several outputs");
   if (nargs > 2) return call_ufunc(u, std::vector<ufunc_arg>(args, args + nargs))[0];
+  ufunc_arg_ref refs[2];
+  for (int i = 0; i < nargs; ++i) refs[i] = ufunc_arg_ref{args[i].is_scalar() ? nullptr : &args[i].arr, args[i].value, args[i].weak};
+  return call_ufunc1(u, refs, nargs);
+}
+
+// Note [small call]: the path of `a + b` and `sin(a)` with no keywords copies no array descriptor and takes
+// no reference count: the arguments are borrowed (ufunc_arg_ref), the kernel's operands point at them
+// (ew::operand_ref), and the only new objects are the output array and its storage.
+array call_ufunc1(const ufunc_def& u, const ufunc_arg_ref* args, int nargs) {
+  check_nargs(u, nargs);
+  if (u.nout != 1) throw value_error("ufunc '" + u.name + "' has several outputs");
+  if (nargs > 2) {
+    std::vector<ufunc_arg> copies;
+    for (int i = 0; i < nargs; ++i) copies.push_back(ufunc_arg{args[i].arr ? *args[i].arr : array(), args[i].value, args[i].weak});
+    return call_ufunc(u, copies)[0];
+  }
   dtype types[max_nin];
   static const ufunc_options defaults;
   const ufunc_loop& loop = resolve_types(u, args, nargs, defaults, types);
   // Same-kind casting of inputs always holds for the loop chosen by safe casting; no out= and no mask.
-  shape_t shape;
+  // `proto` is an input of the broadcast shape (the output takes its layout), null when none has it.
   const array* proto = nullptr;
+  const shape_t* shape = nullptr;
+  shape_t broadcast;
   for (int i = 0; i < nargs; ++i) {
     if (args[i].is_scalar()) continue;
-    const array& a = args[i].arr;
-    if (!proto) {
-      shape = a.shape();
+    const array& a = *args[i].arr;
+    if (!shape) {
+      shape = &a.shape();
       proto = &a;
-    } else if (a.shape() != shape) {
-      shape = broadcast_shapes(shape, a.shape());
+    } else if (a.shape() != *shape) {
+      broadcast = broadcast_shapes(*shape, a.shape());
+      shape = &broadcast;
     }
   }
-  if (proto && proto->shape() != shape) {
+  shape_t scalar_shape;
+  if (!shape) shape = &scalar_shape;
+  if (proto && proto->shape() != *shape) {
     proto = nullptr;
     for (int i = 0; i < nargs && !proto; ++i) {
-      if (!args[i].is_scalar() && args[i].arr.shape() == shape) proto = &args[i].arr;
+      if (!args[i].is_scalar() && args[i].arr->shape() == *shape) proto = args[i].arr;
     }
   }
   int device = proto ? proto->device() : current_device();
   dtype lt = loop.out[0];
   array out = proto && !proto->is_c_contiguous()
-                  ? detail::new_array(lt, shape, strides_like(shape, proto->strides(), itemsize(lt)), device)
-                  : detail::new_array(lt, shape, order::C, device);
-  ew::operand ops[3];
+                  ? detail::new_array(lt, *shape, strides_like(*shape, proto->strides(), itemsize(lt)), device)
+                  : detail::new_array(lt, *shape, order::C, device);
+  ew::operand_ref ops[3];
+  scalar values[2];
   for (int i = 0; i < nargs; ++i) {
-    const ufunc_arg& a = args[i];
+    const ufunc_arg_ref& a = args[i];
     dtype it = loop.in[static_cast<std::size_t>(i)];
-    ops[i] = a.is_scalar() ? ew::operand::of_scalar(a.value, it) : ew::operand::of(a.arr, it);
+    if (a.is_scalar()) {
+      values[i] = a.value.cast(it);
+      ops[i] = ew::operand_ref{nullptr, values[i].bytes, it, false};
+    } else {
+      ops[i] = ew::operand_ref{a.arr, nullptr, it, false};
+    }
   }
-  ops[nargs] = ew::operand::of(out, lt);
+  ops[nargs] = ew::operand_ref{&out, nullptr, lt, false};
   ew::kernel_spec spec{&loop, u.name, loop.body, ""};
-  ew::run(spec, ops, nargs, ops + nargs, 1, shape, array());
+  ew::run(spec, ops, nargs, ops + nargs, 1, *shape, nullptr);
   return out;
 }
 
@@ -466,32 +503,39 @@ std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& 
     }
     outs.push_back(std::move(o));
   }
-  std::vector<ew::operand> ins;
+  // The kernel's operands point at the arguments (Note [small call]); only copies made for overlap and
+  // cast scalars are held here.
+  ew::operand_ref ins[max_nin], os[max_nin];
+  scalar values[max_nin];
+  array copies[max_nin];
   for (int i = 0; i < u.nin; ++i) {
     const ufunc_arg& a = args[static_cast<std::size_t>(i)];
     dtype lt = loop.in[static_cast<std::size_t>(i)];
     if (a.is_scalar()) {
-      ins.push_back(ew::operand::of_scalar(a.value, lt));
+      values[i] = a.value.cast(lt);
+      ins[i] = ew::operand_ref{nullptr, values[i].bytes, lt, false};
       continue;
     }
-    array in = a.arr;
+    const array* in = &a.arr;
     // An input that partly overlaps an output is read from a copy: NumPy's result, not a race. An input
     // that is exactly an output is fine, element i is read before it is written.
     for (const auto& o : outs) {
-      bool same = in.data() == o.data() && in.strides() == o.strides() && in.shape() == o.shape();
-      if (!same && detail::may_overlap(in, o)) {
-        in = in.copy(order::K);
+      bool same = in->data() == o.data() && in->strides() == o.strides() && in->shape() == o.shape();
+      if (!same && detail::may_overlap(*in, o)) {
+        copies[i] = in->copy(order::K);
+        in = &copies[i];
         break;
       }
     }
-    ins.push_back(ew::operand::of(std::move(in), lt));
+    ins[i] = ew::operand_ref{in, nullptr, lt, false};
   }
-  std::vector<ew::operand> os;
-  for (int j = 0; j < u.nout; ++j) os.push_back(ew::operand::of(outs[static_cast<std::size_t>(j)], loop.out[static_cast<std::size_t>(j)]));
+  for (int j = 0; j < u.nout; ++j) {
+    os[j] = ew::operand_ref{&outs[static_cast<std::size_t>(j)], nullptr, loop.out[static_cast<std::size_t>(j)], false};
+  }
   ew::kernel_spec spec{&loop, u.name, loop.body, ""};
   array mask = opts.where;
   if (mask.defined() && mask.type() != dtype::bool_) mask = mask.astype(dtype::bool_);
-  ew::run(spec, ins, os, shape, mask);
+  ew::run(spec, ins, u.nin, os, u.nout, shape, mask.defined() ? &mask : nullptr);
   return outs;
 }
 

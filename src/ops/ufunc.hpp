@@ -43,8 +43,18 @@ const std::vector<std::pair<std::string, std::string>>& ufunc_aliases();
 /// naming the ufunc and the types when none fits, overflow_error for a Python int that cannot be held.
 const ufunc_loop& resolve_loop(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts);
 
+/// A ufunc argument borrowed for one call (the bindings' hot path): `arr` null means the scalar `value`.
+struct ufunc_arg_ref {
+  const array* arr = nullptr;
+  scalar value;
+  bool weak = false;
+  bool is_scalar() const { return arr == nullptr; }
+};
+
 /// The hot path of operators and plain calls: one output, no keywords. Same result as call_ufunc.
 array call_ufunc1(const ufunc_def& u, const ufunc_arg* args, int nargs);
+/// The same over borrowed arguments (Note [small call]).
+array call_ufunc1(const ufunc_def& u, const ufunc_arg_ref* args, int nargs);
 
 /// Call a ufunc: broadcasting, casting, out=, where=, scalars; returns the outputs.
 std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts = {});

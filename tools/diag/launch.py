@@ -59,6 +59,8 @@ dev.synchronize()
 rows = [
     ("floor: cuLaunchKernel empty, C++ loop, host only (n=200)", lambda: core._launch_floor_us(200)),
     ("floor: same, n=20000 incl. sync", lambda: cpp_sync(core._launch_floor_us, 20000)),
+    ("4-param kernel, kernelParams, C++ loop host only (n=200)", lambda: core._launch_params_us(200, 0, a)),
+    ("4-param kernel, packed extra, C++ loop host only (n=200)", lambda: core._launch_params_us(200, 1, a)),
     ("ufunc add C++ loop host only (n=200)", lambda: core._ufunc_loop_us("add", a, b, 200, None)),
     ("ufunc add C++ loop n=20000 incl. sync", lambda: cpp_sync(lambda n: core._ufunc_loop_us("add", a, b, n, None), 20000)),
     ("ufunc add C++ loop out= host only (n=200)", lambda: core._ufunc_loop_us("add", a, b, 200, c)),

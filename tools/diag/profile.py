@@ -19,12 +19,17 @@ for _ in range(2000):
 cp.cuda.Device().synchronize()
 
 
+SCALE = float(os.environ.get("PROFILE_SCALE", "1"))  # longer loops: more samples (the timer ticks at HZ)
+TOP = int(os.environ.get("PROFILE_TOP", "28"))
+ONLY = os.environ.get("PROFILE_ONLY", "").split()
+
+
 def work_cpp():
-    core._ufunc_loop_us("add", a, b, 1500000, None)
+    core._ufunc_loop_us("add", a, b, int(1500000 * SCALE), None)
 
 
 def work_py():
-    for _ in range(1000000):
+    for _ in range(int(1000000 * SCALE)):
         a + b
 
 
@@ -61,6 +66,8 @@ def symbolize(path):
 
 
 for name, fn in [("floor", work_floor), ("cpp", work_cpp), ("py", work_py), ("mul", work_mul)]:
+    if ONLY and name not in ONLY:
+        continue
     lib.sampler_start(50)
     fn()
     cp.cuda.Device().synchronize()
@@ -72,6 +79,6 @@ for name, fn in [("floor", work_floor), ("cpp", work_cpp), ("py", work_py), ("mu
         by_lib[base] += k
     print(f"== {name}: {total} samples; by object: " +
           ", ".join(f"{b} {100 * k / total:.1f}%" for b, k in by_lib.most_common(6)))
-    for (base, n), k in counts.most_common(28):
+    for (base, n), k in counts.most_common(TOP):
         print(f"  {100 * k / total:5.1f}%  {base:28s} {n}")
     sys.stdout.flush()
