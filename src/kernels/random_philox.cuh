@@ -18,8 +18,12 @@ struct u32x4 {
 
 CA_RNG_HD std::uint32_t mulhilo(std::uint32_t a, std::uint32_t b, std::uint32_t& hi) {
 #ifdef __CUDA_ARCH__
-  hi = __umulhi(a, b);
-  return a * b;
+  // One widening multiply (mul.wide.u32) instead of mul.hi and mul.lo, two per Philox round. (Written in
+  // PTX: from C++ the compiler widens the operands and emits a 64-bit mul.lo.)
+  std::uint64_t p;
+  asm("mul.wide.u32 %0, %1, %2;" : "=l"(p) : "r"(a), "r"(b));
+  hi = static_cast<std::uint32_t>(p >> 32);
+  return static_cast<std::uint32_t>(p);
 #else
   std::uint64_t p = static_cast<std::uint64_t>(a) * b;
   hi = static_cast<std::uint32_t>(p >> 32);
