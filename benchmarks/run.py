@@ -28,6 +28,27 @@ def _selected(c: common.Case, patterns: list[str] | None) -> bool:
     return any(fnmatch.fnmatchcase(n, p) for p in patterns for n in names)
 
 
+def _warm_up(backends: dict, seconds: float = 0.5) -> None:
+    """Small calls of every library for a while before the first case, so that the GPU and the host run at
+    their working clocks: without it the first cases of a run measured up to ~1 µs slower per small call
+    than the same calls later in the run (seen on the H100 machine, tools/diag/sizes.py)."""
+    import numpy as np
+
+    for b in backends.values():
+        if not b.available:
+            continue
+        try:
+            x = common.to_device(b, np.ones(1024, dtype=np.float32))
+            t_end = time.perf_counter() + seconds
+            while time.perf_counter() < t_end:
+                for _ in range(200):
+                    x + x
+                b.sync()
+            del x
+        except Exception as e:  # a library that cannot run small calls shows its error in the cases
+            _log(f"{b.name}: warm-up failed: {type(e).__name__}: {e}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="fewer repetitions (whole run < 60 s on the GPU machine)")
@@ -78,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {n}: {b.reason}")
         return 0
 
+    _warm_up(backends)
     cfg = common.Config(quick=args.quick)
     data = {"meta": common.collect_meta(backends, args.quick), "cases": []}
     _log(f"device: {data['meta']['device']}; {len(cases)} cases, {'quick' if args.quick else 'full'} mode")
