@@ -5,6 +5,7 @@ import statistics
 import time
 
 import cuarray as cp
+from _common import small_operands
 
 core = cp._core
 dev = cp.cuda.Device()
@@ -41,14 +42,7 @@ def cpp_sync(run_n, n):
     return (time.perf_counter() - t0) / n * 1e6
 
 
-a = cp.ones(1, cp.float32)
-b = cp.ones(1, cp.float32)
-c = cp.empty_like(a)
-a1k = cp.ones(1024, cp.float32)
-b1k = cp.ones(1024, cp.float32)
-copy = cp.RawKernel(r'''
-extern "C" __global__ void k1(const float* a, const float* b, float* c, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }''', 'k1')
+a, b, c, a1k, b1k, copy = small_operands()
 empty = cp.RawKernel('extern "C" __global__ void k0() {}', 'k0')
 for _ in range(2000):
     a + b

@@ -1,28 +1,11 @@
 """Host-bound or device-bound? Per-call time of long loops (the launch queue fills, so the slower of host
 enqueue and device execution sets the pace) against short ones (host enqueue only), for the empty-kernel
 floor, a RawKernel add, the C++ ufunc loop and Python operators. Run on the GPU machine after building."""
-import time
-
 import cuarray as cp
+from _common import per_call, small_operands
 
 core = cp._core
-dev = cp.cuda.Device()
-a = cp.ones(1, cp.float32)
-b = cp.ones(1, cp.float32)
-c = cp.empty_like(a)
-a1k = cp.ones(1024, cp.float32)
-b1k = cp.ones(1024, cp.float32)
-add = cp.RawKernel(r'''
-extern "C" __global__ void k1(const float* a, const float* b, float* c, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }''', 'k1')
-
-
-def per_call(fn, n):
-    dev.synchronize()
-    t0 = time.perf_counter()
-    fn(n)
-    dev.synchronize()
-    return (time.perf_counter() - t0) / n * 1e6
+a, b, c, a1k, b1k, add = small_operands()
 
 
 def py(f):

@@ -1,20 +1,9 @@
 """Per-call time of `a + b` against the array size (Python operator and the C++ ufunc loop), long loops with
 one synchronisation: does the element count change the host path? Run on the GPU machine after building."""
-import time
-
 import cuarray as cp
+from _common import per_call
 
 core = cp._core
-dev = cp.cuda.Device()
-
-
-def per_call(fn, n):
-    dev.synchronize()
-    t0 = time.perf_counter()
-    fn(n)
-    dev.synchronize()
-    return (time.perf_counter() - t0) / n * 1e6
-
 
 for size in (1, 2, 4, 8, 16, 64, 256, 1024, 4096):
     a = cp.ones(size, cp.float32)
