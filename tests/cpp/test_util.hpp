@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "cuarray/cuarray.hpp"
+#include "src/jit/nvrtc.hpp"
+#include "src/ops/elementwise.hpp"
 
 namespace cuarray::test {
 
@@ -24,6 +26,21 @@ void expect_throw_with(F&& f, const std::string& text) {
     ADD_FAILURE() << "no exception; expected one with: " << text;
   } catch (const E& e) {
     EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
+}
+
+/// `source` compiles with NVRTC for sm_80 with the elementwise headers (no device needed); a failure names
+/// `what` and shows the log and the source.
+inline void expect_compiles(const std::string& what, const std::string& source, const std::string& name = "kernel.cu") {
+  jit::compile_request req;
+  req.source = source;
+  req.name = name;
+  req.headers = ew::jit_headers();
+  req.arch = 80;
+  try {
+    (void)jit::compile(req);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << what << ": " << e.what() << "\n" << source;
   }
 }
 

@@ -131,14 +131,5 @@ TEST(Products, IntegerProductKernelsCompileWithNvrtc) {
       }
     }
   }
-  jit::compile_request req;
-  req.source = source;
-  req.name = "int_gemm_kernels.cu";
-  req.headers = ew::jit_headers();
-  req.arch = 80;
-  try {
-    (void)jit::compile(req);
-  } catch (const std::exception& e) {
-    FAIL() << e.what();
-  }
+  test::expect_compiles("integer and bool GEMM kernels", source, "int_gemm_kernels.cu");
 }

@@ -109,14 +109,5 @@ TEST(IndexFuncs, EveryKernelCompilesWithNvrtc) {
   ASSERT_FALSE(kernels.empty());
   // Each kernel in its own namespace: each defines its own layout struct and repeats the preamble.
   for (const auto& k : kernels) source += "namespace " + k.name + "_ns {\n" + k.source + "}\n";
-  jit::compile_request req;
-  req.source = source;
-  req.name = "index_funcs_kernels.cu";
-  req.headers = ew::jit_headers();
-  req.arch = 80;
-  try {
-    (void)jit::compile(req);
-  } catch (const std::exception& e) {
-    FAIL() << e.what();
-  }
+  test::expect_compiles("index function kernels", source, "index_funcs_kernels.cu");
 }

@@ -9,6 +9,7 @@
 #include "src/jit/nvrtc.hpp"
 #include "src/ops/elementwise.hpp"
 #include "src/ops/reduction_engine.hpp"
+#include "tests/cpp/test_util.hpp"
 
 using namespace cuarray;
 
@@ -42,18 +43,7 @@ red::spec argmax_spec() {
   return s;
 }
 
-void compile_ok(const std::string& what, const std::string& src) {
-  jit::compile_request req;
-  req.source = src;
-  req.name = "reduce.cu";
-  req.headers = ew::jit_headers();
-  req.arch = 80;
-  try {
-    (void)jit::compile(req);
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << what << ": " << e.what() << "\n" << src;
-  }
-}
+void compile_ok(const std::string& what, const std::string& src) { test::expect_compiles(what, src, "reduce.cu"); }
 
 }  // namespace
 
