@@ -404,3 +404,7 @@ class ElementwiseKernel(_core._ElementwiseCall):
 
     def __repr__(self):
         return f"<ElementwiseKernel {self.name!r}>"
+
+
+# The slow path's errors (an unexpected keyword) name the call the user made.
+ElementwiseKernel._call_slow.__qualname__ = "ElementwiseKernel.__call__"

@@ -76,6 +76,25 @@ nb::object wrap_made(F&& make) {
   return o;
 }
 
+// Note [C slots]: a type slot (tp_call, vectorcall, the number slots) is entered from the interpreter with no
+// nanobind frame around it, so a C++ exception must not escape it. `guarded` runs a slot's body and turns an
+// exception into Python's error protocol (null with the error set): a Python error is restored as is; any
+// other exception is handed to a nanobind function that throws it again inside nanobind's dispatch, where
+// the translators of errors.cpp give it NumPy's or CuPy's exception type.
+PyObject* raise_pending() noexcept;
+
+template <class F>
+PyObject* guarded(F&& f) noexcept {
+  try {
+    return f().release().ptr();
+  } catch (const nb::python_error& e) {
+    const_cast<nb::python_error&>(e).restore();
+    return nullptr;
+  } catch (...) {
+    return raise_pending();
+  }
+}
+
 // Area initialisers, one per binding file.
 void init_errors(nb::module_& m);
 void init_runtime(nb::module_& m);

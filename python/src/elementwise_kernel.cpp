@@ -179,27 +179,44 @@ nb::object fast_call(const elementwise_call& c, const registered_call& r, PyObje
   return nb::steal(t);
 }
 
-nb::object call(nb::handle self, nb::args args, nb::kwargs kwargs) {
-  elementwise_call& c = nb::cast<elementwise_call&>(self);
-  bool plain = true;
-  for (auto [key, value] : kwargs) {
-    std::string k = nb::cast<std::string>(key);
-    // block_size is accepted and ignored by both paths (the engine picks its own launch shape).
-    if (!((k == "size" || k == "stream") && value.is_none()) && k != "block_size") plain = false;
-  }
-  std::size_t nargs = args.size();
-  if (plain && (nargs == static_cast<std::size_t>(c.nin) || nargs == static_cast<std::size_t>(c.nin + c.nout))) {
-    PyObject* const* items = &PyTuple_GET_ITEM(args.ptr(), 0);
-    std::uint64_t key = signature(items, nargs);
-    for (const auto& r : c.calls) {
-      if (r.key != key || key == 0) continue;
-      nb::object result = fast_call(c, r, items, nargs);
-      if (result.is_valid()) return result;
-      break;
+// The call slot of _ElementwiseCall, a C function that Python subclasses inherit (as Note [RawKernel call]
+// in raw.cpp): no lookup of a `__call__` method and no nanobind dispatch before the signature check.
+PyObject* elementwise_call_slot(PyObject* self, PyObject* args, PyObject* kwargs) noexcept {
+  return guarded([&]() -> nb::object {
+    if (!nb::inst_ready(nb::handle(self))) {
+      throw type_error("ElementwiseKernel is not initialised: call ElementwiseKernel.__init__");
     }
-  }
-  return self.attr("_call_slow")(*args, **kwargs);
+    const elementwise_call& c = *nb::inst_ptr<elementwise_call>(self);
+    bool plain = true;
+    if (kwargs) {
+      Py_ssize_t pos = 0;
+      PyObject *key, *value;
+      while (plain && PyDict_Next(kwargs, &pos, &key, &value)) {
+        // block_size is accepted and ignored by both paths (the engine picks its own launch shape).
+        bool none_ok = PyUnicode_CompareWithASCIIString(key, "size") == 0 ||
+                       PyUnicode_CompareWithASCIIString(key, "stream") == 0;
+        if (!(none_ok && value == Py_None) && PyUnicode_CompareWithASCIIString(key, "block_size") != 0) plain = false;
+      }
+    }
+    auto nargs = static_cast<std::size_t>(PyTuple_GET_SIZE(args));
+    if (plain && (nargs == static_cast<std::size_t>(c.nin) || nargs == static_cast<std::size_t>(c.nin + c.nout))) {
+      PyObject* const* items = &PyTuple_GET_ITEM(args, 0);
+      std::uint64_t key = signature(items, nargs);
+      for (const auto& r : c.calls) {
+        if (r.key != key || key == 0) continue;
+        nb::object result = fast_call(c, r, items, nargs);
+        if (result.is_valid()) return result;
+        break;
+      }
+    }
+    nb::object slow = nb::handle(self).attr("_call_slow");
+    PyObject* result = PyObject_Call(slow.ptr(), args, kwargs);
+    if (!result) throw nb::python_error();
+    return nb::steal(result);
+  });
 }
+
+PyType_Slot elementwise_call_slots[] = {{Py_tp_call, reinterpret_cast<void*>(elementwise_call_slot)}, {0, nullptr}};
 
 }  // namespace
 
@@ -231,7 +248,7 @@ void init_elementwise_kernel(nb::module_& m) {
       });
 
   // The base class of ElementwiseKernel: its __call__ (Note [elementwise warm call]).
-  nb::class_<elementwise_call>(m, "_ElementwiseCall")
+  nb::class_<elementwise_call>(m, "_ElementwiseCall", nb::type_slots(elementwise_call_slots))
       .def(nb::init<>())
       .def("_setup_call", [](elementwise_call& c, int nin, int nout, bool no_return, bool return_tuple) {
         c.nin = nin;
@@ -249,8 +266,7 @@ void init_elementwise_kernel(nb::module_& m) {
         const elementwise_plan* core = &nb::cast<const elementwise_plan&>(plan);
         c.calls.push_back(registered_call{key, plan, core, to_ints(shape_args), to_ints(given_outs), to_ints(alloc),
                                           to_ints(preload), to_ints(raw_sizes)});
-      })
-      .def("__call__", &call);
+      });
   m.def("_ew_signature", [](nb::args args) {
     return signature(&PyTuple_GET_ITEM(args.ptr(), 0), args.size());
   });

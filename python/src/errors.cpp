@@ -1,4 +1,5 @@
 // C++ exceptions to Python exceptions of NumPy's and CuPy's types.
+#include <exception>
 #include <string>
 
 #include "common.hpp"
@@ -20,9 +21,25 @@ void raise_with(PyObject* type, const char* msg, const char* attr, PyObject* val
   Py_DECREF(exc);
 }
 
+thread_local std::exception_ptr tls_pending;
+nb::object* g_rethrow = nullptr;  // leaked: a Python object must not be released after the interpreter ends
+
 }  // namespace
 
+// Note [C slots] (common.hpp).
+PyObject* raise_pending() noexcept {
+  tls_pending = std::current_exception();
+  PyObject* r = PyObject_CallNoArgs(g_rethrow->ptr());
+  Py_XDECREF(r);  // never a value: the call raises
+  return nullptr;
+}
+
 void init_errors(nb::module_& m) {
+  g_rethrow = new nb::object(nb::cpp_function([] {
+    std::exception_ptr p = tls_pending;
+    tls_pending = nullptr;
+    if (p) std::rethrow_exception(p);
+  }));
   cuda_runtime_error_type =
       PyErr_NewExceptionWithDoc("cuarray.cuda.runtime.CUDARuntimeError",
                                 "A CUDA runtime call failed, or no CUDA device is available.", PyExc_RuntimeError, nullptr);

@@ -25,19 +25,9 @@ namespace {
 // `kernel(grid, block, args, *, shared_mem=0, stream=None)` is the type's tp_call slot, a C function, so a
 // call goes from the interpreter straight to C++ (Python subclasses inherit the slot): no Python method, no
 // nanobind overload dispatch. Arguments are packed into a stack buffer, 16 bytes a slot, and handed to
-// raw_kernel::launch_params (Note [raw kernel launch]). C++ exceptions are turned into Python ones by
-// rethrowing them inside a nanobind function, so that the translators of errors.cpp apply.
+// raw_kernel::launch_params (Note [raw kernel launch]). Errors: Note [C slots] in common.hpp.
 
-thread_local std::exception_ptr g_pending;
-PyObject* g_raise_pending = nullptr;  // the nanobind function that rethrows g_pending
 PyTypeObject* g_ndarray = nullptr;
-
-PyObject* raise_current() {
-  g_pending = std::current_exception();
-  PyObject* r = PyObject_CallNoArgs(g_raise_pending);
-  Py_XDECREF(r);  // never a value: the call raises
-  return nullptr;
-}
 
 std::string type_name_of(PyObject* o) {
   return nb::cast<std::string>(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(o))).attr("__name__"));
@@ -220,7 +210,7 @@ stream_ref stream_of(PyObject* s) {
 }
 
 PyObject* raw_kernel_call(PyObject* self, PyObject* args, PyObject* kwargs) noexcept {
-  try {
+  return guarded([&]() -> nb::object {
     if (!nb::inst_ready(nb::handle(self))) throw type_error("RawKernel is not initialised: call RawKernel.__init__");
     const raw_kernel& k = *nb::inst_ptr<raw_kernel>(self);
     Py_ssize_t npos = PyTuple_GET_SIZE(args);
@@ -255,10 +245,8 @@ PyObject* raw_kernel_call(PyObject* self, PyObject* args, PyObject* kwargs) noex
     arg_pack pack(n);
     for (std::size_t i = 0; i < n; ++i) put_arg(pack, i, items[i]);
     k.launch_params(grid, block, pack.params, pack.sizes, n, shared_mem, stream_of(stream));
-    Py_RETURN_NONE;
-  } catch (...) {
-    return raise_current();
-  }
+    return nb::none();
+  });
 }
 
 PyType_Slot raw_kernel_slots[] = {{Py_tp_call, reinterpret_cast<void*>(raw_kernel_call)}, {0, nullptr}};
@@ -291,15 +279,6 @@ template <int A> int get_attr(const raw_kernel& k) { return k.attribute(A); }
 
 void init_raw(nb::module_& m) {
   g_ndarray = reinterpret_cast<PyTypeObject*>(ndarray_type().ptr());
-  g_raise_pending = m.def("_raise_pending",
-                          [] {
-                            std::exception_ptr e = g_pending;
-                            g_pending = nullptr;
-                            if (e) std::rethrow_exception(e);
-                          })
-                        .attr("_raise_pending")
-                        .ptr();
-  Py_INCREF(g_raise_pending);
 
   nb::class_<raw_module>(m, "_RawModule")
       .def(

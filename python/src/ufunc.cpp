@@ -245,35 +245,11 @@ nb::object unary(const ufunc_def* d, nb::handle a) {
 
 // Note [operator slots]: `a + b` reaches C++ through the type's number slots directly, as NumPy's own
 // operators do, instead of Python's lookup of `__add__` and a bound-method call (a few hundred ns of a
-// small call). The dunder methods stay for introspection and explicit calls. A slot has no nanobind
-// frame around it, so a C++ exception is handed to `g_rethrow`, a nanobind function that throws it again
-// inside nanobind's dispatch, where the registered translators turn it into NumPy's exception type.
-thread_local std::exception_ptr tls_pending;
-nb::object* g_rethrow = nullptr;  // leaked: a Python object must not be released after the interpreter ends
-
-PyObject* raise_pending() {
-  tls_pending = std::current_exception();
-  PyObject* r = PyObject_CallNoArgs(g_rethrow->ptr());
-  Py_XDECREF(r);
-  return nullptr;
-}
-
+// small call). The dunder methods stay for introspection and explicit calls. The slots run their bodies
+// through `guarded` (Note [C slots] in common.hpp).
 const ufunc_def* slot_ufuncs[16];
 enum slot_id { s_add, s_sub, s_mul, s_div, s_floordiv, s_mod, s_lshift, s_rshift, s_and, s_or, s_xor, s_neg, s_pos, s_abs,
                s_invert };
-
-// A slot's body with Python's error protocol: a new reference, or null with the error set.
-template <class F>
-PyObject* guarded(F&& f) {
-  try {
-    return f().release().ptr();
-  } catch (const nb::python_error& e) {
-    const_cast<nb::python_error&>(e).restore();
-    return nullptr;
-  } catch (...) {
-    return raise_pending();
-  }
-}
 
 template <int K>
 PyObject* binary_slot(PyObject* a, PyObject* b) {
@@ -340,11 +316,6 @@ void install_operator_slots(nb::handle cls) {
   for (int k = 0; k <= s_invert; ++k) slot_ufuncs[k] = find_ufunc(names[k]);
   static const char* const cmp[] = {"less", "less_equal", "equal", "not_equal", "greater", "greater_equal"};
   for (int k = 0; k < 6; ++k) compare_ufuncs[k] = find_ufunc(cmp[k]);
-  g_rethrow = new nb::object(nb::cpp_function([] {
-    std::exception_ptr p = tls_pending;
-    tls_pending = nullptr;
-    if (p) std::rethrow_exception(p);
-  }));
   auto* t = reinterpret_cast<PyTypeObject*>(cls.ptr());
   PyNumberMethods* n = t->tp_as_number;
   n->nb_add = binary_slot<s_add>;

@@ -168,6 +168,18 @@ def test_numpy_array_argument_raises_type_error_naming_get_and_asarray():
         k(numpy.ones(3, numpy.float32), numpy.ones(3, numpy.float32))
 
 
+def test_call_errors_before_any_launch():
+    k = cp.ElementwiseKernel(*SQUARED_DIFF)
+    with pytest.raises(TypeError, match=r"ElementwiseKernel.__call__\(\) got an unexpected keyword argument 'bogus'"):
+        k(1.0, 2.0, bogus=1)
+    with pytest.raises(TypeError, match="Wrong number of arguments"):
+        k(1.0)
+    # The call is the base type's C slot: an instance whose __init__ never ran refuses to be called.
+    bare = cp._core._ElementwiseCall.__new__(cp._core._ElementwiseCall)
+    with pytest.raises(TypeError, match="not initialised"):
+        bare(1.0, 2.0)
+
+
 def test_unsupported_argument_types_raise_type_error():
     k = cp.ElementwiseKernel(*GENERIC)
     with pytest.raises(TypeError, match="list"):

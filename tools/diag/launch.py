@@ -5,6 +5,7 @@ import statistics
 import time
 
 import cuarray as cp
+import numpy
 from _common import small_operands
 
 core = cp._core
@@ -44,7 +45,12 @@ def cpp_sync(run_n, n):
 
 a, b, c, a1k, b1k, copy = small_operands()
 empty = cp.RawKernel('extern "C" __global__ void k0() {}', 'k0')
+ek = cp.ElementwiseKernel("T x, T y", "T z", "z = x * y + (T)1", "diag_ek")
+touch = cp.RawKernel('extern "C" __global__ void touch(float* x, int n) { if (n < 0) x[0] = n; }', 'touch')
+targs = (a1k, numpy.int32(1024))
 for _ in range(2000):
+    ek(a1k, b1k)
+    touch((1,), (32,), targs)
     a + b
     copy((1,), (256,), (a, b, c, 1))
     empty((1,), (32,), ())
@@ -68,6 +74,10 @@ rows = [
     ("RawKernel add n=20000 incl. sync", lambda: py_loop_sync(lambda: copy((1,), (256,), (a, b, c, 1)), 20000)),
     ("RawKernel empty host only (n=200)", lambda: py_loop(lambda: empty((1,), (32,), ()), 200)),
     ("RawKernel empty n=20000 incl. sync", lambda: py_loop_sync(lambda: empty((1,), (32,), ()), 20000)),
+    ("ElementwiseKernel x*y+1 (1024) host only (n=200)", lambda: py_loop(lambda: ek(a1k, b1k), 200)),
+    ("ElementwiseKernel x*y+1 (1024) n=20000 incl. sync", lambda: py_loop_sync(lambda: ek(a1k, b1k), 20000)),
+    ("RawKernel (float*, int) <<<1,32>>> host only (n=200)", lambda: py_loop(lambda: touch((1,), (32,), targs), 200)),
+    ("RawKernel (float*, int) <<<1,32>>> n=20000 incl. sync", lambda: py_loop_sync(lambda: touch((1,), (32,), targs), 20000)),
     ("python empty(1) host only (n=200)", lambda: py_loop(lambda: cp.empty(1, cp.float32), 200)),
 ]
 try:
