@@ -3,7 +3,8 @@
 #include <nanobind/stl/vector.h>
 
 #include <cstdint>
-#include <optional>
+#include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,7 @@ struct elementwise_plan {
   std::string name, body, preamble, loop_prep, after_loop;
   bool c_order = false;
   std::vector<dtype> in_types, out_types;
-  std::vector<bool> in_raw, out_raw;
+  std::vector<unsigned char> in_raw, out_raw;  // not vector<bool>: read on every warm call
   const void* id = nullptr;
 };
 
@@ -99,10 +100,12 @@ std::vector<int> to_ints(nb::handle seq) {
 // copied but raw inputs that need a contiguous or converted copy.
 nb::object fast_call(const elementwise_call& c, const registered_call& r, PyObject* const* args, std::size_t nargs) {
   const elementwise_plan& p = *r.core;
+  // The signature matched, so every array argument is an exact ndarray.
+  auto arr_of = [](PyObject* o) -> const array& { return nb::inst_ptr<py_array>(o)->a; };
   const shape_t* shape = nullptr;
   shape_t broadcast;
   for (int k : r.shape_args) {
-    const shape_t& s = as_py_array(args[k]).a.shape();
+    const shape_t& s = arr_of(args[k]).shape();
     if (!shape) {
       shape = &s;
     } else if (s != *shape) {
@@ -114,10 +117,9 @@ nb::object fast_call(const elementwise_call& c, const registered_call& r, PyObje
       shape = &broadcast;
     }
   }
-  shape_t empty_shape;
-  if (!shape) shape = &empty_shape;
+  if (!shape) shape = &broadcast;  // no array argument: 0-d
   for (int k : r.given_outs) {
-    if (as_py_array(args[k]).a.shape() != *shape) return nb::object();
+    if (arr_of(args[k]).shape() != *shape) return nb::object();
   }
   std::size_t nout = static_cast<std::size_t>(c.nout);
   std::size_t nin_user = static_cast<std::size_t>(c.nin);
@@ -126,50 +128,64 @@ nb::object fast_call(const elementwise_call& c, const registered_call& r, PyObje
   for (std::size_t j = 0; j < nout; ++j) {
     if (nin_user + j < nargs) {
       out_objs[j] = nb::borrow(args[nin_user + j]);
-      outs[j] = &as_py_array(args[nin_user + j]).a;
+      outs[j] = &arr_of(args[nin_user + j]);
     }
   }
   int device = current_device();
   for (int j : r.alloc) {
     out_objs[j] = wrap_made([&] { return detail::new_array(p.out_types[static_cast<std::size_t>(j)], *shape, order::C, device); });
-    outs[j] = &as_py_array(out_objs[j]).a;
+    outs[j] = &arr_of(out_objs[j].ptr());
   }
   for (std::size_t j = 0; j < nout; ++j) {
     if (!outs[j]) return nb::object();  // an output the plan neither takes nor makes: the Python path decides
   }
   std::size_t nin = p.in_types.size();
   if (nin + nout > 11) throw value_error("too many operands for an elementwise kernel");
+  // Left uninitialised (a warm call is a few hundred ns; zeroing a dozen scalars and optionals showed up):
+  // each slot is written before the engine reads it.
   ew::operand_ref ops[12];
-  scalar values[12];
-  std::optional<array> held[12];
+  alignas(16) unsigned char values[12][16];
+  // Contiguous copies of raw inputs that need one, built only then.
+  struct held_arrays {
+    alignas(array) unsigned char bytes[max_signature_args][sizeof(array)];
+    int count = 0;
+    const array* add(array a) { return new (bytes[count++]) array(std::move(a)); }
+    ~held_arrays() {
+      for (int k = 0; k < count; ++k) std::launder(reinterpret_cast<array*>(bytes[k]))->~array();
+    }
+  } held;
+  auto put_value = [&](std::size_t k, const scalar& v, dtype t) {  // v: already of dtype t
+    std::memcpy(values[k], v.bytes, sizeof(values[k]));
+    ops[k] = ew::operand_ref{nullptr, values[k], t, false};
+  };
   std::size_t k = 0;
   for (; k < nin_user; ++k) {
     dtype t = p.in_types[k];
-    nb::handle a = args[k];
-    if (!is_ndarray(a)) {
-      values[k] = to_scalar(a, t, false);
-      ops[k] = ew::operand_ref{nullptr, values[k].bytes, t, false};
+    PyObject* a = args[k];
+    if (Py_TYPE(a) != reinterpret_cast<PyTypeObject*>(ndarray_type().ptr())) {
+      put_value(k, to_scalar(a, t, false), t);
       continue;
     }
-    const array* arr = &as_py_array(a).a;
-    if (p.in_raw[k] && (!arr->is_c_contiguous() || arr->type() != t)) {
-      held[k] = arr->is_c_contiguous() ? *arr : arr->copy(order::C);
-      if (held[k]->type() != t) held[k] = held[k]->astype(t);
-      arr = &*held[k];
+    const array* arr = &arr_of(a);
+    bool raw = p.in_raw[k] != 0;
+    if (raw && (!arr->is_c_contiguous() || arr->type() != t)) {
+      array h = arr->is_c_contiguous() ? *arr : arr->copy(order::C);
+      arr = held.add(h.type() != t ? h.astype(t) : std::move(h));
     }
-    ops[k] = ew::operand_ref{arr, nullptr, t, p.in_raw[k]};
+    ops[k] = ew::operand_ref{arr, nullptr, t, raw};
   }
   for (int j : r.preload) {
     ops[k] = ew::operand_ref{outs[j], nullptr, p.in_types[k], false};
     ++k;
   }
   for (int a : r.raw_sizes) {
-    std::int64_t size = a < c.nin ? as_py_array(args[a]).a.size() : outs[a - c.nin]->size();
-    values[k] = scalar::from_int(size).cast(p.in_types[k]);
-    ops[k] = ew::operand_ref{nullptr, values[k].bytes, p.in_types[k], false};
+    std::int64_t size = a < c.nin ? arr_of(args[a]).size() : outs[a - c.nin]->size();
+    put_value(k, scalar::from_int(size).cast(p.in_types[k]), p.in_types[k]);
     ++k;
   }
-  for (std::size_t j = 0; j < nout; ++j) ops[nin + j] = ew::operand_ref{outs[j], nullptr, p.out_types[j], p.out_raw[j]};
+  for (std::size_t j = 0; j < nout; ++j) {
+    ops[nin + j] = ew::operand_ref{outs[j], nullptr, p.out_types[j], p.out_raw[j] != 0};
+  }
   ew::kernel_spec spec{p.id, p.name, p.body, p.preamble, p.loop_prep, p.after_loop, p.c_order};
   ew::run(spec, ops, static_cast<int>(nin), ops + nin, static_cast<int>(nout), *shape, nullptr);
   if (c.no_return) return nb::none();
@@ -229,8 +245,8 @@ void init_elementwise_kernel(nb::module_& m) {
                                               std::move(loop_prep), std::move(after_loop), c_order, {}, {}, {}, {}, nullptr};
         for (nb::handle t : in_types) p->in_types.push_back(to_dtype(t));
         for (nb::handle t : out_types) p->out_types.push_back(to_dtype(t));
-        for (nb::handle r : in_raw) p->in_raw.push_back(nb::cast<bool>(r));
-        for (nb::handle r : out_raw) p->out_raw.push_back(nb::cast<bool>(r));
+        for (nb::handle r : in_raw) p->in_raw.push_back(nb::cast<bool>(r) ? 1 : 0);
+        for (nb::handle r : out_raw) p->out_raw.push_back(nb::cast<bool>(r) ? 1 : 0);
         if (p->in_raw.size() != p->in_types.size() || p->out_raw.size() != p->out_types.size()) {
           throw value_error("ElementwisePlan: one raw flag per operand");
         }

@@ -342,6 +342,7 @@ void init_raw(nb::module_& m) {
     auto t1 = std::chrono::steady_clock::now();
     return std::chrono::duration<double, std::micro>(t1 - t0).count() / n;
   });
+  m.def("_dry_launches", &jit::set_dry_launches, nb::arg("on"));  // diagnostics: jit::set_dry_launches
   // Diagnostics of the driver's share (benchmarks only): `n` launches of a kernel with three pointer and
   // one int parameters (an elementwise add's signature), passed as kernelParams (mode 0) or as one packed
   // buffer through `extra` (mode 1). Host microseconds per launch, no synchronisation inside the loop.

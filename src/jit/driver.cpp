@@ -25,16 +25,23 @@ void resolve(const char* name, F& fn) {
   fn = reinterpret_cast<F>(p);
 }
 
+driver_api g_api{};
+
+CUresult dry_launch(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void**,
+                    void**) {
+  return CUDA_SUCCESS;
+}
+
 }  // namespace
 
 const driver_api& driver() {
   // Every launch asks for the table: once resolved, one acquire load answers.
   static std::atomic<const driver_api*> ready{nullptr};
   if (const driver_api* p = ready.load(std::memory_order_acquire)) return *p;
-  static driver_api api{};
   static std::once_flag once;
+  driver_api& api = g_api;
   require_device();
-  std::call_once(once, [] {
+  std::call_once(once, [&api] {
     resolve("cuModuleLoadData", api.cuModuleLoadData);
     resolve("cuModuleUnload", api.cuModuleUnload);
     resolve("cuModuleGetFunction", api.cuModuleGetFunction);
@@ -48,6 +55,12 @@ const driver_api& driver() {
   });
   ready.store(&api, std::memory_order_release);
   return api;
+}
+
+void set_dry_launches(bool on) {
+  driver();
+  static const auto real = g_api.cuLaunchKernel;
+  g_api.cuLaunchKernel = on ? dry_launch : real;
 }
 
 void check(CUresult r, const char* call) {

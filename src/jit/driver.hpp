@@ -26,6 +26,11 @@ struct driver_api {
 /// The driver functions (resolved once); throws no_device_error without a driver.
 const driver_api& driver();
 
+/// Diagnostics only (tools/diag): while on, cuLaunchKernel is a no-op that reports success, so that a loop of
+/// calls measures the host's own cost of a call without the driver's (kernels do not run; results are
+/// garbage). Not thread-safe against concurrent launches.
+void set_dry_launches(bool on);
+
 /// Throws cuda_error for a failed driver call, naming the call.
 void check(CUresult r, const char* call);
 

@@ -19,8 +19,18 @@ constexpr std::size_t max_spare_nodes = 64;
 pool_core::pool_core(raw_backend* backend) : backend_(backend) {
   if (backend_ == nullptr) throw std::invalid_argument("pool_core: null backend");
   spare_nodes_.reserve(max_spare_nodes);
+  quick_.reserve(quick_capacity);
 }
 
+// Note [pool quick list]: freeing a small chunk and allocating the same size again on the same stream is
+// the steady state of small calls (`a + b` in a loop): a best-fit free costs a set insertion and merges
+// with the neighbours, and the next allocation splits them again. Instead a freed chunk of up to
+// quick_max_size bytes is parked, unmerged, in `quick_` (at most quick_capacity of them; it stays in the
+// live map, marked `cached`, and its bytes no longer count as used), and an allocation of exactly its size
+// on its stream takes it back: no set, no map, no heap. Anything that looks at the free structure first
+// releases every parked chunk through the ordinary path (flush_quick): the statistics (n_free_blocks),
+// free_all_blocks, check_invariants, and an allocation that finds no free chunk, before it would take a new
+// segment. So the pool never grows, and never reports a state, because of parked chunks.
 // Note [pool nodes]: an allocation and its free each cost a node of the live map; erased nodes are kept
 // (up to max_spare_nodes, in a vector whose capacity is reserved, so keeping one never allocates) and
 // reused, so that the steady state of allocate/free pairs touches the heap not at all.
@@ -55,6 +65,7 @@ void pool_core::track_live(chunk* c) {
 pool_core::~pool_core() {
   // A failing raw_free must not escape a destructor; the segments it could not return are lost either way.
   try {
+    flush_quick();
     release_free_segments(nullptr);
   } catch (...) {
   }
@@ -97,10 +108,24 @@ void* pool_core::allocate(std::size_t bytes, std::uintptr_t stream) {
   if (bytes > std::numeric_limits<std::size_t>::max() - (rounding - 1))
     throw out_of_memory_error(bytes, used_, total_, limit_);
   const std::size_t size = (bytes + rounding - 1) / rounding * rounding;
-  if (free_set* found = find_free(stream)) {
-    free_set& set = *found;
-    auto it = set.lower_bound(free_key{size, 0, nullptr});
-    if (it != set.end()) return take_free_chunk(set, it, size);
+  if (size <= quick_max_size) {
+    for (std::size_t k = quick_.size(); k-- > 0;) {  // the most recently freed first
+      chunk* c = quick_[k];
+      if (c->size != size || c->stream != stream) continue;
+      quick_.erase(quick_.begin() + static_cast<std::ptrdiff_t>(k));
+      c->cached = false;
+      used_ += size;
+      return reinterpret_cast<void*>(c->addr);
+    }
+  }
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (free_set* found = find_free(stream)) {
+      free_set& set = *found;
+      auto it = set.lower_bound(free_key{size, 0, nullptr});
+      if (it != set.end()) return take_free_chunk(set, it, size);
+    }
+    if (quick_.empty()) break;
+    flush_quick();  // parked chunks may merge into a fit: look again before taking a new segment
   }
   return take_new_segment(size, stream);
 }
@@ -164,10 +189,31 @@ void* pool_core::take_new_segment(std::size_t size, std::uintptr_t stream) {
 void pool_core::deallocate(void* ptr) {
   std::lock_guard lock(mutex_);
   auto lit = live_.find(reinterpret_cast<std::uintptr_t>(ptr));
-  if (lit == live_.end())
+  if (lit == live_.end() || lit->second->cached)
     throw std::invalid_argument(
         "pool_core::deallocate: pointer was not allocated by this pool or is already freed");
   chunk* c = lit->second;
+  if (c->size <= quick_max_size && quick_.size() < quick_capacity) {
+    quick_.push_back(c);  // within the reserved capacity: cannot throw
+    c->cached = true;
+    used_ -= c->size;
+    return;
+  }
+  const std::size_t size = c->size;  // (merging may recycle c's record)
+  release_chunk(c);
+  used_ -= size;
+}
+
+void pool_core::flush_quick() {
+  while (!quick_.empty()) {
+    chunk* c = quick_.front();
+    release_chunk(c);  // may throw bad_alloc before any change: c then stays parked
+    quick_.erase(quick_.begin());
+  }
+}
+
+void pool_core::release_chunk(chunk* c) {
+  auto lit = live_.find(c->addr);
   free_set& set = free_of(c->stream);  // can allocate only on a stream's first free, before any change
   chunk* prev = c->prev != nullptr && c->prev->free ? c->prev : nullptr;
   chunk* next = c->next != nullptr && c->next->free ? c->next : nullptr;
@@ -178,7 +224,7 @@ void pool_core::deallocate(void* ptr) {
   } else {
     live_.erase(lit);
   }
-  used_ -= c->size;
+  c->cached = false;
   c->free = true;
   if (prev == nullptr && next == nullptr) {
     ++n_free_;
@@ -209,7 +255,7 @@ void pool_core::deallocate(void* ptr) {
 std::size_t pool_core::allocation_size(const void* ptr) const {
   std::lock_guard lock(mutex_);
   auto it = live_.find(reinterpret_cast<std::uintptr_t>(ptr));
-  return it == live_.end() ? 0 : it->second->size;
+  return it == live_.end() || it->second->cached ? 0 : it->second->size;
 }
 
 void pool_core::release_free_segments(const std::uintptr_t* only_stream) {
@@ -256,6 +302,7 @@ std::size_t pool_core::free_bytes() const {
 
 std::size_t pool_core::n_free_blocks() const {
   std::lock_guard lock(mutex_);
+  flush_quick();
   return n_free_;
 }
 
@@ -266,12 +313,14 @@ std::size_t pool_core::n_segments() const {
 
 void pool_core::free_all_blocks() {
   std::lock_guard lock(mutex_);
+  flush_quick();
   release_free_segments(nullptr);
   trim_spares();
 }
 
 void pool_core::free_all_blocks(std::uintptr_t stream) {
   std::lock_guard lock(mutex_);
+  flush_quick();
   release_free_segments(&stream);
   trim_spares();
 }
@@ -297,6 +346,22 @@ std::string pool_core::check_invariants() const {
     } while (a != 0);
     return "0x" + s;
   };
+  // Parked chunks first (Note [pool quick list]), then the merged state they are released into.
+  std::size_t parked = 0, n_cached = 0, live_sum = 0;
+  for (chunk* c : quick_) {
+    auto lit = live_.find(c->addr);
+    if (lit == live_.end() || lit->second != c) return "parked chunk missing from the live map at " + hex(c->addr);
+    if (!c->cached || c->free) return "parked chunk not marked cached at " + hex(c->addr);
+    if (c->size > quick_max_size) return "parked chunk larger than quick_max_size at " + hex(c->addr);
+    parked += c->size;
+  }
+  for (const auto& [addr, c] : live_) {
+    live_sum += c->size;
+    n_cached += c->cached ? 1 : 0;
+  }
+  if (n_cached != quick_.size()) return "cached chunks in the live map differ from the quick list";
+  if (live_sum != used_ + parked) return "used_bytes mismatch (parked chunks counted as used?)";
+  flush_quick();
   std::size_t n_chunks = live_.size(), n_in_sets = 0, free_sum = 0;
   std::vector<chunk*> heads;
   for (const auto& [stream, set] : free_) {

@@ -24,6 +24,8 @@ struct raw_backend {
 class pool_core {
  public:
   static constexpr std::size_t rounding = 512;
+  static constexpr std::size_t quick_max_size = std::size_t{1} << 20;  ///< Note [pool quick list]
+  static constexpr std::size_t quick_capacity = 32;
   explicit pool_core(raw_backend* backend);  // not owned
   ~pool_core();                              // returns every segment whose chunks are all free to the backend
   pool_core(const pool_core&) = delete;
@@ -60,6 +62,7 @@ class pool_core {
     chunk* prev;
     chunk* next;
     bool free;
+    bool cached = false;  ///< freed, waiting unmerged in quick_ (Note [pool quick list]); still in live_
   };
 
   /// Free-set entry; size first so that lower_bound gives the best fit, address breaks ties.
@@ -81,6 +84,9 @@ class pool_core {
   bool over_limit(std::size_t size) const noexcept;
   void* take_free_chunk(free_set& set, free_set::iterator it, std::size_t size);
   void* take_new_segment(std::size_t size, std::uintptr_t stream);
+  void release_chunk(chunk* c);  // a freed chunk into its stream's free set, merged with free neighbours
+  void flush_quick();            // every cached chunk through release_chunk
+  void flush_quick() const { const_cast<pool_core*>(this)->flush_quick(); }  // observers see merged state
   void release_free_segments(const std::uintptr_t* only_stream);
 
   raw_backend* backend_;
@@ -96,6 +102,7 @@ class pool_core {
   const free_set* find_free(std::uintptr_t stream) const noexcept;
   free_set& free_of(std::uintptr_t stream);  // made on first use (may throw bad_alloc then)
   chunk* spare_ = nullptr;                             // recycled chunk records, linked through `next`
+  std::vector<chunk*> quick_;                          // Note [pool quick list]; capacity reserved
   std::size_t used_ = 0;
   std::size_t total_ = 0;
   std::size_t n_free_ = 0;

@@ -626,3 +626,101 @@ TEST(PoolCore, RandomizedOperationsMatchReferenceModel) {
 }
 
 }  // namespace
+
+namespace {
+
+// Note [pool quick list]: freed small chunks are parked unmerged and taken back by an allocation of their
+// exact size on their stream; every observer sees the merged state.
+TEST(PoolCoreQuickList, SameSizeOnSameStreamGetsTheParkedChunkBack) {
+  fake_backend backend;
+  pool_core pool(&backend);
+  void* a = pool.allocate(1000, stream_a);
+  void* b = pool.allocate(1000, stream_a);
+  pool.deallocate(a);
+  EXPECT_EQ(pool.used_bytes(), 1024u);
+  EXPECT_EQ(pool.free_bytes(), 1024u);
+  EXPECT_EQ(pool.allocation_size(a), 0u);  // freed, though parked
+  EXPECT_THROW(pool.deallocate(a), std::invalid_argument);  // a double free is still caught
+  void* again = pool.allocate(1024, stream_a);
+  EXPECT_EQ(again, a);
+  EXPECT_EQ(pool.used_bytes(), 2048u);
+  EXPECT_EQ(pool.allocation_size(again), 1024u);
+  EXPECT_EQ(backend.n_alloc_calls(), 2u);
+  EXPECT_EQ(pool.check_invariants(), "");
+  pool.deallocate(again);
+  pool.deallocate(b);
+  EXPECT_EQ(pool.used_bytes(), 0u);
+  EXPECT_EQ(pool.check_invariants(), "");
+}
+
+TEST(PoolCoreQuickList, OtherStreamsAndSizesDoNotTakeAParkedChunk) {
+  fake_backend backend;
+  pool_core pool(&backend);
+  void* a = pool.allocate(512, stream_a);
+  pool.deallocate(a);
+  void* b = pool.allocate(512, stream_b);  // not stream_a's block: a new segment
+  EXPECT_NE(b, a);
+  EXPECT_EQ(backend.n_alloc_calls(), 2u);
+  pool.deallocate(b);
+  void* c = pool.allocate(1024, stream_a);  // no parked chunk of this size; nothing free fits: a new segment
+  EXPECT_EQ(backend.n_alloc_calls(), 3u);
+  EXPECT_EQ(pool.n_free_blocks(), 2u);  // a and b, released into their free sets
+  pool.deallocate(c);
+  EXPECT_EQ(pool.check_invariants(), "");
+  pool.free_all_blocks();
+  EXPECT_EQ(pool.total_bytes(), 0u);
+  EXPECT_EQ(backend.n_free_calls(), 3u);
+}
+
+TEST(PoolCoreQuickList, ParkedChunksMergeBeforeANewSegmentIsTaken) {
+  fake_backend backend;
+  pool_core pool(&backend);
+  void* whole = pool.allocate(8192, stream_a);
+  pool.deallocate(whole);
+  void* a = pool.allocate(4096, stream_a);  // the parked 8 KiB chunk is released and split: no new segment
+  void* b = pool.allocate(4096, stream_a);
+  EXPECT_EQ(a, whole);
+  EXPECT_EQ(backend.n_alloc_calls(), 1u);
+  pool.deallocate(a);
+  pool.deallocate(b);                        // both parked, unmerged
+  EXPECT_EQ(pool.n_free_blocks(), 1u);       // the observer sees them merged back into one chunk
+  void* again = pool.allocate(8192, stream_a);
+  EXPECT_EQ(again, whole);
+  EXPECT_EQ(backend.n_alloc_calls(), 1u);
+  pool.deallocate(again);
+  EXPECT_EQ(pool.check_invariants(), "");
+}
+
+TEST(PoolCoreQuickList, LargeChunksAndOverflowTakeTheOrdinaryPath) {
+  fake_backend backend;
+  pool_core pool(&backend);
+  void* big = pool.allocate(pool_core::quick_max_size + pool_core::rounding, stream_a);
+  pool.deallocate(big);
+  EXPECT_EQ(pool.n_free_blocks(), 1u);
+  std::vector<void*> live;
+  for (std::size_t k = 0; k < pool_core::quick_capacity + 8; ++k) live.push_back(pool.allocate(512, stream_a));
+  for (void* p : live) pool.deallocate(p);  // the first quick_capacity park, the rest are freed at once
+  EXPECT_EQ(pool.used_bytes(), 0u);
+  EXPECT_EQ(pool.check_invariants(), "");
+  EXPECT_EQ(pool.n_free_blocks(), 1u);  // everything merged back into the one segment
+  EXPECT_EQ(backend.n_alloc_calls(), 1u);
+  pool.free_all_blocks();
+  EXPECT_EQ(pool.total_bytes(), 0u);
+}
+
+TEST(PoolCoreQuickList, LimitCountsParkedChunksAsFree) {
+  fake_backend backend;
+  pool_core pool(&backend);
+  pool.set_limit(4096);
+  void* a = pool.allocate(4096, stream_a);
+  pool.deallocate(a);  // parked
+  void* b = pool.allocate(2048, stream_a);  // within the limit: served from the parked segment
+  void* c = pool.allocate(2048, stream_a);
+  EXPECT_EQ(backend.n_alloc_calls(), 1u);
+  EXPECT_THROW(pool.allocate(512, stream_a), out_of_memory_error);
+  pool.deallocate(b);
+  pool.deallocate(c);
+  EXPECT_EQ(pool.check_invariants(), "");
+}
+
+}  // namespace
