@@ -97,7 +97,15 @@ class dim_vector {
   void clear() { size_ = 0; }
 
   friend bool operator==(const dim_vector& a, const dim_vector& b) {
-    return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
+    // A plain loop: shapes have a few entries, and std::equal became a call to memcmp.
+    if (a.size_ != b.size_) return false;
+    const std::int64_t* x = a.data();
+    const std::int64_t* y = b.data();
+    if (x == y) return true;
+    for (int i = 0; i < a.size_; ++i) {
+      if (x[i] != y[i]) return false;
+    }
+    return true;
   }
   friend bool operator!=(const dim_vector& a, const dim_vector& b) { return !(a == b); }
 

@@ -223,16 +223,15 @@ nb::object binary(const ufunc_def* d, nb::handle a, nb::handle b) {
 }
 
 nb::object inplace(const ufunc_def* d, nb::handle self, nb::handle b) {
-  std::vector<ufunc_arg> in(2);
-  to_arg(self, in[0], true);
-  if (!to_arg(b, in[1], false)) {
+  ufunc_arg_ref in[2];
+  std::optional<array> holders[2];
+  to_arg_ref(self, in[0], holders[0], true);
+  if (!to_arg_ref(b, in[1], holders[1], false)) {
     static nb::object ndarray_np = numpy().attr("ndarray");
     if (PyObject_IsInstance(b.ptr(), ndarray_np.ptr()) == 1) host_array_error(b);
     return nb::borrow(Py_NotImplemented);
   }
-  ufunc_options opts;
-  opts.out.push_back(as_py_array(self).a);
-  call_ufunc(*d, in, opts);
+  call_ufunc1_into(*d, in, 2, as_py_array(self).a);  // the operator slots' ufuncs have one output
   return nb::borrow(self);
 }
 
@@ -269,8 +268,9 @@ PyObject* unary_slot(PyObject* a) {
 // Note [ufunc vectorcall]: calling a ufunc object goes straight to ufunc_vectorcall through the type's
 // vectorcall slot (each instance carries the function pointer), instead of nanobind's dispatch of
 // `__call__(self, *args, **kwargs)`, which builds an argument tuple and a keyword dict on every call. A
-// call without keywords of a one-output ufunc with up to two inputs takes the small-call path; any other
-// call builds the tuple and dict and goes to `call`.
+// call without keywords of a one-output ufunc with up to two inputs takes the small-call path, and so does
+// one whose only keyword is an ndarray `out=` (call_ufunc1_into); any other call builds the tuple and dict
+// and goes to `call`.
 PyObject* ufunc_vectorcall(PyObject* self, PyObject* const* args, std::size_t nargsf, PyObject* kwnames) {
   return guarded([&]() -> nb::object {
     const py_ufunc& u = *nb::inst_ptr<py_ufunc>(self);
@@ -282,6 +282,19 @@ PyObject* ufunc_vectorcall(PyObject* self, PyObject* const* args, std::size_t na
       std::optional<array> holders[2];
       for (int i = 0; i < d.nin; ++i) to_arg_ref(args[i], in[i], holders[i], true);
       return wrap_made([&] { return call_ufunc1(d, in, d.nin); });
+    }
+    // `ufunc(a, b, out=c)` with one ndarray output (or a 1-tuple of one): the same borrowed path.
+    if (nkw == 1 && d.nout == 1 && d.nin <= 2 && n == d.nin &&
+        PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "out") == 0) {
+      PyObject* out = args[n];
+      if (PyTuple_CheckExact(out) && PyTuple_GET_SIZE(out) == 1) out = PyTuple_GET_ITEM(out, 0);
+      if (Py_TYPE(out) == reinterpret_cast<PyTypeObject*>(ndarray_type().ptr())) {
+        ufunc_arg_ref in[2];
+        std::optional<array> holders[2];
+        for (int i = 0; i < d.nin; ++i) to_arg_ref(args[i], in[i], holders[i], true);
+        call_ufunc1_into(d, in, d.nin, as_py_array(out).a);
+        return nb::borrow(out);
+      }
     }
     nb::tuple targs = nb::steal<nb::tuple>(PyTuple_New(n));
     for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(targs.ptr(), i, nb::borrow(args[i]).release().ptr());

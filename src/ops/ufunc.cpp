@@ -441,6 +441,59 @@ array call_ufunc1(const ufunc_def& u, const ufunc_arg_ref* args, int nargs) {
   return out;
 }
 
+void call_ufunc1_into(const ufunc_def& u, const ufunc_arg_ref* args, int nargs, const array& out) {
+  check_nargs(u, nargs);
+  if (u.nout != 1) throw value_error("ufunc '" + u.name + "' has several outputs");
+  if (nargs > 2) {
+    std::vector<ufunc_arg> copies;
+    for (int i = 0; i < nargs; ++i) copies.push_back(ufunc_arg{args[i].arr ? *args[i].arr : array(), args[i].value, args[i].weak});
+    ufunc_options opts;
+    opts.out.push_back(out);
+    (void)call_ufunc(u, copies, opts);
+    return;
+  }
+  dtype types[max_nin];
+  static const ufunc_options defaults;  // same_kind casting
+  const ufunc_loop& loop = resolve_types(u, args, nargs, defaults, types);
+  const shape_t& shape = out.shape();
+  for (int i = 0; i < nargs; ++i) {
+    if (args[i].is_scalar() || args[i].arr->shape() == shape) continue;
+    if (broadcast_shapes(shape, args[i].arr->shape()) != shape) {
+      throw value_error("non-broadcastable output operand with shape " + shape_to_string(shape) +
+                        " doesn't match the broadcast shape " +
+                        shape_to_string(broadcast_shapes(args[i].arr->shape(), shape)));
+    }
+  }
+  dtype lt = loop.out[0];
+  if (!can_cast(lt, out.type(), casting::same_kind)) {
+    throw type_error("Cannot cast ufunc '" + u.name + "' output from " + dtype_repr(lt) + " to " +
+                     dtype_repr(out.type()) + " with casting rule 'same_kind'");
+  }
+  ew::operand_ref ops[3];
+  scalar values[2];
+  array copies[2];
+  for (int i = 0; i < nargs; ++i) {
+    const ufunc_arg_ref& a = args[i];
+    dtype it = loop.in[static_cast<std::size_t>(i)];
+    if (a.is_scalar()) {
+      values[i] = a.value.cast(it);
+      ops[i] = ew::operand_ref{nullptr, values[i].bytes, it, false};
+      continue;
+    }
+    const array* in = a.arr;
+    // As call_ufunc: an input that partly overlaps the output is read from a copy.
+    bool same = in->data() == out.data() && in->strides() == out.strides() && in->shape() == out.shape();
+    if (!same && detail::may_overlap(*in, out)) {
+      copies[i] = in->copy(order::K);
+      in = &copies[i];
+    }
+    ops[i] = ew::operand_ref{in, nullptr, it, false};
+  }
+  ops[nargs] = ew::operand_ref{&out, nullptr, lt, false};
+  ew::kernel_spec spec{&loop, u.name, loop.body, ""};
+  ew::run(spec, ops, nargs, ops + nargs, 1, shape, nullptr);
+}
+
 std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts) {
   check_nargs(u, static_cast<int>(args.size()));
   dtype types[max_nin];

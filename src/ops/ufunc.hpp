@@ -55,6 +55,9 @@ struct ufunc_arg_ref {
 array call_ufunc1(const ufunc_def& u, const ufunc_arg* args, int nargs);
 /// The same over borrowed arguments (Note [small call]).
 array call_ufunc1(const ufunc_def& u, const ufunc_arg_ref* args, int nargs);
+/// The same into a given output (`out=`, in-place operators) with 'same_kind' casting and no mask: the
+/// result of call_ufunc with opts.out = {out}.
+void call_ufunc1_into(const ufunc_def& u, const ufunc_arg_ref* args, int nargs, const array& out);
 
 /// Call a ufunc: broadcasting, casting, out=, where=, scalars; returns the outputs.
 std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts = {});

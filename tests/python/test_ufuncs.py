@@ -118,6 +118,36 @@ def test_out_casting_error(xp):
 
 
 @testing.numpy_cuarray_allclose()
+def test_out_keyword_alone_broadcasts_into_the_output(xp):
+    # `ufunc(..., out=o)` with no other keyword takes the borrowed path (call_ufunc1_into).
+    a = testing.shaped_arange((4,), xp, numpy.float32)
+    out = xp.zeros((3, 4), dtype=numpy.float64)
+    r = xp.multiply(a, 2.0, out=out)
+    assert r is out
+    t = xp.zeros((3, 4), dtype=numpy.float32)[:, ::-1]  # a non-contiguous output, given as a 1-tuple
+    r2 = xp.add(a, xp.float32(1), out=(t,))
+    assert r2 is t
+    z = xp.zeros((), dtype=numpy.int64)
+    xp.add(3, 4, out=z)  # scalars only, 0-d output
+    s = xp.zeros((4,), dtype=numpy.float32)
+    xp.sin(a, out=s)
+    return out, t, z, s
+
+
+@testing.numpy_cuarray_equal(accept_error=ValueError)
+def test_out_keyword_non_broadcastable_output(xp):
+    a = testing.shaped_arange((2, 3), xp, numpy.float64)
+    return xp.add(a, 1.0, out=xp.zeros((3,), dtype=numpy.float64))
+
+
+@testing.numpy_cuarray_equal(accept_error=TypeError)
+def test_inplace_operator_casting_error(xp):
+    a = testing.shaped_arange((3,), xp, numpy.int32)
+    a += 1.5  # float64 result into int32: not 'same_kind'
+    return a
+
+
+@testing.numpy_cuarray_allclose()
 def test_inplace_operators(xp):
     a = testing.shaped_arange((5,), xp, numpy.float32)
     a += 1
