@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -159,15 +158,7 @@ nb::object fast_call(const elementwise_call& c, const registered_call& r, PyObje
   // each slot is written before the engine reads it.
   ew::operand_ref ops[12];
   alignas(16) unsigned char values[12][16];
-  // Contiguous copies of raw inputs that need one, built only then.
-  struct held_arrays {
-    alignas(array) unsigned char bytes[max_signature_args][sizeof(array)];
-    int count = 0;
-    const array* add(array a) { return new (bytes[count++]) array(std::move(a)); }
-    ~held_arrays() {
-      for (int k = 0; k < count; ++k) std::launder(reinterpret_cast<array*>(bytes[k]))->~array();
-    }
-  } held;
+  ew::array_slots<max_signature_args> held;  // contiguous copies of raw inputs that need one
   auto put_value = [&](std::size_t k, const scalar& v, dtype t) {  // v: already of dtype t
     std::memcpy(values[k], v.bytes, sizeof(values[k]));
     ops[k] = ew::operand_ref{nullptr, values[k], t, false};

@@ -429,16 +429,7 @@ void run(const kernel_spec& spec, const operand_ref* inputs, int nin, const oper
   // The array operands as seen over `shape` (outputs first, so that they lead the axis order), then the mask.
   // Operands of the full shape are used in place; others get a broadcast view in `bviews`.
   const array* views[max_operands];
-  // Broadcast views, constructed only when needed (most calls have none; default-constructing a dozen
-  // arrays on every call would cost more than the rest of the bookkeeping).
-  struct broadcast_views {
-    alignas(array) unsigned char bytes[max_operands][sizeof(array)];
-    int count = 0;
-    const array* add(array a) { return new (bytes[count++]) array(std::move(a)); }
-    ~broadcast_views() {
-      for (int k = 0; k < count; ++k) std::launder(reinterpret_cast<array*>(bytes[k]))->~array();
-    }
-  } bviews;
+  array_slots<max_operands> bviews;  // broadcast views, made only when needed
   int nviews = 0;
   int view_of[max_operands];
   for (int j = 0; j < nout; ++j) {

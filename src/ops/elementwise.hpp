@@ -1,8 +1,10 @@
 // The elementwise engine: generates, compiles, caches and launches kernels for `out = f(in...)`.
 #pragma once
 
+#include <new>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cuarray/array.hpp"
@@ -45,6 +47,22 @@ struct operand_ref {
   dtype compute = dtype::float64;
   bool raw = false;
   bool is_scalar() const { return arr == nullptr; }
+};
+
+/// Up to N arrays made during a call (broadcast views, contiguous copies), constructed only when added: the
+/// hot path makes none, and default-constructing a dozen arrays on every call would cost more than the rest
+/// of the bookkeeping. Pointers returned by add() stay valid for the holder's lifetime.
+template <int N>
+struct array_slots {
+  alignas(array) unsigned char bytes[N][sizeof(array)];
+  int count = 0;
+  array_slots() = default;
+  array_slots(const array_slots&) = delete;
+  array_slots& operator=(const array_slots&) = delete;
+  const array* add(array a) { return new (bytes[count++]) array(std::move(a)); }
+  ~array_slots() {
+    for (int k = 0; k < count; ++k) std::launder(reinterpret_cast<array*>(bytes[k]))->~array();
+  }
 };
 
 /// Run `spec` over `shape`: inputs broadcast to it, outputs must have exactly this shape. `where`, when

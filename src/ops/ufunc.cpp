@@ -380,17 +380,53 @@ array call_ufunc1(const ufunc_def& u, const ufunc_arg* args, int nargs) {
   return call_ufunc1(u, refs, nargs);
 }
 
+namespace {
+
+std::vector<ufunc_arg> owned_args(const ufunc_arg_ref* args, int nargs) {
+  std::vector<ufunc_arg> copies;
+  for (int i = 0; i < nargs; ++i) copies.push_back(ufunc_arg{args[i].arr ? *args[i].arr : array(), args[i].value, args[i].weak});
+  return copies;
+}
+
+// The kernel of `loop` over borrowed arguments into `out`. An input that partly overlaps the output is read
+// from a copy (NumPy's result, not a race), as in call_ufunc; an input that is exactly the output is fine.
+void run_loop1(const ufunc_def& u, const ufunc_loop& loop, const ufunc_arg_ref* args, int nargs, const array& out,
+               const shape_t& shape, bool may_alias) {
+  ew::operand_ref ops[3];
+  scalar values[2];
+  array copies[2];
+  for (int i = 0; i < nargs; ++i) {
+    const ufunc_arg_ref& a = args[i];
+    dtype it = loop.in[static_cast<std::size_t>(i)];
+    if (a.is_scalar()) {
+      values[i] = a.value.cast(it);
+      ops[i] = ew::operand_ref{nullptr, values[i].bytes, it, false};
+      continue;
+    }
+    const array* in = a.arr;
+    if (may_alias) {
+      bool same = in->data() == out.data() && in->strides() == out.strides() && in->shape() == out.shape();
+      if (!same && detail::may_overlap(*in, out)) {
+        copies[i] = in->copy(order::K);
+        in = &copies[i];
+      }
+    }
+    ops[i] = ew::operand_ref{in, nullptr, it, false};
+  }
+  ops[nargs] = ew::operand_ref{&out, nullptr, loop.out[0], false};
+  ew::kernel_spec spec{&loop, u.name, loop.body, ""};
+  ew::run(spec, ops, nargs, ops + nargs, 1, shape, nullptr);
+}
+
+}  // namespace
+
 // Note [small call]: the path of `a + b` and `sin(a)` with no keywords copies no array descriptor and takes
 // no reference count: the arguments are borrowed (ufunc_arg_ref), the kernel's operands point at them
 // (ew::operand_ref), and the only new objects are the output array and its storage.
 array call_ufunc1(const ufunc_def& u, const ufunc_arg_ref* args, int nargs) {
   check_nargs(u, nargs);
   if (u.nout != 1) throw value_error("ufunc '" + u.name + "' has several outputs");
-  if (nargs > 2) {
-    std::vector<ufunc_arg> copies;
-    for (int i = 0; i < nargs; ++i) copies.push_back(ufunc_arg{args[i].arr ? *args[i].arr : array(), args[i].value, args[i].weak});
-    return call_ufunc(u, copies)[0];
-  }
+  if (nargs > 2) return call_ufunc(u, owned_args(args, nargs))[0];
   dtype types[max_nin];
   static const ufunc_options defaults;
   const ufunc_loop& loop = resolve_types(u, args, nargs, defaults, types);
@@ -423,21 +459,7 @@ array call_ufunc1(const ufunc_def& u, const ufunc_arg_ref* args, int nargs) {
   array out = proto && !proto->is_c_contiguous()
                   ? detail::new_array(lt, *shape, strides_like(*shape, proto->strides(), itemsize(lt)), device)
                   : detail::new_array(lt, *shape, order::C, device);
-  ew::operand_ref ops[3];
-  scalar values[2];
-  for (int i = 0; i < nargs; ++i) {
-    const ufunc_arg_ref& a = args[i];
-    dtype it = loop.in[static_cast<std::size_t>(i)];
-    if (a.is_scalar()) {
-      values[i] = a.value.cast(it);
-      ops[i] = ew::operand_ref{nullptr, values[i].bytes, it, false};
-    } else {
-      ops[i] = ew::operand_ref{a.arr, nullptr, it, false};
-    }
-  }
-  ops[nargs] = ew::operand_ref{&out, nullptr, lt, false};
-  ew::kernel_spec spec{&loop, u.name, loop.body, ""};
-  ew::run(spec, ops, nargs, ops + nargs, 1, *shape, nullptr);
+  run_loop1(u, loop, args, nargs, out, *shape, false);  // a new output overlaps nothing
   return out;
 }
 
@@ -445,11 +467,9 @@ void call_ufunc1_into(const ufunc_def& u, const ufunc_arg_ref* args, int nargs, 
   check_nargs(u, nargs);
   if (u.nout != 1) throw value_error("ufunc '" + u.name + "' has several outputs");
   if (nargs > 2) {
-    std::vector<ufunc_arg> copies;
-    for (int i = 0; i < nargs; ++i) copies.push_back(ufunc_arg{args[i].arr ? *args[i].arr : array(), args[i].value, args[i].weak});
     ufunc_options opts;
     opts.out.push_back(out);
-    (void)call_ufunc(u, copies, opts);
+    (void)call_ufunc(u, owned_args(args, nargs), opts);
     return;
   }
   dtype types[max_nin];
@@ -469,29 +489,7 @@ void call_ufunc1_into(const ufunc_def& u, const ufunc_arg_ref* args, int nargs, 
     throw type_error("Cannot cast ufunc '" + u.name + "' output from " + dtype_repr(lt) + " to " +
                      dtype_repr(out.type()) + " with casting rule 'same_kind'");
   }
-  ew::operand_ref ops[3];
-  scalar values[2];
-  array copies[2];
-  for (int i = 0; i < nargs; ++i) {
-    const ufunc_arg_ref& a = args[i];
-    dtype it = loop.in[static_cast<std::size_t>(i)];
-    if (a.is_scalar()) {
-      values[i] = a.value.cast(it);
-      ops[i] = ew::operand_ref{nullptr, values[i].bytes, it, false};
-      continue;
-    }
-    const array* in = a.arr;
-    // As call_ufunc: an input that partly overlaps the output is read from a copy.
-    bool same = in->data() == out.data() && in->strides() == out.strides() && in->shape() == out.shape();
-    if (!same && detail::may_overlap(*in, out)) {
-      copies[i] = in->copy(order::K);
-      in = &copies[i];
-    }
-    ops[i] = ew::operand_ref{in, nullptr, it, false};
-  }
-  ops[nargs] = ew::operand_ref{&out, nullptr, lt, false};
-  ew::kernel_spec spec{&loop, u.name, loop.body, ""};
-  ew::run(spec, ops, nargs, ops + nargs, 1, shape, nullptr);
+  run_loop1(u, loop, args, nargs, out, shape, true);
 }
 
 std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts) {
