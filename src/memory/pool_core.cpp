@@ -31,6 +31,7 @@ pool_core::pool_core(raw_backend* backend) : backend_(backend) {
 // releases every parked chunk through the ordinary path (flush_quick): the statistics (n_free_blocks),
 // free_all_blocks, check_invariants, and an allocation that finds no free chunk, before it would take a new
 // segment. So the pool never grows, and never reports a state, because of parked chunks.
+
 // Note [pool nodes]: an allocation and its free each cost a node of the live map; erased nodes are kept
 // (up to max_spare_nodes, in a vector whose capacity is reserved, so keeping one never allocates) and
 // reused, so that the steady state of allocate/free pairs touches the heap not at all.
