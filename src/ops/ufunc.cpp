@@ -388,13 +388,20 @@ std::vector<ufunc_arg> owned_args(const ufunc_arg_ref* args, int nargs) {
   return copies;
 }
 
-// The kernel of `loop` over borrowed arguments into `out`. An input that partly overlaps the output is read
-// from a copy (NumPy's result, not a race), as in call_ufunc; an input that is exactly the output is fine.
+// An input that partly overlaps an output is read from a copy: NumPy's result, not a race. An input that is
+// exactly an output is fine, element i is read before it is written.
+bool partly_overlaps(const array& in, const array& out) {
+  bool same = in.data() == out.data() && in.strides() == out.strides() && in.shape() == out.shape();
+  return !same && detail::may_overlap(in, out);
+}
+
+// The kernel of `loop` over borrowed arguments into `out` (inputs read from copies where partly_overlaps,
+// checked only when `may_alias`: a new output overlaps nothing).
 void run_loop1(const ufunc_def& u, const ufunc_loop& loop, const ufunc_arg_ref* args, int nargs, const array& out,
                const shape_t& shape, bool may_alias) {
   ew::operand_ref ops[3];
   scalar values[2];
-  array copies[2];
+  ew::array_slots<2> copies;  // made only for an overlapping input
   for (int i = 0; i < nargs; ++i) {
     const ufunc_arg_ref& a = args[i];
     dtype it = loop.in[static_cast<std::size_t>(i)];
@@ -404,13 +411,7 @@ void run_loop1(const ufunc_def& u, const ufunc_loop& loop, const ufunc_arg_ref* 
       continue;
     }
     const array* in = a.arr;
-    if (may_alias) {
-      bool same = in->data() == out.data() && in->strides() == out.strides() && in->shape() == out.shape();
-      if (!same && detail::may_overlap(*in, out)) {
-        copies[i] = in->copy(order::K);
-        in = &copies[i];
-      }
-    }
+    if (may_alias && partly_overlaps(*in, out)) in = copies.add(in->copy(order::K));
     ops[i] = ew::operand_ref{in, nullptr, it, false};
   }
   ops[nargs] = ew::operand_ref{&out, nullptr, loop.out[0], false};
@@ -459,7 +460,7 @@ array call_ufunc1(const ufunc_def& u, const ufunc_arg_ref* args, int nargs) {
   array out = proto && !proto->is_c_contiguous()
                   ? detail::new_array(lt, *shape, strides_like(*shape, proto->strides(), itemsize(lt)), device)
                   : detail::new_array(lt, *shape, order::C, device);
-  run_loop1(u, loop, args, nargs, out, *shape, false);  // a new output overlaps nothing
+  run_loop1(u, loop, args, nargs, out, *shape, false);
   return out;
 }
 
@@ -568,11 +569,8 @@ std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& 
       continue;
     }
     const array* in = &a.arr;
-    // An input that partly overlaps an output is read from a copy: NumPy's result, not a race. An input
-    // that is exactly an output is fine, element i is read before it is written.
     for (const auto& o : outs) {
-      bool same = in->data() == o.data() && in->strides() == o.strides() && in->shape() == o.shape();
-      if (!same && detail::may_overlap(*in, o)) {
+      if (partly_overlaps(*in, o)) {
         copies[i] = in->copy(order::K);
         in = &copies[i];
         break;
