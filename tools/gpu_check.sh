@@ -11,13 +11,17 @@
 #   OUT                   log to $OUT/gpu_log.txt and benchmarks to $OUT/bench (default: build/)
 #   PYTHON                interpreter (default: python3)
 #   GPU_CHECK_SKIP        steps or groups to skip, space or comma separated:
-#                         info configure build ctest install selfcheck pytest numba bench | cpp python
+#                         info configure build ctest install selfcheck pytest numba sanitizer fuzz bench
+#                         | cpp python
 #   GPU_CHECK_PYTEST_ARGS what pytest runs (default: tests/python); with GPU_CHECK_SKIP, a run can be split
 #                         over two calls on the same warm machine (the second skipping the build)
 #   GPU_CHECK_BUDGET_S    wall-clock budget in seconds (default 570, under the device's 600 s per command);
 #                         each step is cut off so that the benchmarks and the summary still fit
 #   GPU_CHECK_BENCH_RESERVE_S   seconds kept for the benchmark step (default 90)
 #   GPU_CHECK_BENCH_ARGS  extra arguments of benchmarks/run.py, e.g. "--only manipulation"
+#   GPU_CHECK_INSTALL     pip (default): pip install the package; build: use build-gpu/python from the C++ build
+#                         (PYTHONPATH), skipping pip's second build of the same code
+#   GPU_CHECK_FUZZ_CASES  cases of the fuzz step (default 10000)
 # Output: progress lines and a summary block (< 25 lines) on stdout; everything else in the log.
 # Exit status: 0 when every step that ran passed, 1 otherwise (performance targets are reported, not enforced).
 
@@ -175,7 +179,8 @@ step_configure() {
     return 1
   fi
   rm -rf build-gpu  # from scratch: a machine kept warm between calls keeps its build folders
-  local args=(-S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUARRAY_CUDA_ARCHITECTURES=90)
+  local args=(-S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUARRAY_CUDA_ARCHITECTURES=90
+    "-DPython_EXECUTABLE=$(command -v "$PY")")
   if [ -d .deps/googletest ]; then
     args+=("-DCUARRAY_GTEST_SOURCE_DIR=$ROOT/.deps/googletest")
   else
@@ -194,6 +199,16 @@ step_ctest() {
 }
 
 step_install() {
+  if [ "${GPU_CHECK_INSTALL:-pip}" = build ]; then
+    # The package of the C++ build (build-gpu/python) instead of a second, identical build by pip: quicker,
+    # for runs that need no packaging check.
+    if [ ! -f build-gpu/python/cuarray/__init__.py ]; then
+      echo "GPU_CHECK_INSTALL=build: build-gpu/python/cuarray is missing"
+      return 1
+    fi
+    echo "GPU_CHECK_INSTALL=build: PYTHONPATH=$ROOT/build-gpu/python (no pip install)"
+    return 0
+  fi
   rm -rf build/cp3* build/py3*  # scikit-build-core's build-dir (pyproject.toml), also from scratch
   echo "+ CMAKE_ARGS=-DCUARRAY_CUDA_ARCHITECTURES=90 $PY -m pip install --no-build-isolation --no-deps --no-index -v ."
   lim env CMAKE_ARGS="-DCUARRAY_CUDA_ARCHITECTURES=90" CMAKE_BUILD_PARALLEL_LEVEL=16 \
@@ -234,6 +249,39 @@ step_numba() {
     return 99
   fi
   return $rc
+}
+
+# compute-sanitizer over tools/sanitizer/slice.py (memcheck with a cudaMalloc per array, then racecheck for the
+# shared-memory kernels) and memcheck over the custom-kernel tests; 0 errors is the target (issue 14).
+step_sanitizer() {
+  local cs
+  cs=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer \
+    /usr/local/cuda/compute-sanitizer/compute-sanitizer 2>/dev/null | head -n 1)
+  if [ -z "$cs" ]; then
+    echo "sanitizer: skipped (no compute-sanitizer)"
+    return 99
+  fi
+  local rc=0
+  echo "--- memcheck: tools/sanitizer/slice.py --plain-malloc"
+  (cd "$TMPD" && lim "$cs" --tool memcheck --print-limit 20 --error-exitcode 3 "$PY" "$ROOT/tools/sanitizer/slice.py" --plain-malloc) || rc=1
+  echo "--- racecheck: tools/sanitizer/slice.py"
+  (cd "$TMPD" && lim "$cs" --tool racecheck --print-limit 20 --error-exitcode 3 "$PY" "$ROOT/tools/sanitizer/slice.py") || rc=1
+  echo "--- memcheck: custom-kernel tests"
+  # The pool's per-test leak check is off here: under the sanitizer it saw arrays of finished tests still in the
+  # pool (not in ordinary runs); memory errors are the sanitizer's to find in this step.
+  CUARRAY_NO_LEAK_CHECK=1 lim "$cs" --tool memcheck --print-limit 20 --error-exitcode 3 "$PY" -m pytest tests/python/test_raw_kernels.py \
+    tests/python/test_elementwise_kernel.py -q -p no:cacheprovider ${PYTEST_EXTRA[@]+"${PYTEST_EXTRA[@]}"} || rc=1
+  return $rc
+}
+
+# The fuzz comparison with NumPy (tools/fuzz.py): GPU_CHECK_FUZZ_CASES cases (default 10000), seed 0.
+step_fuzz() {
+  if [ ! -f tools/fuzz.py ]; then
+    echo "fuzz: skipped (no tools/fuzz.py)"
+    return 99
+  fi
+  lim "$PY" tools/fuzz.py --cases "${GPU_CHECK_FUZZ_CASES:-10000}" --seed 0 --out "$LOGDIR/fuzz" \
+    --time-limit $((STEP_LIMIT - 20))
 }
 
 step_bench() {
@@ -293,6 +341,11 @@ print_summary() {
     echo "ctest: ${s:-$(status_text ctest)}"
     s=$(pytest_line pytest)
     echo "pytest: ${s:-$(status_text pytest)}"
+    s=$(step_file sanitizer | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|sanitizer slice:' | sed -E 's/^=+ *//' |
+      tr '\n' ';' | sed 's/;$//')
+    echo "sanitizer: ${s:-$(status_text sanitizer)}"
+    s=$(step_file fuzz | grep -E '^fuzz: ' | tail -n 1 | cut -c1-300)
+    echo "${s:-fuzz: $(status_text fuzz)}"
     s=$(step_file numba | grep -E '^numba: ' | tail -n 1)
     [ -z "$s" ] && s="numba: $(pytest_line numba)"
     [ "$s" = "numba: " ] && s="numba: $(status_text numba)"
@@ -332,6 +385,7 @@ on_signal() {
 trap on_signal TERM INT
 
 # --- main -----------------------------------------------------------------------
+[ "${GPU_CHECK_INSTALL:-pip}" = build ] && export PYTHONPATH="$ROOT/build-gpu/python${PYTHONPATH:+:$PYTHONPATH}"
 say "log: $LOG; budget ${BUDGET_S}s"
 "$PY" -c 'import pytest_timeout' >/dev/null 2>&1 && PYTEST_EXTRA=(--timeout=600)
 
@@ -343,6 +397,8 @@ run_step install python 480 step_install
 run_step selfcheck python 60 step_selfcheck install
 run_step pytest python 420 step_pytest install
 run_step numba numba 180 step_numba install
+run_step sanitizer sanitizer 240 step_sanitizer install
+run_step fuzz fuzz 300 step_fuzz install
 run_step bench bench 150 step_bench
 
 echo

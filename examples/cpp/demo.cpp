@@ -21,8 +21,8 @@ int main() {
   auto t = cuarray::arange(0.0, 6.0, 1.0).reshape({2, 3}).transpose().copy();  // (3, 2), C order
 
   std::vector<double> hx(5), ht(6);
-  x.copy_to_host(hx.data());
-  t.copy_to_host(ht.data());
+  x.copy_to_host(hx);
+  t.copy_to_host(ht);
   std::printf("linspace: ");
   for (double v : hx) std::printf("%g ", v);
   std::printf("\ntransposed arange: ");
@@ -33,10 +33,9 @@ int main() {
   // Reductions and sorting take NumPy's keywords; results stay on the device (0-d for full reductions).
   auto col_sums = cuarray::sum(t, {.axis = std::vector<int>{0}});
   auto order = cuarray::argsort(cuarray::negative(x));
-  double total = 0;
   std::vector<std::int64_t> horder(5);
-  cuarray::sum(x).copy_to_host(&total);
-  order.copy_to_host(horder.data());
+  double total = cuarray::sum(x).host_value<double>();
+  order.copy_to_host(horder);
   std::printf("sum(linspace) = %g, column sums of the transposed arange: %lld values, argsort(-x)[0] = %lld\n",
               total, static_cast<long long>(col_sums.size()), static_cast<long long>(horder[0]));
   cuarray::set_current_stream(cuarray::legacy_default_stream());

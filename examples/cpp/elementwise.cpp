@@ -11,7 +11,7 @@ namespace {
 void print(const char* label, const ca::array& a) {
   ca::array f = a.astype(ca::float64);  // one host type to print any dtype
   std::vector<double> h(static_cast<std::size_t>(f.size()));
-  f.copy_to_host(h.data());
+  f.copy_to_host(h);
   std::printf("%-28s %-8s [", label, std::string(ca::name(a.type())).c_str());
   for (std::size_t i = 0; i < h.size(); ++i) std::printf(i ? ", %g" : "%g", h[i]);
   std::printf("]\n");

@@ -84,13 +84,41 @@ class array {
   /// Copy `src` into this array: broadcasting `src`, casting to this dtype, handling overlap.
   void assign(const array& src);
 
+  // Note [host copies]: every copy between this array and host memory states the room the host side has, and
+  // one that does not fit raises value_error before any byte moves. A host copy sized for one element and
+  // filled from a whole array (an index array of any length copied into one int64) wrote past the variable:
+  // the size is now part of the call, so that class of bug cannot compile.
+
   /// Blocking copy to host memory laid out contiguously in order C or F (A: F if F-contiguous else C).
-  void copy_to_host(void* dst, order o = order::C) const;
-  /// Copy contiguous host data (layout of this array's C or F order) into this array.
-  void copy_from_host(const void* src, order o = order::C);
+  /// `dst_bytes` is the room at `dst`; less than nbytes() raises value_error.
+  void copy_to_host(void* dst, std::size_t dst_bytes, order o = order::C) const;
+  /// The same into a vector of elements of this array's item size and at least size() of them.
+  template <class T>
+  void copy_to_host(std::vector<T>& dst, order o = order::C) const {
+    check_host_element(sizeof(T));
+    copy_to_host(dst.data(), dst.size() * sizeof(T), o);
+  }
+  /// One element, at C-order position `i` (default the first), copied to the host (blocking); T must have
+  /// this array's item size. index_error when `i` is outside the array (an empty one too).
+  template <class T>
+  T host_value(std::int64_t i = 0) const {
+    T v{};
+    copy_element_to_host(&v, sizeof(T), i);
+    return v;
+  }
+  void copy_element_to_host(void* dst, std::size_t dst_bytes, std::int64_t i) const;
+  /// Copy contiguous host data (layout of this array's C or F order) into this array; `src_bytes` is the
+  /// size of the data at `src`, and one other than nbytes() raises value_error.
+  void copy_from_host(const void* src, std::size_t src_bytes, order o = order::C);
+  template <class T>
+  void copy_from_host(const std::vector<T>& src, order o = order::C) {
+    check_host_element(sizeof(T));
+    copy_from_host(src.data(), src.size() * sizeof(T), o);
+  }
 
  private:
   void update_flags();
+  void check_host_element(std::size_t host_itemsize) const;  ///< value_error unless it is itemsize()
   storage_ptr storage_;
   descriptor desc_;
   std::int64_t size_ = 0;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -27,6 +28,14 @@ std::uint64_t key_from_seed(std::uint64_t seed);
 /// array when all are scalars, as CuPy returns).
 using size_arg = std::optional<shape_t>;
 
+/// Note [random size]: NumPy checks the parameters of a distribution before it looks at `size`, so a size
+/// that is not a shape reaches the generator unchecked: a negative extent raises value_error ("negative
+/// dimensions are not allowed") and an extent equal to `invalid_size_dim` (a size that is not a sequence
+/// of integers, such as Python's 1.5) raises type_error, both where NumPy parses `size`.
+inline constexpr std::int64_t invalid_size_dim = std::numeric_limits<std::int64_t>::min();
+/// The type_error's message for such a size (the Python front end replaces it with one naming the object).
+inline constexpr const char* invalid_size_message = "expected a sequence of integers or a single integer";
+
 /// NumPy's numpy.random.Generator. Parameters may be numbers or arrays (broadcast together and with
 /// `size`), converted to float64 as NumPy does ('safe' casting: complex is a type_error). Invalid parameter
 /// values raise value_error with NumPy's messages; checking an array parameter reads it back (a sync).
@@ -41,7 +50,7 @@ class generator {
   /// [0, 1): float32 (24 random bits) or float64 (53 bits). `out`: a C-contiguous array of dtype `t`.
   array random(const size_arg& size = std::nullopt, dtype t = float64, const array& out = array());
   array standard_normal(const size_arg& size = std::nullopt, dtype t = float64, const array& out = array());
-  /// `method` "zig" or "inv" (both give the inversion method here).
+  /// `method` "zig" or "inv" (both give the inversion method here; as NumPy, any other value means "inv").
   array standard_exponential(const size_arg& size = std::nullopt, dtype t = float64,
                              std::string_view method = "zig", const array& out = array());
   array standard_gamma(const ufunc_arg& shape, const size_arg& size = std::nullopt, dtype t = float64,

@@ -31,11 +31,16 @@ struct ufunc_arg {
   array arr;
   scalar value;
   bool weak = false;
+  /// A weak Python int beyond int64 and uint64: `value` holds it as float64 (+-inf past float64's range). It
+  /// takes part as a Python int does and must meet a floating-point loop (or be compared with an integer
+  /// array), else overflow_error, as NumPy 2 converts it to the loop's type.
+  bool big_int = false;
 
   ufunc_arg() = default;
   ufunc_arg(array a) : arr(std::move(a)) {}
   ufunc_arg(const scalar& v) : value(v) {}
-  ufunc_arg(array a, const scalar& v, bool is_weak) : arr(std::move(a)), value(v), weak(is_weak) {}
+  ufunc_arg(array a, const scalar& v, bool is_weak, bool is_big_int = false)
+      : arr(std::move(a)), value(v), weak(is_weak), big_int(is_big_int) {}
   // Templates, so that a pointer never converts to bool and int is not ambiguous between int64 and double.
   template <class T, std::enable_if_t<std::is_same_v<T, bool>, int> = 0> ufunc_arg(T v) : value(scalar::from_bool(v)) {}
   template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>

@@ -2,6 +2,7 @@
 import numpy
 
 from cuarray import _core
+from cuarray import _dispatch
 from cuarray import cuda
 from cuarray._core import ndarray
 from cuarray._creation import (
@@ -67,23 +68,6 @@ for _name in _core.ufunc_names():
 del _name
 
 
-def _array_ufunc(self, uf, method, *inputs, **kwargs):
-    """NumPy's ufuncs on cuarray arrays run on the device: numpy.add(gpu_a, gpu_b) -> cuarray.ndarray."""
-    ours = getattr(_core_module(), getattr(uf, "__name__", ""), None)
-    if not isinstance(ours, ufunc):
-        return NotImplemented
-    if method == "__call__":
-        return ours(*inputs, **kwargs)
-    if method == "outer":
-        return ours.outer(*inputs, **kwargs)
-    return NotImplemented
-
-
-def _core_module():
-    import cuarray
-    return cuarray
-
-
 def is_available():
     """Whether a CUDA device can be used (False without a driver or device; never raises)."""
     return _core.is_available()
@@ -100,7 +84,8 @@ def _ndarray_reduce(self):
     return (array, (self.get(),))
 
 
-ndarray.__array_ufunc__ = _array_ufunc
+ndarray.__array_ufunc__ = _dispatch.array_ufunc
+ndarray.__array_function__ = _dispatch.array_function
 ndarray.__iter__ = _ndarray_iter
 ndarray.__reduce__ = _ndarray_reduce
 ndarray.__hash__ = None

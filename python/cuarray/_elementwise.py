@@ -46,6 +46,11 @@ class _Param:
             if dt is not None:
                 _core.jit_type_name(dt)  # TypeError for dtypes cuarray does not support
                 self.dtype = dt
+        if self.dtype is None and (self.ctype == "raw" or self.ctype in _CPP_KEYWORDS):
+            # 'raw T' is a raw parameter without a name, not a parameter T of a placeholder type 'raw' (CuPy
+            # refuses it too: TypeError from numpy.dtype('raw'); a syntax error here, as 'T' alone is).
+            raise ValueError(f"Invalid parameter {text.strip()!r}: expected '[raw] TYPE NAME' ({self.ctype!r} "
+                             f"is a keyword, not a type)")
         if self.name in ("i", "n") or self.name.startswith("_"):
             raise ValueError(f"Invalid parameter name {self.name!r}: 'i', 'n' and names starting with '_' are "
                              f"reserved for the kernel's own use")
@@ -205,6 +210,11 @@ class ElementwiseKernel(_core._ElementwiseCall):
 
         def bind(p, dt, what):
             if p.dtype is not None:
+                # An output array is written as it is, so it must be of the parameter's type (CuPy's
+                # TypeError); an input array is cast to it.
+                if what == "output" and dt != p.dtype:
+                    raise TypeError(f"Type is mismatched: output {p.name!r} of {self.name!r} is declared "
+                                    f"{p.dtype}, but the array given has dtype {dt}")
                 return
             bound = types.get(p.ctype)
             if bound is None:

@@ -1,4 +1,6 @@
 """ReductionKernel: user-defined reductions (map, associative reduce, post-map) on the reduction engine (CuPy's API)."""
+import operator
+
 import numpy
 
 from cuarray import _core
@@ -94,7 +96,9 @@ class ReductionKernel:
         if axis is None:
             axes = None
         else:
-            axes = tuple(int(ax) for ax in axis) if isinstance(axis, (tuple, list)) else (int(axis),)
+            # operator.index: a float axis is a TypeError, as in CuPy (int() would truncate it).
+            axes = tuple(operator.index(ax) for ax in axis) if isinstance(axis, (tuple, list)) else \
+                (operator.index(axis),)
         typedefs = "".join(f"typedef {_type_name(t)} {name};\n" for name, t in types.items())
         acc = _type_name(acc_dt)
         computes = [_type_name(dt) for dt in dts]

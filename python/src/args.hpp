@@ -75,7 +75,51 @@ inline std::optional<int> to_axis(nb::handle obj) {
   return static_cast<int>(v);
 }
 
-/// None, an int, or a tuple/list of ints (NumPy's axis of reductions).
+/// One axis as NumPy's C functions take it (PyArray_PyIntAsInt): an integer other than a bool. A bool is a
+/// TypeError ("an integer is required"), anything else operator.index's TypeError ("'list' object cannot
+/// be interpreted as an integer").
+inline int to_int_axis(nb::handle obj) {
+  // (numpy.bool_ has no __index__: operator.index refuses it already.)
+  if (PyBool_Check(obj.ptr()) || obj.is_none()) throw type_error("an integer is required for the axis");
+  return *to_axis(obj);
+}
+
+/// None or to_int_axis (argmax, cumsum, argsort, take...: NumPy's C functions with one optional axis).
+inline std::optional<int> to_opt_int_axis(nb::handle obj) {
+  if (obj.is_none()) return std::nullopt;
+  return to_int_axis(obj);
+}
+
+/// A tuple axis of ufunc.accumulate/reduceat (and so of cumulative_sum/prod): each entry an integer within
+/// `ndim` (AxisError), then exactly one of them (ValueError "<method> does not allow multiple axes").
+inline int single_axis_of_tuple(nb::handle tuple, int ndim, const char* method) {
+  std::vector<int> v;
+  for (nb::handle h : tuple) v.push_back(normalize_axis(to_int_axis(h), ndim));
+  if (v.size() != 1) throw value_error(std::string(method) + " does not allow multiple axes");
+  return v[0];
+}
+
+/// Note [reduction axes]: the axis of a reduction as NumPy's ufunc.reduce (and so sum, max, any, mean,
+/// count_nonzero, ...) takes it: None, an integer, or a tuple of integers. A list is a TypeError ("'list'
+/// object cannot be interpreted as an integer"), so is a bool or a float, as in NumPy; the functions
+/// NumPy writes in Python over normalize_axis_tuple (median, quantile, average...) take lists and use
+/// to_axes instead. With `scalar_axis_ok`, a single integer axis of a 0-d array may be 0 or -1 (NumPy's
+/// C reductions treat a 0-d array as 1-d there; a tuple gets no such leave): it reduces over nothing, as
+/// axis=None does, and nullopt comes back.
+inline axis_list to_reduce_axes(nb::handle obj, int ndim = -1, bool scalar_axis_ok = false) {
+  if (obj.is_none()) return std::nullopt;
+  std::vector<int> v;
+  if (PyTuple_Check(obj.ptr())) {
+    for (nb::handle h : obj) v.push_back(to_int_axis(h));
+    return v;
+  }
+  int ax = to_int_axis(obj);
+  if (scalar_axis_ok && ndim == 0 && (ax == 0 || ax == -1)) return std::nullopt;
+  v.push_back(ax);
+  return v;
+}
+
+/// None, an int, or a tuple/list of ints (NumPy's normalize_axis_tuple, as median and average take it).
 inline axis_list to_axes(nb::handle obj) {
   if (obj.is_none()) return std::nullopt;
   std::vector<int> v;

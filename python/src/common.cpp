@@ -4,6 +4,7 @@
 #include <nanobind/stl/string.h>
 
 #include <array>
+#include <climits>
 #include <cstring>
 #include <string>
 
@@ -84,14 +85,23 @@ dtype to_dtype(nb::handle obj) {
 
 shape_t to_shape(nb::handle obj) {
   shape_t s;
+  // NumPy's PyArray_IntpConverter: a bool is no dimension (TypeError), and an integer beyond intp either way
+  // is "Maximum allowed dimension exceeded" (ValueError), before any check of the sign.
   auto as_int = [](PyObject* o) -> std::int64_t {
+    if (PyBool_Check(o)) throw type_error("an integer is required");
     PyObject* idx = PyNumber_Index(o);
     if (!idx) throw nb::python_error();
-    long long v = PyLong_AsLongLong(idx);
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(idx, &overflow);
     Py_DECREF(idx);
     if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+    if (overflow != 0) throw value_error("Maximum allowed dimension exceeded");
     return v;
   };
+  if (PyBool_Check(obj.ptr())) {
+    throw type_error(std::string("expected a sequence of integers or a single integer, got '") +
+                     (obj.ptr() == Py_True ? "True'" : "False'"));
+  }
   if (PyLong_Check(obj.ptr())) {
     s.push_back(as_int(obj.ptr()));
   } else if (PyTuple_Check(obj.ptr()) || PyList_Check(obj.ptr())) {
@@ -123,9 +133,41 @@ nb::tuple to_tuple(const dim_vector& v) {
 
 order to_order(nb::handle obj, order if_none) {
   if (obj.is_none()) return if_none;
-  std::string s = nb::cast<std::string>(obj);
+  std::string s;
+  if (PyUnicode_Check(obj.ptr())) {
+    s = nb::cast<std::string>(obj);
+  } else if (PyBytes_Check(obj.ptr())) {
+    s = std::string(PyBytes_AS_STRING(obj.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(obj.ptr())));
+  } else {
+    throw type_error("order must be str, not " + nb::cast<std::string>(
+                                                    nb::handle((PyObject*)Py_TYPE(obj.ptr())).attr("__name__")));
+  }
   if (s.size() != 1) throw value_error("order must be one of 'C', 'F', 'A', or 'K' (got '" + s + "')");
   return parse_order(s[0]);
+}
+
+// Note [huge axes]: NumPy reads an axis into a C int, and one that does not fit is an OverflowError in most of
+// its functions (flip, moveaxis, expand_dims, stack, roll...), a ValueError in others ("integer won't fit into
+// a C int": sum, take, concatenate), an IndexError in split and an AxisError in rollaxis. cuarray raises one
+// type for all of them, AxisOverflowError: a numpy.exceptions.AxisError (so a ValueError and an IndexError)
+// that is also an OverflowError, which whatever handler NumPy code has catches. Casting the value to int
+// instead would make axis=2**32 act on axis 0.
+int to_c_int_axis(nb::handle obj) {
+  nb::object idx = nb::steal(PyNumber_Index(obj.ptr()));
+  if (!idx.is_valid()) throw nb::python_error();
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(idx.ptr(), &overflow);
+  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  if (overflow == 0 && v >= INT_MIN && v <= INT_MAX) return static_cast<int>(v);
+  static PyObject* type = [] {
+    nb::object axis_error = nb::module_::import_("numpy.exceptions").attr("AxisError");
+    nb::object bases = nb::steal(PyTuple_Pack(2, axis_error.ptr(), PyExc_OverflowError));
+    return PyErr_NewExceptionWithDoc("cuarray.AxisOverflowError",
+                                     "An axis beyond the range of a C int (Note [huge axes]).", bases.ptr(), nullptr);
+  }();
+  std::string text = nb::cast<std::string>(nb::str(idx));
+  PyErr_SetString(type, ("axis " + text + " is out of bounds: it does not fit a C int").c_str());
+  throw nb::python_error();
 }
 
 bool is_python_scalar(nb::handle obj) {
@@ -142,6 +184,12 @@ dtype scalar_dtype(nb::handle obj) {
   if (PyFloat_Check(o)) return float64;
   if (PyComplex_Check(o)) return complex128;
   return to_dtype(obj.attr("dtype"));
+}
+
+nb::object as_numeric_host(nb::handle host, dtype t) {
+  char k = nb::cast<std::string>(host.attr("dtype").attr("kind"))[0];
+  if (k != 'U' && k != 'S' && k != 'O' && k != 'V') return nb::borrow(host);
+  return numpy().attr("asarray")(host, numpy_dtype(t));
 }
 
 scalar to_scalar(nb::handle value, dtype t, bool strict) {
@@ -206,6 +254,10 @@ scalar to_scalar(nb::handle value, dtype t, bool strict) {
   if (nb::cast<int>(arr.attr("ndim")) != 0) {
     throw value_error("setting an array element with a sequence.");
   }
+  // A string, bytes, None or another object has no dtype of ours: NumPy's own conversion to the target
+  // decides (ValueError for 'x' into a number, TypeError for None into an integer, NaN for None into a
+  // float, the truth of the object for bool).
+  arr = as_numeric_host(arr, t);
   dtype src = to_dtype(arr.attr("dtype"));
   nb::bytes raw = nb::cast<nb::bytes>(arr.attr("tobytes")());
   scalar s;

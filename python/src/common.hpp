@@ -42,6 +42,8 @@ shape_t to_shape_signed(nb::handle obj);
 
 /// 'C', 'F', 'A', 'K' or None (-> `if_none`).
 order to_order(nb::handle obj, order if_none);
+/// An axis argument (operator.index) as a C int; beyond C int's range, AxisOverflowError (Note [huge axes]).
+int to_c_int_axis(nb::handle obj);
 
 /// A Python or NumPy scalar (or 0-d NumPy array) converted for storing into an array of dtype `t`,
 /// with NumPy 2's rules (OverflowError for out-of-range Python ints). `strict` is the element-assignment
@@ -49,6 +51,10 @@ order to_order(nb::handle obj, order if_none);
 /// NaN, OverflowError for inf and out-of-range values) and a Python complex refuses to become real. Without
 /// it (full(), copyto), Python floats and complexes are cast like arrays ('unsafe').
 scalar to_scalar(nb::handle value, dtype t, bool strict = true);
+/// A NumPy array of strings, bytes or objects converted to dtype `t` by NumPy's own rules (its
+/// exceptions included: ValueError for 'x' into a number, TypeError for None into an integer); any other
+/// NumPy array as it is.
+nb::object as_numeric_host(nb::handle host, dtype t);
 /// Whether `obj` is a Python or NumPy scalar (bool, int, float, complex, numpy.generic).
 bool is_python_scalar(nb::handle obj);
 /// Default dtype NumPy gives a Python scalar (or the NumPy scalar's own dtype).

@@ -32,6 +32,41 @@ array like(const array& proto, nb::handle dt, nb::handle ord, nb::handle shape) 
   return empty_like(proto, t, o);
 }
 
+// full()'s dtype for a Python or NumPy scalar without dtype=: NumPy's numpy.asarray(value).dtype, in which a
+// Python int is int64 where it fits, uint64 up to 2**64-1 and object (which cuarray lacks) beyond. (Ufunc
+// operands follow NEP 50 instead: scalar_dtype and args::scalar_operand.)
+dtype fill_dtype(nb::handle value) {
+  PyObject* o = value.ptr();
+  if (PyLong_Check(o) && !PyBool_Check(o)) {
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow == 0) return int64;
+    if (overflow > 0) {
+      PyLong_AsUnsignedLongLong(o);
+      if (!PyErr_Occurred()) return uint64;
+      PyErr_Clear();
+    }
+    throw type_error("cuarray does not support dtype object (NumPy's dtype for the Python int " +
+                     nb::cast<std::string>(nb::str(value)) + ")");
+  }
+  return scalar_dtype(value);
+}
+
+// full()'s and full_like()'s fill value as NumPy's copyto(casting='unsafe') takes it: to_scalar's cast, except
+// that a Python int beyond int64 into bool is NumPy's OverflowError there (element assignment makes it True).
+scalar fill_scalar(nb::handle value, dtype t) {
+  if (t == bool_ && PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr())) {
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow != 0) throw overflow_error("Python int too large to convert to C long");
+  }
+  return to_scalar(value, t, false);
+}
+
+// eye's and identity's N and M: dimensions, with to_shape's rules (a bool is a TypeError, an integer beyond
+// int64 a ValueError, as NumPy's zeros((N, M)) has them).
+std::int64_t to_dim(nb::handle v) { return to_shape(nb::make_tuple(v))[0]; }
+
 std::complex<double> as_complex(nb::handle v) {
   PyObject* o = v.ptr();
   Py_complex c = PyComplex_AsCComplex(o);
@@ -44,13 +79,13 @@ std::complex<double> as_complex(nb::handle v) {
 void init_creation(nb::module_& m) {
   m.def("empty", [](nb::handle shape, nb::handle dt, nb::handle ord) {
     return wrap(empty(to_shape(shape), to_dtype(dt, float64), creation_order(ord)));
-  }, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order") = "C");
+  }, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C");
   m.def("zeros", [](nb::handle shape, nb::handle dt, nb::handle ord) {
     return wrap(zeros(to_shape(shape), to_dtype(dt, float64), creation_order(ord)));
-  }, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order") = "C");
+  }, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C");
   m.def("ones", [](nb::handle shape, nb::handle dt, nb::handle ord) {
     return wrap(ones(to_shape(shape), to_dtype(dt, float64), creation_order(ord)));
-  }, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order") = "C");
+  }, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C");
   m.def("full", [](nb::handle shape, nb::handle value, nb::handle dt, nb::handle ord) {
     shape_t s = to_shape(shape);
     order o = creation_order(ord);
@@ -61,49 +96,64 @@ void init_creation(nb::module_& m) {
       return wrap(std::move(out));
     }
     if (!is_python_scalar(value)) {
-      // Array-like fill values broadcast, as in NumPy.
+      // Array-like fill values broadcast, as in NumPy. None, strings and other objects are converted to the
+      // dtype by NumPy (nan for None into a float, its exceptions otherwise) before any device use.
       nb::object host = numpy().attr("asarray")(value);
       dtype t = dt.is_none() ? to_dtype(host.attr("dtype")) : to_dtype(dt);
+      if (nb::cast<int>(host.attr("ndim")) == 0) return wrap(full(s, to_scalar(host, t, false), t, o));
+      host = as_numeric_host(host, t);
       array out = empty(s, t, o);
       assign_from_python(out, host);
       return wrap(std::move(out));
     }
-    dtype t = dt.is_none() ? scalar_dtype(value) : to_dtype(dt);
-    return wrap(full(s, to_scalar(value, t, false), t, o));
-  }, nb::arg("shape"), nb::arg("fill_value"), nb::arg("dtype") = nb::none(), nb::arg("order") = "C");
+    dtype t = dt.is_none() ? fill_dtype(value) : to_dtype(dt);
+    return wrap(full(s, fill_scalar(value, t), t, o));
+  }, nb::arg("shape"), nb::arg("fill_value").none(), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C");
 
   m.def("empty_like", [](const py_array& a, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape) {
     (void)subok;
     return wrap(like(a.a, dt, ord, shape));
-  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order") = "K", nb::arg("subok") = nb::none(),
+  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok") = nb::none(),
      nb::arg("shape") = nb::none());
   m.def("zeros_like", [](const py_array& a, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape) {
     (void)subok;
     array out = like(a.a, dt, ord, shape);
     out.fill(scalar::from_int(0, out.type()));
     return wrap(std::move(out));
-  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order") = "K", nb::arg("subok") = nb::none(),
+  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok") = nb::none(),
      nb::arg("shape") = nb::none());
   m.def("ones_like", [](const py_array& a, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape) {
     (void)subok;
     array out = like(a.a, dt, ord, shape);
     out.fill(scalar::from_int(1, out.type()));
     return wrap(std::move(out));
-  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order") = "K", nb::arg("subok") = nb::none(),
+  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok") = nb::none(),
      nb::arg("shape") = nb::none());
   m.def("full_like", [](const py_array& a, nb::handle value, nb::handle dt, nb::handle ord, nb::handle subok,
                         nb::handle shape) {
     (void)subok;
-    array out = like(a.a, dt, ord, shape);
     if (is_ndarray(value)) {
+      array out = like(a.a, dt, ord, shape);
       out.assign(as_py_array(value).a);
-    } else if (is_python_scalar(value)) {
-      out.fill(to_scalar(value, out.type(), false));
-    } else {
-      assign_from_python(out, numpy().attr("asarray")(value));
+      return wrap(std::move(out));
     }
+    // Host values' range and conversion errors (None, strings...) come before any device use, after the
+    // shape's and order's as in NumPy.
+    if (!shape.is_none()) to_shape(shape);
+    to_order(ord, order::K);
+    dtype t = dt.is_none() ? a.a.type() : to_dtype(dt);
+    nb::object host = is_python_scalar(value) ? nb::borrow(value) : numpy().attr("asarray")(value);
+    if (is_python_scalar(value) || nb::cast<int>(host.attr("ndim")) == 0) {
+      scalar v = fill_scalar(host, t);
+      array out = like(a.a, dt, ord, shape);
+      out.fill(v);
+      return wrap(std::move(out));
+    }
+    host = as_numeric_host(host, t);
+    array out = like(a.a, dt, ord, shape);
+    assign_from_python(out, host);
     return wrap(std::move(out));
-  }, nb::arg("a"), nb::arg("fill_value"), nb::arg("dtype") = nb::none(), nb::arg("order") = "K",
+  }, nb::arg("a"), nb::arg("fill_value").none(), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K",
      nb::arg("subok") = nb::none(), nb::arg("shape") = nb::none());
 
   m.def("arange_n", [](std::int64_t n, nb::handle start, nb::handle step, nb::handle dt) {
@@ -136,11 +186,28 @@ void init_creation(nb::module_& m) {
   m.def("geomspace", [](nb::handle start, nb::handle stop, std::int64_t num, bool endpoint, nb::handle dt) {
     return wrap(geomspace(as_complex(start), as_complex(stop), num, endpoint, to_dtype(dt)));
   });
-  m.def("eye", [](std::int64_t n, nb::handle mm, std::int64_t k, nb::handle dt, nb::handle ord) {
-    std::int64_t cols = mm.is_none() ? n : nb::cast<std::int64_t>(mm);
-    return wrap(eye(n, cols, k, to_dtype(dt, float64), creation_order(ord)));
-  }, nb::arg("N"), nb::arg("M") = nb::none(), nb::arg("k") = 0, nb::arg("dtype") = nb::none(), nb::arg("order") = "C");
-  m.def("identity", [](std::int64_t n, nb::handle dt) { return wrap(identity(n, to_dtype(dt, float64))); },
+  m.def("eye", [](nb::handle nn, nb::handle mm, nb::handle kk, nb::handle dt, nb::handle ord) {
+    // NumPy's order: zeros((N, M), dtype, order), then `k >= M` (no diagonal), then operator.index(k).
+    std::int64_t n = to_dim(nn);
+    std::int64_t cols = mm.is_none() ? n : to_dim(mm);
+    dtype t = to_dtype(dt, float64);
+    order o = creation_order(ord);
+    long long k = cols;  // any k >= M, int64 or not, gives no diagonal
+    nb::object m_obj = nb::int_(cols);
+    int beyond = PyObject_RichCompareBool(kk.ptr(), m_obj.ptr(), Py_GE);
+    if (beyond < 0) throw nb::python_error();
+    if (!beyond) {
+      nb::object k_index = nb::steal(PyNumber_Index(kk.ptr()));
+      if (!k_index.is_valid()) throw nb::python_error();
+      int overflow = 0;
+      k = PyLong_AsLongLongAndOverflow(k_index.ptr(), &overflow);
+      if (k == -1 && PyErr_Occurred()) throw nb::python_error();
+      k = overflow < 0 || k < -n ? -n : k;  // as far below as it may be: no diagonal either
+    }
+    return wrap(eye(n, cols, k, t, o));
+  }, nb::arg("N"), nb::arg("M").none() = nb::none(), nb::arg("k") = 0, nb::arg("dtype") = nb::none(),
+     nb::arg("order").none() = "C");
+  m.def("identity", [](nb::handle n, nb::handle dt) { return wrap(identity(to_dim(n), to_dtype(dt, float64))); },
         nb::arg("n"), nb::arg("dtype") = nb::none());
   m.def("to_device", [](const py_array& a, int device) { return wrap(to_device(a.a, device)); });
   m.def("copy_array", [](const py_array& a, nb::handle ord) { return wrap(a.a.copy(to_order(ord, order::K))); });

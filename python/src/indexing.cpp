@@ -33,8 +33,19 @@ array to_values(nb::handle obj, const char* func) {
   return as_py_array(nb::module_::import_("cuarray").attr("asarray")(obj)).a;
 }
 
+// NumPy's take and compress (PyArray_CheckAxis) take a 0-d array as a 1-element 1-D one when an axis is given,
+// so that axis 0 or -1 is valid; a bool axis is a TypeError there.
+array as_axis_operand(const array& a, std::optional<int>& axis) {
+  if (!axis || a.ndim() != 0) return a;
+  normalize_axis(*axis, 1);
+  axis = 0;
+  return a.reshape(shape_t{1});
+}
+
 nb::object take_py(nb::handle a, nb::handle indices, nb::handle axis, nb::handle out, nb::handle mode) {
-  array result = take(to_array(a, "take"), to_indices(indices, "take"), to_axis(axis), to_mode(mode), to_out(out));
+  std::optional<int> ax = to_opt_int_axis(axis);
+  array x = as_axis_operand(to_array(a, "take"), ax);
+  array result = take(x, to_indices(indices, "take"), ax, to_mode(mode), to_out(out));
   if (!out.is_none()) return nb::borrow(out);
   return wrap(std::move(result));
 }
@@ -47,7 +58,9 @@ void put_py(nb::handle a, nb::handle ind, nb::handle v, nb::handle mode) {
 nb::object compress_py(nb::handle condition, nb::handle a, nb::handle axis, nb::handle out) {
   array cond = to_indices(condition, "compress");
   if (cond.type() != bool_) cond = cond.astype(bool_);
-  array result = compress(cond, to_array(a, "compress"), to_axis(axis), to_out(out));
+  std::optional<int> ax = to_opt_int_axis(axis);
+  array x = as_axis_operand(to_array(a, "compress"), ax);
+  array result = compress(cond, x, ax, to_out(out));
   if (!out.is_none()) return nb::borrow(out);
   return wrap(std::move(result));
 }

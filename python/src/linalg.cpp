@@ -235,9 +235,7 @@ void init_linalg(nb::module_& m) {
         array r = linalg::matrix_rank(a, opt_tolerance(tol, "linalg.matrix_rank"), hermitian,
                                       opt_tolerance(rtol, "linalg.matrix_rank"));
         if (a.ndim() < 2) {  // NumPy's int(not all(A == 0))
-          std::int64_t v = 0;
-          r.copy_to_host(&v);
-          return nb::int_(v);
+          return nb::int_(r.host_value<std::int64_t>());
         }
         return wrap(r);
       },

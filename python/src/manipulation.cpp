@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "args.hpp"
 #include "common.hpp"
 #include "cuarray/manipulation.hpp"
 
@@ -60,11 +61,26 @@ std::optional<std::vector<int>> to_axes(nb::handle h) {
   if (h.is_none()) return std::nullopt;
   std::vector<int> out;
   if (is_int_like(h)) {
-    out.push_back(static_cast<int>(to_int(h)));
+    out.push_back(to_c_int_axis(h));
     return out;
   }
-  for (nb::handle x : h) out.push_back(static_cast<int>(to_int(x)));
+  for (nb::handle x : h) out.push_back(to_c_int_axis(x));
   return out;
+}
+
+// squeeze's axis as NumPy's C squeeze takes it: None, an integer or a tuple of integers (a list or a bool is a
+// TypeError, Note [reduction axes] in args.hpp); a 0-d array takes axis 0 or -1 (it squeezes nothing).
+std::optional<std::vector<int>> to_squeeze_axes(nb::handle h, const array& a) {
+  return args::to_reduce_axes(h, a.ndim(), true);
+}
+
+// repeat's axis: None or an integer other than a bool; a 0-d array is taken as 1-D for it (axis 0 or -1).
+array repeat_operand(const array& a, nb::handle axis_obj, std::optional<int>& axis) {
+  axis = args::to_opt_int_axis(axis_obj);
+  if (!axis || a.ndim() != 0) return a;
+  normalize_axis(*axis, 1);
+  axis = 0;
+  return a.reshape(shape_t{1});
 }
 
 std::vector<int> to_axis_list(nb::handle h) {
@@ -80,7 +96,7 @@ std::vector<array> arg_arrays(nb::handle seq) {
 
 std::optional<int> to_opt_axis(nb::handle h) {
   if (h.is_none()) return std::nullopt;
-  return static_cast<int>(to_int(h));
+  return to_c_int_axis(h);
 }
 
 join_options to_join_options(nb::handle out, nb::handle dt, nb::handle cast) {
@@ -254,7 +270,7 @@ nb::object do_pad(nb::handle arr_obj, nb::handle pad_width_in, nb::handle mode_o
     nb::list seq;
     for (int i = 0; i < nd; ++i) seq.append(nb::make_tuple(0, 0));
     for (auto [k, v] : nb::borrow<nb::dict>(pad_width)) {
-      int ax = static_cast<int>(to_int(k));
+      int ax = to_c_int_axis(k);
       if (ax < 0) ax += nd;
       seq[ax] = is_int_like(v) ? nb::object(nb::make_tuple(v, v)) : nb::borrow(v);
     }
@@ -362,7 +378,10 @@ void init_manipulation(nb::module_& m) {
      "A new shape for the data: a view whenever the strides allow it, else a copy.");
   m.def("ravel", [](nb::handle a, nb::handle ord) { return ret(a, ravel(arg_array(a), to_order(ord, order::C))); },
         nb::arg("a"), nb::arg("order") = "C", "The elements as a 1-D array (a view when possible).");
-  m.def("squeeze", [](nb::handle a, nb::handle axis) { return ret(a, squeeze(arg_array(a), to_axes(axis))); },
+  m.def("squeeze", [](nb::handle a, nb::handle axis) {
+    array x = arg_array(a);
+    return ret(a, squeeze(x, to_squeeze_axes(axis, x)));
+  },
         nb::arg("a"), nb::arg("axis").none() = nb::none(), "Remove axes of length one.");
   m.def("expand_dims", [](nb::handle a, nb::handle axis) {
     return ret(a, expand_dims(arg_array(a), to_axis_list(axis)));
@@ -388,8 +407,15 @@ void init_manipulation(nb::module_& m) {
   }, "Views of the arrays broadcast to one shape.");
   m.def("broadcast_shapes", [](nb::args args) {
     std::vector<shape_t> shapes;
-    for (nb::handle h : args) shapes.push_back(shape_from(h));
-    return to_tuple(broadcast_shapes(shapes));
+    // NumPy's broadcast_shapes takes each shape as numpy.empty does (to_shape's rules: no negative sizes, no
+    // bools, "Maximum allowed dimension exceeded"), and the result's size must fit intp.
+    for (nb::handle h : args) shapes.push_back(to_shape(h));
+    shape_t r = broadcast_shapes(shapes);
+    std::int64_t size = 1;
+    for (auto d : r) {
+      if (__builtin_mul_overflow(size, d, &size)) throw value_error("broadcast dimensions too large.");
+    }
+    return to_tuple(r);
   }, "The shape that the given shapes broadcast to.");
   m.def("resize", [](nb::handle a, nb::handle new_shape) {
     shape_t s;
@@ -404,13 +430,13 @@ void init_manipulation(nb::module_& m) {
   m.def("permute_dims", [](nb::handle a, nb::handle axes) { return ret(a, permute_dims(arg_array(a), to_axes(axes))); },
         nb::arg("a"), nb::arg("axes").none() = nb::none(), "Permute the axes (the array API's transpose).");
   m.def("swapaxes", [](nb::handle a, nb::handle x, nb::handle y) {
-    return ret(a, swapaxes(arg_array(a), static_cast<int>(to_int(x)), static_cast<int>(to_int(y))));
+    return ret(a, swapaxes(arg_array(a), to_c_int_axis(x), to_c_int_axis(y)));
   }, nb::arg("a"), nb::arg("axis1"), nb::arg("axis2"), "Interchange two axes.");
   m.def("moveaxis", [](nb::handle a, nb::handle s, nb::handle d) {
     return ret(a, moveaxis(arg_array(a), to_axis_list(s), to_axis_list(d)));
   }, nb::arg("a"), nb::arg("source"), nb::arg("destination"), "Move axes to new positions.");
   m.def("rollaxis", [](nb::handle a, nb::handle axis, nb::handle start) {
-    return ret(a, rollaxis(arg_array(a), static_cast<int>(to_int(axis)), static_cast<int>(to_int(start))));
+    return ret(a, rollaxis(arg_array(a), to_c_int_axis(axis), to_c_int_axis(start)));
   }, nb::arg("a"), nb::arg("axis"), nb::arg("start") = 0, "Roll an axis backwards to the given position.");
   m.def("matrix_transpose", [](nb::handle x) { return ret(x, matrix_transpose(arg_array(x))); }, nb::arg("x"),
         "Swap the last two axes.");
@@ -418,12 +444,13 @@ void init_manipulation(nb::module_& m) {
   // ---- joining ----
   m.def("concatenate", [](nb::handle arrays, nb::handle axis, nb::handle out, nb::handle dt, nb::handle cast) {
     join_options o = to_join_options(out, dt, cast);
-    return join_result(concatenate(arg_arrays(arrays), to_opt_axis(axis), o), out);
+    // A bool axis is a TypeError here (NumPy's C concatenate), unlike insert's and delete's.
+    return join_result(concatenate(arg_arrays(arrays), args::to_opt_int_axis(axis), o), out);
   }, nb::arg("arrays"), nb::arg("axis").none() = 0, nb::arg("out").none() = nb::none(), nb::kw_only(),
      nb::arg("dtype").none() = nb::none(), nb::arg("casting") = "same_kind", "Join arrays along an existing axis.");
   m.def("stack", [](nb::handle arrays, nb::handle axis, nb::handle out, nb::handle dt, nb::handle cast) {
     join_options o = to_join_options(out, dt, cast);
-    return join_result(stack(arg_arrays(arrays), static_cast<int>(to_int(axis)), o), out);
+    return join_result(stack(arg_arrays(arrays), to_c_int_axis(axis), o), out);
   }, nb::arg("arrays"), nb::arg("axis") = 0, nb::arg("out").none() = nb::none(), nb::kw_only(),
      nb::arg("dtype").none() = nb::none(), nb::arg("casting") = "same_kind", "Join arrays along a new axis.");
   m.def("vstack", [](nb::handle tup, nb::handle dt, nb::handle cast) {
@@ -445,14 +472,14 @@ void init_manipulation(nb::module_& m) {
   m.def("block", [](nb::handle arrays) { return wrap(block(to_block(arrays, "arrays"))); }, nb::arg("arrays"),
         "Assemble an array from nested lists of blocks.");
   m.def("append", [](nb::handle arr, nb::handle values, nb::handle axis) {
-    return wrap(append(arg_array(arr), arg_array(values), to_opt_axis(axis)));
+    return wrap(append(arg_array(arr), arg_array(values), args::to_opt_int_axis(axis)));
   }, nb::arg("arr"), nb::arg("values"), nb::arg("axis").none() = nb::none(), "Append values to the end of an array.");
 
   // ---- splitting ----
   auto def_split = [&](const char* name, auto by_sections, auto by_indices, bool has_axis, bool zero_check) {
     if (has_axis) {
       m.def(name, [=](nb::handle a, nb::handle ios, nb::handle axis) {
-        int ax = static_cast<int>(to_int(axis));
+        int ax = to_c_int_axis(axis);
         if (is_int_like(ios)) {
           std::int64_t n = to_int(ios);
           if (zero_check && n == 0) {
@@ -483,7 +510,7 @@ void init_manipulation(nb::module_& m) {
   def_xsplit("dsplit", [](const array& a, std::int64_t n) { return dsplit(a, n); },
              [](const array& a, const std::vector<std::int64_t>& i) { return dsplit(a, i); });
   m.def("unstack", [](nb::handle x, nb::handle axis) {
-    return nb::tuple(wrap_list(x, unstack(arg_array(x), static_cast<int>(to_int(axis)))));
+    return nb::tuple(wrap_list(x, unstack(arg_array(x), to_c_int_axis(axis))));
   }, nb::arg("x"), nb::kw_only(), nb::arg("axis") = 0, "Split into views along an axis.");
 
   // ---- rearranging ----
@@ -512,11 +539,12 @@ void init_manipulation(nb::module_& m) {
     return wrap(tile(arg_array(a), r));
   }, nb::arg("A"), nb::arg("reps"), "Repeat the whole array along each axis.");
   auto do_repeat = [](nb::handle a, nb::handle repeats, nb::handle axis) {
-    array x = arg_array(a);
-    if (is_int_like(repeats)) return wrap(repeat(x, to_int(repeats), to_opt_axis(axis)));
+    std::optional<int> ax;
+    array x = repeat_operand(arg_array(a), axis, ax);
+    if (is_int_like(repeats)) return wrap(repeat(x, to_int(repeats), ax));
     nb::object host = numpy().attr("asarray")(is_ndarray(repeats) ? repeats.attr("get")() : nb::borrow(repeats));
     if (nb::cast<int>(host.attr("ndim")) > 1) throw value_error("repeats must be a scalar or a 1-D sequence");
-    return wrap(repeat(x, to_int_list(host.attr("ravel")()), to_opt_axis(axis)));
+    return wrap(repeat(x, to_int_list(host.attr("ravel")()), ax));
   };
   m.def("repeat", do_repeat, nb::arg("a"), nb::arg("repeats"), nb::arg("axis").none() = nb::none(),
         "Repeat each element.");
@@ -567,10 +595,11 @@ void init_manipulation(nb::module_& m) {
     return wrap(flatten(as_py_array(self).a, to_order(ord, order::C)));
   }, nb::is_method(), nb::name("flatten"), nb::arg("order") = "C"));
   nb::setattr(cls, "squeeze", nb::cpp_function([](nb::handle self, nb::handle axis) {
-    return ret(self, squeeze(as_py_array(self).a, to_axes(axis)));
+    const array& x = as_py_array(self).a;
+    return ret(self, squeeze(x, to_squeeze_axes(axis, x)));
   }, nb::is_method(), nb::name("squeeze"), nb::arg("axis").none() = nb::none()));
   nb::setattr(cls, "swapaxes", nb::cpp_function([](nb::handle self, nb::handle x, nb::handle y) {
-    return ret(self, swapaxes(as_py_array(self).a, static_cast<int>(to_int(x)), static_cast<int>(to_int(y))));
+    return ret(self, swapaxes(as_py_array(self).a, to_c_int_axis(x), to_c_int_axis(y)));
   }, nb::is_method(), nb::name("swapaxes"), nb::arg("axis1"), nb::arg("axis2")));
   nb::setattr(cls, "repeat", nb::cpp_function([do_repeat](nb::handle self, nb::handle repeats, nb::handle axis) {
     return do_repeat(self, repeats, axis);

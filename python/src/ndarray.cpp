@@ -163,7 +163,7 @@ nb::object to_host(nb::handle self, nb::handle stream, nb::handle order_obj, nb:
     if (a.size() > 0) {
       host_buffer buf(result, true);
       nb::gil_scoped_release release;
-      a.copy_to_host(buf.view.buf, o);
+      a.copy_to_host(buf.view.buf, static_cast<std::size_t>(buf.view.len), o);
     }
     return result;
   }
@@ -203,7 +203,7 @@ nb::object to_host(nb::handle self, nb::handle stream, nb::handle order_obj, nb:
   }
   {
     nb::gil_scoped_release release;
-    a.copy_to_host(buf.view.buf, o);
+    a.copy_to_host(buf.view.buf, static_cast<std::size_t>(buf.view.len), o);
   }
   return nb::borrow(out);
 }
@@ -219,7 +219,7 @@ void from_host_into(array& dst, nb::handle host) {
   }
   order o = buf->c_contiguous() ? order::C : order::F;
   nb::gil_scoped_release release;
-  dst.copy_from_host(buf->view.buf, o);
+  dst.copy_from_host(buf->view.buf, static_cast<std::size_t>(buf->view.len), o);
 }
 
 void set_from_host(nb::handle self, nb::handle arr, nb::handle stream) {
@@ -308,11 +308,12 @@ void assign_value(array& dst, nb::handle value) {
     dst.fill(to_scalar(value, dst.type()));
   } else {
     nb::object host = numpy().attr("asarray")(value);
-    dtype t = to_dtype(host.attr("dtype"));
     if (nb::cast<int>(host.attr("ndim")) == 0) {
       dst.fill(to_scalar(host, dst.type()));
       return;
     }
+    host = as_numeric_host(host, dst.type());  // strings, None...: NumPy's conversion and exceptions
+    dtype t = to_dtype(host.attr("dtype"));
     shape_t shape = to_shape(host.attr("shape"));
     if (t == dst.type() && shape == dst.shape()) {
       from_host_into(dst, host);
@@ -344,6 +345,7 @@ void setitem(nb::handle self, nb::handle key, nb::handle value) {
     cuarray::setitem(a, k, to_scalar(host, a.type()));
     return;
   }
+  host = as_numeric_host(host, a.type());  // strings, None...: NumPy's conversion and exceptions
   cuarray::setitem(a, k, as_py_array(from_numpy(host, nb::none(), false)).a);
 }
 
@@ -376,7 +378,7 @@ nb::object item(nb::handle self, nb::args args) {
   std::vector<unsigned char> bytes(element.itemsize());
   {
     nb::gil_scoped_release release;
-    element.copy_to_host(bytes.data());
+    element.copy_to_host(bytes.data(), bytes.size());
   }
   nb::object host = numpy().attr("frombuffer")(nb::bytes(bytes.data(), bytes.size()), numpy_dtype(a.type()));
   return host.attr("item")(0);
@@ -400,7 +402,7 @@ std::vector<int> parse_axes(nb::args args, int ndim) {
   }
   nb::handle src = args;
   if (args.size() == 1 && (PyTuple_Check(args[0].ptr()) || PyList_Check(args[0].ptr()))) src = args[0];
-  for (nb::handle h : src) axes.push_back(static_cast<int>(nb::cast<std::int64_t>(h)));
+  for (nb::handle h : src) axes.push_back(to_c_int_axis(h));  // Note [huge axes]
   return axes;
 }
 
@@ -522,8 +524,8 @@ void init_ndarray(nb::module_& m) {
           s.a.assign(v.reshape(shape_t{}));
           return;
         }
-        s.a.fill(to_scalar(value, s.a.type()));
-      })
+        s.a.fill(to_scalar(value, s.a.type()));  // None too: NaN for floats, TypeError for integers (NumPy's)
+      }, nb::arg("value").none())
       .def("astype", [](nb::handle self, nb::handle dt, nb::handle ord, nb::handle casting, nb::handle subok, bool copy) {
         (void)subok;
         const array& a = self_of(self).a;

@@ -23,7 +23,7 @@ nb::object result(array r, nb::handle out) {
   return wrap(std::move(r));
 }
 
-int to_int_axis(nb::handle obj) { return static_cast<int>(to_index(obj)); }
+int to_int_axis(nb::handle obj) { return to_c_int_axis(obj); }  // Note [huge axes]
 
 std::vector<int> to_int_list(nb::handle obj) {
   std::vector<int> v;
@@ -104,10 +104,15 @@ std::string parse_operands(nb::args args, std::vector<nb::handle>& ops) {
   return subs;
 }
 
+// The arguments are converted in NumPy's order (Note [ufunc argument order] in ufunc.cpp): dtype=, out=,
+// casting=, then the operands; C++ leaves the order of a call's arguments unspecified, hence the locals.
 nb::object do_matmul(nb::handle a, nb::handle b, nb::handle out, nb::handle casting_obj, nb::handle dtype_obj) {
-  array r = matmul(to_array(a, "matmul"), to_array(b, "matmul"), to_out(out), to_opt_dtype(dtype_obj),
-                   to_casting(casting_obj));
-  return result(std::move(r), out);
+  std::optional<dtype> dt = to_opt_dtype(dtype_obj);
+  array o = to_out(out);
+  casting rule = to_casting(casting_obj);
+  array x = to_array(a, "matmul");
+  array y = to_array(b, "matmul");
+  return result(matmul(x, y, o, dt, rule), out);
 }
 
 // `@` with an operand it does not know (a list, a host array) defers to the other operand, as NumPy's

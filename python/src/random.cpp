@@ -1,9 +1,12 @@
 // Bindings of cuarray.random: the Philox generator engine behind cuarray.random.Generator and RandomState.
 #include <nanobind/stl/string.h>
 
+#include <algorithm>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "args.hpp"
 #include "common.hpp"
@@ -32,13 +35,88 @@ array to_param_array(nb::handle obj) {
   return full(shape_t{}, v.value, v.value.type);
 }
 
+// One extent of `size`: operator.index of it, or random::invalid_size_dim when it has none.
+std::int64_t size_extent(PyObject* o) {
+  if (PyFloat_Check(o)) return random::invalid_size_dim;
+  PyObject* idx = PyNumber_Index(o);
+  if (!idx) {
+    PyErr_Clear();
+    return random::invalid_size_dim;
+  }
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(idx, &overflow);
+  Py_DECREF(idx);
+  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  // Beyond int64: too big, or negative (both ValueError once the generator parses the size, as NumPy's).
+  if (overflow) return overflow > 0 ? std::numeric_limits<std::int64_t>::max() : -1;
+  return v;
+}
+
+// NumPy's message for a `size` that is not a sequence of integers.
+std::string size_type_message(nb::handle obj) {
+  if (PyFloat_Check(obj.ptr())) {
+    return "expected a sequence of integers or a single integer, got '" + nb::cast<std::string>(nb::repr(obj)) + "'";
+  }
+  PyObject* bad = obj.ptr();
+  nb::object seq = nb::steal(PySequence_Tuple(obj.ptr()));
+  if (!seq.is_valid()) {
+    PyErr_Clear();
+  } else if (!PyUnicode_Check(obj.ptr()) && !PyBytes_Check(obj.ptr())) {
+    for (nb::handle h : seq) {
+      PyObject* idx = PyNumber_Index(h.ptr());
+      if (!idx) {
+        PyErr_Clear();
+        bad = h.ptr();
+        break;
+      }
+      Py_DECREF(idx);
+    }
+  }
+  return "'" + args::type_name_of(bad) + "' object cannot be interpreted as an integer";
+}
+
+// `size` unchecked (Note [random size]): the generator raises for negative extents and for a size that is
+// not a sequence of integers after it checked the parameters, where NumPy does.
 size_arg to_size(nb::handle obj) {
   if (obj.is_none()) return std::nullopt;
-  if (PyFloat_Check(obj.ptr())) {
-    throw type_error("expected a sequence of integers or a single integer, got '" +
-                     nb::cast<std::string>(nb::str(obj)) + "'");
+  PyObject* o = obj.ptr();
+  if (PyFloat_Check(o) || PyUnicode_Check(o) || PyBytes_Check(o)) return shape_t{random::invalid_size_dim};
+  if (PyLong_Check(o) || PyObject_HasAttrString(o, "__index__")) return shape_t{size_extent(o)};
+  nb::object seq = nb::steal(PySequence_Tuple(o));
+  if (!seq.is_valid()) {
+    PyErr_Clear();
+    return shape_t{random::invalid_size_dim};
   }
-  return to_shape(obj);
+  shape_t s;
+  Py_ssize_t n = PyTuple_GET_SIZE(seq.ptr());
+  if (n > max_ndim) throw value_error("maximum supported dimension for an ndarray is currently " +
+                                      std::to_string(max_ndim) + ", found " + std::to_string(n));
+  for (Py_ssize_t i = 0; i < n; ++i) s.push_back(size_extent(PyTuple_GET_ITEM(seq.ptr(), i)));
+  return s;
+}
+
+// A draw with `size`: the generator reports a `size` that is not a sequence of integers where NumPy does
+// (after the parameters' checks); the message then names the Python object, as NumPy's.
+template <class F>
+nb::object sized(nb::handle size_obj, F&& draw) {
+  size_arg s = to_size(size_obj);
+  try {
+    return wrap(draw(s));
+  } catch (const type_error& e) {
+    bool invalid = s && std::find(s->begin(), s->end(), random::invalid_size_dim) != s->end();
+    if (invalid && std::string_view(e.what()) == random::invalid_size_message) {
+      throw type_error(size_type_message(size_obj));
+    }
+    throw;
+  }
+}
+
+// NumPy converts an array-like parameter with float64 as the target ('safe' casting): complex is a TypeError.
+void require_real(const array& a, const char* what) {
+  if (is_complex(a.type())) {
+    throw type_error(std::string("Cannot cast array data from dtype('") + std::string(name(a.type())) +
+                     "') to dtype('float64') according to the rule 'safe' (" + what + ")");
+  }
 }
 
 // Drawing enqueues kernels only; reading array parameters back for their checks syncs without the GIL.
@@ -64,29 +142,40 @@ void init_random(nb::module_& m) {
           [](engine& e, std::uint64_t c) { e.g.state()->counter = c; })
       .def("random",
            [](engine& e, nb::handle size, nb::handle t, nb::handle out) {
-             return wrap(e.g.random(to_size(size), to_dtype(t, float64), args::to_out(out)));
+             dtype dt = to_dtype(t, float64);
+             array o = args::to_out(out);
+             return sized(size, [&](const size_arg& sz) { return e.g.random(sz, dt, o); });
            },
            arg("size").none(), arg("dtype").none(), arg("out").none())
       .def("standard_normal",
            [](engine& e, nb::handle size, nb::handle t, nb::handle out) {
-             return wrap(e.g.standard_normal(to_size(size), to_dtype(t, float64), args::to_out(out)));
+             dtype dt = to_dtype(t, float64);
+             array o = args::to_out(out);
+             return sized(size, [&](const size_arg& sz) { return e.g.standard_normal(sz, dt, o); });
            },
            arg("size").none(), arg("dtype").none(), arg("out").none())
       .def("standard_exponential",
            [](engine& e, nb::handle size, nb::handle t, const std::string& method, nb::handle out) {
-             return wrap(e.g.standard_exponential(to_size(size), to_dtype(t, float64), method, args::to_out(out)));
+             dtype dt = to_dtype(t, float64);
+             array o = args::to_out(out);
+             return sized(size, [&](const size_arg& sz) { return e.g.standard_exponential(sz, dt, method, o); });
            },
            arg("size").none(), arg("dtype").none(), arg("method"), arg("out").none())
       .def("standard_gamma",
            [](engine& e, nb::handle shape, nb::handle size, nb::handle t, nb::handle out) {
-             return wrap(e.g.standard_gamma(to_param(shape), to_size(size), to_dtype(t, float64), args::to_out(out)));
+             dtype dt = to_dtype(t, float64);
+             array o = args::to_out(out);
+             ufunc_arg k = to_param(shape);
+             return sized(size, [&](const size_arg& sz) { return e.g.standard_gamma(k, sz, dt, o); });
            },
            arg("shape"), arg("size").none(), arg("dtype").none(), arg("out").none())
       .def("integers",
            [](engine& e, nb::handle low, nb::handle high, nb::handle size, nb::handle t, bool endpoint) {
+             dtype dt = to_dtype(t, int64);
+             ufunc_arg lo = to_param(low);
              std::optional<ufunc_arg> h;
              if (!high.is_none()) h = to_param(high);
-             return wrap(e.g.integers(to_param(low), h, to_size(size), to_dtype(t, int64), endpoint));
+             return sized(size, [&](const size_arg& sz) { return e.g.integers(lo, h, sz, dt, endpoint); });
            },
            arg("low"), arg("high").none(), arg("size").none(), arg("dtype").none(), arg("endpoint"))
       .def("permutation_n", [](engine& e, std::int64_t n) { return wrap(e.g.permutation(n)); })
@@ -106,27 +195,39 @@ void init_random(nb::module_& m) {
            arg("x"), arg("axis").none(), arg("out").none())
       .def("choice",
            [](engine& e, nb::handle a, nb::handle size, bool replace, nb::handle p, int axis, bool shuffle) {
-             array pa = p.is_none() ? array() : to_param_array(p);
              if (PyLong_Check(a.ptr()) || (is_numpy_scalar(a) && nb::hasattr(a, "__index__"))) {
-               return wrap(e.g.choice(args::to_index(a), to_size(size), replace, pa, shuffle));
+               std::int64_t n = args::to_index(a);
+               array pa = p.is_none() ? array() : to_param_array(p);
+               return sized(size, [&](const size_arg& sz) { return e.g.choice(n, sz, replace, pa, shuffle); });
              }
-             return wrap(e.g.choice(to_param_array(a), to_size(size), replace, pa, axis, shuffle));
+             array pop = to_param_array(a);
+             array pa = p.is_none() ? array() : to_param_array(p);
+             return sized(size, [&](const size_arg& sz) { return e.g.choice(pop, sz, replace, pa, axis, shuffle); });
            },
            arg("a"), arg("size").none(), arg("replace"), arg("p").none(), arg("axis"), arg("shuffle"))
       .def("multinomial",
            [](engine& e, nb::handle n, nb::handle pvals, nb::handle size) {
-             return wrap(e.g.multinomial(to_param(n), to_param_array(pvals).astype(float64, order::K, false),
-                                         to_size(size)));
+             // NumPy converts n, then pvals (complex: TypeError), before any value check.
+             ufunc_arg un = to_param(n);
+             if (is_complex(un.is_scalar() ? un.value.type : un.arr.type())) {
+               throw type_error("multinomial: n must be real, not complex");
+             }
+             array pv = to_param_array(pvals);
+             require_real(pv, "pvals");
+             array p64 = pv.astype(float64, order::K, false);
+             return sized(size, [&](const size_arg& sz) { return e.g.multinomial(un, p64, sz); });
            },
            arg("n"), arg("pvals"), arg("size").none())
       .def("dirichlet",
            [](engine& e, nb::handle alpha, nb::handle size) {
-             return wrap(e.g.dirichlet(to_param_array(alpha), to_size(size)));
+             return sized(size, [&](const size_arg& sz) { return e.g.dirichlet(to_param_array(alpha), sz); });
            },
            arg("alpha"), arg("size").none())
       .def("multivariate_normal_factor",
            [](engine& e, nb::handle mean, nb::handle factor, nb::handle size) {
-             return wrap(e.g.multivariate_normal_factor(to_param_array(mean), to_param_array(factor), to_size(size)));
+             array m = to_param_array(mean);
+             array f = to_param_array(factor);
+             return sized(size, [&](const size_arg& sz) { return e.g.multivariate_normal_factor(m, f, sz); });
            },
            arg("mean"), arg("factor"), arg("size").none())
       .def("random_raw", [](engine& e, std::int64_t n) { return wrap(e.g.random_raw(n)); });
@@ -134,11 +235,13 @@ void init_random(nb::module_& m) {
   // The distributions with one, two or three parameters share one binding shape each.
 #define CUARRAY_RANDOM_DIST1(name)                                                                   \
   cls.def(#name, [](engine& e, nb::handle a, nb::handle size) {                                      \
-    return wrap(e.g.name(to_param(a), to_size(size)));                                               \
+    return sized(size, [&](const size_arg& sz) { return e.g.name(to_param(a), sz); });                 \
   }, arg("a"), arg("size").none());
 #define CUARRAY_RANDOM_DIST2(name)                                                                   \
   cls.def(#name, [](engine& e, nb::handle a, nb::handle b, nb::handle size) {                        \
-    return wrap(e.g.name(to_param(a), to_param(b), to_size(size)));                                  \
+    ufunc_arg pa = to_param(a);                                                                      \
+    ufunc_arg pb = to_param(b);                                                                      \
+    return sized(size, [&](const size_arg& sz) { return e.g.name(pa, pb, sz); });                      \
   }, arg("a"), arg("b"), arg("size").none());
   nb::class_<engine> cls = nb::borrow<nb::class_<engine>>(m.attr("_RandomEngine"));
   CUARRAY_RANDOM_DIST1(exponential)
@@ -157,7 +260,10 @@ void init_random(nb::module_& m) {
 #undef CUARRAY_RANDOM_DIST1
 #undef CUARRAY_RANDOM_DIST2
   cls.def("hypergeometric", [](engine& e, nb::handle g, nb::handle b, nb::handle s, nb::handle size) {
-    return wrap(e.g.hypergeometric(to_param(g), to_param(b), to_param(s), to_size(size)));
+    ufunc_arg pg = to_param(g);
+    ufunc_arg pb = to_param(b);
+    ufunc_arg ps = to_param(s);
+    return sized(size, [&](const size_arg& sz) { return e.g.hypergeometric(pg, pb, ps, sz); });
   }, arg("ngood"), arg("nbad"), arg("nsample"), arg("size").none());
 }
 

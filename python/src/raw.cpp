@@ -76,15 +76,38 @@ unsigned to_unsigned(PyObject* o, const char* what) {
   return static_cast<unsigned>(v);
 }
 
-kernel_dim to_dim(PyObject* o, const char* what) {
-  if (PyTuple_Check(o) || PyList_Check(o)) {
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
-    if (n < 1 || n > 3) throw value_error(std::string(what) + " must have 1 to 3 extents, got " + std::to_string(n));
-    PyObject** items = PySequence_Fast_ITEMS(o);
-    return kernel_dim(to_unsigned(items[0], what), n > 1 ? to_unsigned(items[1], what) : 1u,
-                      n > 2 ? to_unsigned(items[2], what) : 1u);
+// One extent of grid or block: an int (TypeError otherwise) of at least 1 (ValueError otherwise, before the
+// driver would refuse the launch).
+unsigned to_extent(PyObject* o, const char* what) {
+  PyObject* idx = PyNumber_Index(o);
+  if (!idx) {
+    PyErr_Clear();
+    throw type_error(std::string(what) + " must be an int or a tuple of ints, not " + type_name_of(o));
   }
-  return kernel_dim(to_unsigned(o, what));
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(idx, &overflow);
+  Py_DECREF(idx);
+  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  if (overflow > 0 || v > 0xFFFFFFFFll) {
+    throw value_error(std::string(what) + " extent " + nb::cast<std::string>(nb::str(nb::handle(o))) + " is too large");
+  }
+  if (overflow < 0 || v < 1) {
+    throw value_error(std::string(what) + " extents must be positive, got " +
+                      nb::cast<std::string>(nb::str(nb::handle(o))));
+  }
+  return static_cast<unsigned>(v);
+}
+
+// grid and block: an int or a tuple of 1 to 3 ints (CuPy takes tuples; a list is a TypeError there too).
+kernel_dim to_dim(PyObject* o, const char* what) {
+  if (PyTuple_Check(o)) {
+    Py_ssize_t n = PyTuple_GET_SIZE(o);
+    if (n < 1 || n > 3) throw value_error(std::string(what) + " must have 1 to 3 extents, got " + std::to_string(n));
+    return kernel_dim(to_extent(PyTuple_GET_ITEM(o, 0), what), n > 1 ? to_extent(PyTuple_GET_ITEM(o, 1), what) : 1u,
+                      n > 2 ? to_extent(PyTuple_GET_ITEM(o, 2), what) : 1u);
+  }
+  if (PyLong_Check(o) || PyObject_HasAttrString(o, "__index__")) return kernel_dim(to_extent(o, what));
+  throw type_error(std::string(what) + " must be an int or a tuple of ints, not " + type_name_of(o));
 }
 
 /// Kernel arguments as the driver wants them, in a stack buffer (a heap one past `inline_args`).
@@ -213,11 +236,16 @@ PyObject* raw_kernel_call(PyObject* self, PyObject* args, PyObject* kwargs) noex
   return guarded([&]() -> nb::object {
     if (!nb::inst_ready(nb::handle(self))) throw type_error("RawKernel is not initialised: call RawKernel.__init__");
     const raw_kernel& k = *nb::inst_ptr<raw_kernel>(self);
+    // CuPy's RawKernel.__call__(grid, block, args, *, shared_mem=0, stream=None): the first three by position
+    // or by keyword.
     Py_ssize_t npos = PyTuple_GET_SIZE(args);
-    if (npos != 3) {
+    if (npos > 3) {
       throw type_error("RawKernel.__call__() takes 3 positional arguments (grid, block, args) but " +
                        std::to_string(npos) + " were given");
     }
+    static const char* const names[3] = {"grid", "block", "args"};
+    PyObject* given[3] = {nullptr, nullptr, nullptr};
+    for (Py_ssize_t i = 0; i < npos; ++i) given[i] = PyTuple_GET_ITEM(args, i);
     unsigned shared_mem = 0;
     PyObject* stream = Py_None;
     if (kwargs) {
@@ -226,22 +254,38 @@ PyObject* raw_kernel_call(PyObject* self, PyObject* args, PyObject* kwargs) noex
       while (PyDict_Next(kwargs, &pos, &key, &value)) {
         if (PyUnicode_CompareWithASCIIString(key, "shared_mem") == 0) {
           shared_mem = to_unsigned(value, "shared_mem");
-        } else if (PyUnicode_CompareWithASCIIString(key, "stream") == 0) {
+          continue;
+        }
+        if (PyUnicode_CompareWithASCIIString(key, "stream") == 0) {
           stream = value;
-        } else {
+          continue;
+        }
+        int slot = -1;
+        for (int i = 0; i < 3; ++i) {
+          if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) slot = i;
+        }
+        if (slot < 0) {
           throw type_error("RawKernel.__call__() got an unexpected keyword argument '" +
                            nb::cast<std::string>(nb::handle(key)) + "'");
         }
+        if (given[slot]) {
+          throw type_error(std::string("RawKernel.__call__() got multiple values for argument '") + names[slot] + "'");
+        }
+        given[slot] = value;
       }
     }
-    kernel_dim grid = to_dim(PyTuple_GET_ITEM(args, 0), "grid");
-    kernel_dim block = to_dim(PyTuple_GET_ITEM(args, 1), "block");
-    PyObject* list = PyTuple_GET_ITEM(args, 2);
-    if (!PyTuple_Check(list) && !PyList_Check(list)) {
-      throw type_error("kernel arguments must be given as a tuple, not " + type_name_of(list));
+    for (int i = 0; i < 3; ++i) {
+      if (!given[i]) {
+        throw type_error(std::string("RawKernel.__call__() missing required argument '") + names[i] + "'");
+      }
     }
-    auto n = static_cast<std::size_t>(PySequence_Fast_GET_SIZE(list));
-    PyObject** items = PySequence_Fast_ITEMS(list);
+    kernel_dim grid = to_dim(given[0], "grid");
+    kernel_dim block = to_dim(given[1], "block");
+    PyObject* list = given[2];
+    // CuPy's `args` is a tuple; a list is refused as there rather than taken silently.
+    if (!PyTuple_Check(list)) throw type_error("kernel arguments must be given as a tuple, not " + type_name_of(list));
+    auto n = static_cast<std::size_t>(PyTuple_GET_SIZE(list));
+    PyObject** items = &PyTuple_GET_ITEM(list, 0);
     arg_pack pack(n);
     for (std::size_t i = 0; i < n; ++i) put_arg(pack, i, items[i]);
     k.launch_params(grid, block, pack.params, pack.sizes, n, shared_mem, stream_of(stream));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "args.hpp"
@@ -15,14 +16,24 @@ namespace cuarray::py {
 namespace {
 
 using args::to_array;
-using args::to_axes;
-using args::to_axis;
+using args::to_int_axis;
 using args::to_out;
+using args::to_reduce_axes;
+
+// Whether NumPy's `name` takes axis 0 or -1 for a 0-d array of dtype t (Note [reduction axes]): its C
+// reductions do; mean, var and std (and the nan forms for non-float input, which call them) check the axis
+// in Python against ndim 0 and raise AxisError.
+bool scalar_axis_ok(const char* name, dtype t) {
+  std::string_view n(name);
+  if (n == "mean" || n == "var" || n == "std") return false;
+  if (n == "nanmean" || n == "nanvar" || n == "nanstd") return is_inexact(t);
+  return true;
+}
 
 reduce_options options(nb::handle axis, nb::handle dtype_obj, nb::handle out, bool keepdims, nb::handle initial,
-                       nb::handle where, const array& a, bool initial_ok) {
+                       nb::handle where, const array& a, bool initial_ok, const char* name) {
   reduce_options o;
-  o.axis = to_axes(axis);
+  o.axis = to_reduce_axes(axis, a.ndim(), scalar_axis_ok(name, a.type()));
   if (!dtype_obj.is_none()) o.dtype_ = to_dtype(dtype_obj);
   o.out = to_out(out);
   o.keepdims = keepdims;
@@ -53,7 +64,7 @@ void def_reduction(nb::module_& m, nb::handle cls, const char* name, red_fn f, b
   auto fn = [f, name, initial_ok](nb::handle a, nb::handle axis, nb::handle dt, nb::handle out, bool keepdims,
                                   nb::handle initial, nb::handle where) {
     array x = to_array(a, name);
-    return result(f(x, options(axis, dt, out, keepdims, initial, where, x, initial_ok)), out);
+    return result(f(x, options(axis, dt, out, keepdims, initial, where, x, initial_ok, name)), out);
   };
   m.def(name, fn, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("dtype").none() = nb::none(),
         nb::arg("out").none() = nb::none(), nb::arg("keepdims") = false, nb::arg("initial").none() = nb::none(),
@@ -76,7 +87,7 @@ void def_variance(nb::module_& m, nb::handle cls, const char* name, var_fn f, bo
       if (ddof != 0) throw value_error("ddof and correction can't be provided simultaneously.");
       d = nb::cast<double>(correction);
     }
-    return result(f(x, options(axis, dt, out, keepdims, nb::none(), where, x, false), d), out);
+    return result(f(x, options(axis, dt, out, keepdims, nb::none(), where, x, false, name), d), out);
   };
   m.def(name, fn, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("dtype").none() = nb::none(),
         nb::arg("out").none() = nb::none(), nb::arg("ddof") = 0.0, nb::arg("keepdims") = false,
@@ -95,7 +106,17 @@ void def_variance(nb::module_& m, nb::handle cls, const char* name, var_fn f, bo
 void def_arg(nb::module_& m, nb::handle cls, const char* name, arg_fn f, bool method) {
   auto fn = [f, name](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
     array x = to_array(a, name);
-    return result(f(x, to_axis(axis), keepdims, to_out(out)), out);
+    if (name[0] == 'n' && is_inexact(x.type()) && x.size() > 0 && PyTuple_Check(axis.ptr())) {
+      // NumPy's nanargmax reduces its NaN mask with all(axis=...) before argmax refuses the tuple: a tuple
+      // out of range or with a repeat fails there first (AxisError, ValueError).
+      std::vector<int> seen;
+      for (int v : *to_reduce_axes(axis)) seen.push_back(normalize_axis(v, x.ndim()));
+      std::sort(seen.begin(), seen.end());
+      if (std::adjacent_find(seen.begin(), seen.end()) != seen.end()) throw value_error("duplicate value in 'axis'");
+    }
+    std::optional<int> ax;
+    if (!axis.is_none()) ax = to_int_axis(axis);  // a tuple, a list or a bool: TypeError, as NumPy
+    return result(f(x, ax, keepdims, to_out(out)), out);
   };
   m.def(name, fn, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),
         nb::kw_only(), nb::arg("keepdims") = false);
@@ -158,7 +179,7 @@ void init_reduction(nb::module_& m) {
     if (axis.is_none()) {
       for (int i = 0; i < nd; ++i) c.axes.push_back(i);
     } else {
-      for (nb::handle x : axis) c.axes.push_back(normalize_axis(nb::cast<int>(x), nd));
+      for (nb::handle x : axis) c.axes.push_back(normalize_axis(to_c_int_axis(x), nd));  // Note [huge axes]
       std::sort(c.axes.begin(), c.axes.end());
       if (std::adjacent_find(c.axes.begin(), c.axes.end()) != c.axes.end()) throw value_error("duplicate value in 'axis'");
     }
@@ -168,10 +189,12 @@ void init_reduction(nb::module_& m) {
      nb::arg("combine"), nb::arg("post"), nb::arg("identity"), nb::arg("acc_bytes"), nb::arg("sequential"),
      nb::arg("ins"), nb::arg("axis").none(), nb::arg("out_dtype"));
   m.def("count_nonzero", [](nb::handle a, nb::handle axis, bool keepdims) {
-    return wrap(count_nonzero(to_array(a, "count_nonzero"), to_axes(axis), keepdims));
+    array x = to_array(a, "count_nonzero");
+    return wrap(count_nonzero(x, to_reduce_axes(axis, x.ndim(), true), keepdims));
   }, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::kw_only(), nb::arg("keepdims") = false);
   m.def("ptp", [](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
-    return result(ptp(to_array(a, "ptp"), to_axes(axis), keepdims, to_out(out)), out);
+    array x = to_array(a, "ptp");
+    return result(ptp(x, to_reduce_axes(axis, x.ndim(), true), keepdims, to_out(out)), out);
   }, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),
      nb::arg("keepdims") = false);
 }

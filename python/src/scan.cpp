@@ -1,6 +1,8 @@
 // Bindings of cumsum/cumprod and their variants, diff, ediff1d, gradient and ndarray.cumsum/.cumprod.
 #include <nanobind/stl/string.h>
 
+#include <algorithm>
+
 #include "args.hpp"
 
 namespace cuarray::py {
@@ -12,7 +14,7 @@ using namespace args;
 using scan_fn = array (*)(const array&, std::optional<int>, std::optional<dtype>, const array&);
 
 nb::object run_scan(scan_fn fn, nb::handle a, nb::handle axis, nb::handle dt, nb::handle out, const char* name) {
-  array r = fn(to_array(a, name), to_axis(axis), to_opt_dtype(dt), to_out(out));
+  array r = fn(to_array(a, name), to_opt_int_axis(axis), to_opt_dtype(dt), to_out(out));
   if (!out.is_none()) return nb::borrow(out);
   return wrap(std::move(r));
 }
@@ -21,7 +23,11 @@ using cumulative_fn = array (*)(const array&, std::optional<int>, std::optional<
 
 nb::object run_cumulative(cumulative_fn fn, nb::handle x, nb::handle axis, nb::handle dt, nb::handle out,
                           bool include_initial, const char* name) {
-  array r = fn(to_array(x, name), to_axis(axis), to_opt_dtype(dt), to_out(out), include_initial);
+  // NumPy's cumulative_sum/prod run ufunc.accumulate on atleast_1d(x), which also takes a 1-tuple.
+  array a = to_array(x, name);
+  std::optional<int> ax = PyTuple_Check(axis.ptr()) ? single_axis_of_tuple(axis, std::max(a.ndim(), 1), "accumulate")
+                                                    : to_opt_int_axis(axis);
+  array r = fn(a, ax, to_opt_dtype(dt), to_out(out), include_initial);
   if (!out.is_none()) return nb::borrow(out);
   return wrap(std::move(r));
 }
@@ -99,7 +105,8 @@ void init_scan(nb::module_& m) {
     for (auto [key, value] : kwargs) {
       std::string k = nb::cast<std::string>(key);
       if (k == "axis") axis = value;
-      else if (k == "edge_order") edge_order = static_cast<int>(to_index(value));
+      // Clamped, not truncated: 2**32 + 1 must stay "greater than 2".
+      else if (k == "edge_order") edge_order = static_cast<int>(std::clamp<std::int64_t>(to_index(value), -1, 3));
       else throw type_error("gradient() got an unexpected keyword argument '" + k + "'");
     }
     std::optional<std::vector<int>> axes;

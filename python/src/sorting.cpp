@@ -22,6 +22,21 @@ std::optional<std::string> to_opt_str(nb::handle obj, const char* what) {
   return nb::cast<std::string>(obj);
 }
 
+// searchsorted's side, checked first as NumPy's converter does (so before any device use): a str or bytes,
+// 'left' or 'right'; None is a TypeError, not the default.
+std::string to_side(nb::handle obj) {
+  std::string s;
+  if (PyUnicode_Check(obj.ptr())) {
+    s = nb::cast<std::string>(obj);
+  } else if (PyBytes_Check(obj.ptr())) {
+    s = std::string(PyBytes_AS_STRING(obj.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(obj.ptr())));
+  } else {
+    throw type_error("search side must be str, not " + args::type_name_of(obj));
+  }
+  if (s != "left" && s != "right") throw value_error("search side must be one of 'left' or 'right' (got '" + s + "')");
+  return s;
+}
+
 std::optional<std::string_view> view_of(const std::optional<std::string>& s) {
   if (!s) return std::nullopt;
   return std::string_view(*s);
@@ -40,6 +55,7 @@ void check_order(nb::handle order) {
 std::vector<std::int64_t> to_kth(nb::handle obj) {
   nb::object host = is_ndarray(obj) ? obj.attr("get")() : numpy().attr("asarray")(obj);
   std::string k = nb::cast<std::string>(host.attr("dtype").attr("kind"));
+  if (k == "b") throw value_error("Booleans unacceptable as partition index");
   if (k != "i" && k != "u") throw type_error("Partition index must be integer");
   if (nb::cast<int>(host.attr("ndim")) > 1) throw value_error("kth array must have dimension <= 1");
   std::vector<std::int64_t> out;
@@ -98,7 +114,8 @@ nb::object do_sort(nb::handle a, nb::handle axis, nb::handle kind, nb::handle or
 nb::object do_argsort(nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {
   check_order(order);
   auto k = to_opt_str(kind, "kind");
-  return wrap(argsort(to_array(a, "argsort"), to_axis(axis), view_of(k), to_opt_bool(stable)));
+  // argsort refuses a bool axis, which sort takes (NumPy's two converters differ).
+  return wrap(argsort(to_array(a, "argsort"), args::to_opt_int_axis(axis), view_of(k), to_opt_bool(stable)));
 }
 
 std::string select_kind(nb::handle kind) {
@@ -137,16 +154,16 @@ void init_sorting(nb::module_& m) {
      nb::arg("order").none() = none, "Partitioned copy: the kth elements in sorted position (here fully sorted).");
   m.def("argpartition", [](nb::handle a, nb::handle kth, nb::handle axis, nb::handle kind, nb::handle order) {
     check_order(order);
-    return wrap(argpartition(to_array(a, "argpartition"), to_kth(kth), to_axis(axis), select_kind(kind)));
+    return wrap(argpartition(to_array(a, "argpartition"), to_kth(kth), args::to_opt_int_axis(axis), select_kind(kind)));
   }, nb::arg("a"), nb::arg("kth"), nb::arg("axis").none() = -1, nb::arg("kind") = "introselect",
      nb::arg("order").none() = none, "Indices that partition an array (here: that sort it, stably).");
   m.def("sort_complex", [](nb::handle a) { return wrap(sort_complex(to_array(a, "sort_complex"))); }, nb::arg("a"),
         "Sort along the last axis as complex numbers (real part first, then imaginary).");
   m.def("searchsorted", [](nb::handle a, nb::handle v, nb::handle side, nb::handle sorter) {
+    std::string s = to_side(side);
     array aa = to_array(a, "searchsorted");
-    std::string s = to_opt_str(side, "side").value_or("left");
     return wrap(searchsorted(aa, search_values(v, aa), s, sorter.is_none() ? array() : to_array(sorter, "searchsorted")));
-  }, nb::arg("a"), nb::arg("v"), nb::arg("side") = "left", nb::arg("sorter").none() = none,
+  }, nb::arg("a"), nb::arg("v"), nb::arg("side").none() = "left", nb::arg("sorter").none() = none,
      "Indices where v would be inserted into the sorted 1-D a to keep it sorted.");
   m.def("digitize", [](nb::handle x, nb::handle bins, bool right) {
     return wrap(digitize(to_array(x, "digitize"), to_array(bins, "digitize"), right));
@@ -236,15 +253,15 @@ void init_sorting(nb::module_& m) {
   nb::setattr(cls, "argpartition", nb::cpp_function([](nb::handle self, nb::handle kth, nb::handle axis,
                                                        nb::handle kind, nb::handle order) {
     check_order(order);
-    return wrap(argpartition(as_py_array(self).a, to_kth(kth), to_axis(axis), select_kind(kind)));
+    return wrap(argpartition(as_py_array(self).a, to_kth(kth), args::to_opt_int_axis(axis), select_kind(kind)));
   }, nb::is_method(), nb::name("argpartition"), nb::arg("kth"), nb::arg("axis").none() = -1,
      nb::arg("kind") = "introselect", nb::arg("order").none() = none));
   nb::setattr(cls, "searchsorted", nb::cpp_function([](nb::handle self, nb::handle v, nb::handle side,
                                                        nb::handle sorter) {
     const array& a = as_py_array(self).a;
-    std::string s = to_opt_str(side, "side").value_or("left");
+    std::string s = to_side(side);
     return wrap(searchsorted(a, search_values(v, a), s, sorter.is_none() ? array() : to_array(sorter, "searchsorted")));
-  }, nb::is_method(), nb::name("searchsorted"), nb::arg("v"), nb::arg("side") = "left",
+  }, nb::is_method(), nb::name("searchsorted"), nb::arg("v"), nb::arg("side").none() = "left",
      nb::arg("sorter").none() = none));
 }
 

@@ -141,7 +141,7 @@ void init_statistics(nb::module_& m) {
 
   m.def("trapezoid", [](nb::handle y, nb::handle x, nb::handle dx, nb::handle axis) {
     return wrap(trapezoid(to_array(y, "trapezoid"), opt_array(x, "trapezoid"), to_spacing(dx),
-                          static_cast<int>(args::to_index(axis))));
+                          to_c_int_axis(axis)));  // Note [huge axes]
   }, nb::arg("y"), nb::arg("x").none() = nb::none(), nb::arg("dx") = 1.0, nb::arg("axis") = -1,
      "Integral along an axis by the trapezoidal rule.");
 

@@ -4,10 +4,12 @@
 
 #include <chrono>
 #include <exception>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "args.hpp"
 #include "common.hpp"
 #include "src/jit/nvrtc.hpp"
 #include "src/ops/elementwise.hpp"
@@ -38,6 +40,7 @@ struct py_ufunc {
 // should answer NotImplemented to; throws for host arrays when `strict`.
 bool to_arg_ref(nb::handle obj, ufunc_arg_ref& out, std::optional<array>& holder, bool strict) {
   PyObject* o = obj.ptr();
+  out.big_int = false;
   if (is_ndarray(obj)) {
     out.arr = &as_py_array(obj).a;
     return true;
@@ -73,7 +76,16 @@ bool to_arg_ref(nb::handle obj, ufunc_arg_ref& out, std::optional<array>& holder
       }
       PyErr_Clear();
     }
-    throw overflow_error("Python integer " + nb::cast<std::string>(nb::str(obj)) + " out of bounds for int64");
+    // Beyond 64 bits: the loop decides (Note [big Python ints] in src/ops/ufunc.cpp); float64 holds it,
+    // +-inf past float64's range.
+    double d = PyLong_AsDouble(o);
+    if (d == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear();
+      d = overflow < 0 ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+    }
+    out.value = scalar::from_double(d);
+    out.big_int = true;
+    return true;
   }
   if (PyFloat_Check(o)) {
     out.value = scalar::from_double(PyFloat_AS_DOUBLE(o));
@@ -101,10 +113,15 @@ bool to_arg(nb::handle obj, ufunc_arg& out, bool strict) {
   ufunc_arg_ref r;
   std::optional<array> holder;
   if (!to_arg_ref(obj, r, holder, strict)) return false;
-  out = ufunc_arg{r.arr ? *r.arr : array(), r.value, r.weak};
+  out = ufunc_arg{r.arr ? *r.arr : array(), r.value, r.weak, r.big_int};
   return true;
 }
 
+// Note [ufunc argument order]: with several faults NumPy reports the first it meets, so the general call
+// checks in NumPy's order: the number of positional arguments, the keyword names, then dtype=, out=,
+// where=, casting=, order= and subok= in that order, then the inputs; call_ufunc then resolves the loop
+// (TypeError), checks the casts of the inputs and of the outputs (TypeError), and only then broadcasts
+// (ValueError).
 nb::object call(const py_ufunc& u, nb::args args, nb::kwargs kwargs) {
   const ufunc_def& d = *u.def;
   std::size_t nargs = args.size();
@@ -118,45 +135,42 @@ nb::object call(const py_ufunc& u, nb::args args, nb::kwargs kwargs) {
     throw type_error(u.name + "() takes from " + std::to_string(d.nin) + " to " + std::to_string(d.nin + d.nout) +
                      " positional arguments but " + std::to_string(nargs) + " were given");
   }
-  std::vector<ufunc_arg> in(static_cast<std::size_t>(d.nin));
-  for (int i = 0; i < d.nin; ++i) to_arg(args[static_cast<std::size_t>(i)], in[static_cast<std::size_t>(i)], true);
-  ufunc_options opts;
-  std::vector<nb::object> out_objs(static_cast<std::size_t>(d.nout), nb::none());
-  for (std::size_t i = static_cast<std::size_t>(d.nin); i < nargs; ++i) out_objs[i - static_cast<std::size_t>(d.nin)] = nb::borrow(args[i]);
-  bool compute = true;
+  nb::handle out_kw, where_kw, casting_kw, dtype_kw, order_kw, subok_kw, signature_kw;
   for (auto [key, value] : kwargs) {
     std::string k = nb::cast<std::string>(key);
-    if (k == "out") {
-      if (nargs > static_cast<std::size_t>(d.nin)) throw type_error("cannot specify 'out' as both a positional and keyword argument");
-      if (PyTuple_Check(value.ptr())) {
-        if (PyTuple_GET_SIZE(value.ptr()) != d.nout) {
-          throw value_error("The 'out' tuple must have exactly one entry per ufunc output");
-        }
-        for (int j = 0; j < d.nout; ++j) out_objs[static_cast<std::size_t>(j)] = nb::borrow(PyTuple_GET_ITEM(value.ptr(), j));
-      } else {
-        if (d.nout != 1 && !value.is_none()) throw value_error("'out' must be a tuple of arrays for ufuncs with several outputs");
-        out_objs[0] = nb::borrow(value);
+    if (k == "out") out_kw = value;
+    else if (k == "where") where_kw = value;
+    else if (k == "casting") casting_kw = value;
+    else if (k == "dtype") dtype_kw = value;
+    else if (k == "order") order_kw = value;
+    else if (k == "subok") subok_kw = value;
+    else if (k == "signature" || k == "sig") signature_kw = value;
+    else throw type_error(u.name + "() got an unexpected keyword argument '" + k + "'");
+  }
+  if (out_kw.is_valid() && nargs > static_cast<std::size_t>(d.nin)) {
+    throw type_error("cannot specify 'out' as both a positional and keyword argument");
+  }
+  ufunc_options opts;
+  if (signature_kw.is_valid() && !signature_kw.is_none()) {
+    if (dtype_kw.is_valid() && !dtype_kw.is_none()) throw type_error("cannot specify both 'signature' and 'dtype'");
+    throw type_error("cuarray ufuncs do not take 'signature' yet; use dtype=");
+  }
+  if (dtype_kw.is_valid() && !dtype_kw.is_none()) opts.dtype_ = to_dtype(dtype_kw);
+  std::vector<nb::object> out_objs(static_cast<std::size_t>(d.nout), nb::none());
+  const auto nin = static_cast<std::size_t>(d.nin);
+  for (std::size_t i = nin; i < nargs; ++i) out_objs[i - nin] = nb::borrow(args[i]);
+  if (out_kw.is_valid()) {
+    if (PyTuple_Check(out_kw.ptr())) {
+      if (PyTuple_GET_SIZE(out_kw.ptr()) != d.nout) {
+        throw value_error("The 'out' tuple must have exactly one entry per ufunc output");
       }
-    } else if (k == "where") {
-      if (PyBool_Check(value.ptr())) {
-        compute = value.ptr() == Py_True;
-      } else if (is_ndarray(value)) {
-        opts.where = as_py_array(value).a;
-      } else {
-        host_array_error(value);
+      for (int j = 0; j < d.nout; ++j) {
+        out_objs[static_cast<std::size_t>(j)] = nb::borrow(PyTuple_GET_ITEM(out_kw.ptr(), j));
       }
-    } else if (k == "casting") {
-      opts.rule = parse_casting(nb::cast<std::string>(value));
-    } else if (k == "dtype") {
-      if (!value.is_none()) opts.dtype_ = to_dtype(value);
-    } else if (k == "order") {
-      opts.out_order = to_order(value, order::K);
-    } else if (k == "subok") {
-      // Only one array type exists: nothing to do.
-    } else if (k == "signature" || k == "sig") {
-      if (!value.is_none()) throw type_error("cuarray ufuncs do not take 'signature' yet; use dtype=");
     } else {
-      throw type_error("'" + k + "' is an invalid keyword to ufunc '" + u.name + "'");
+      // NumPy refuses a bare out= (None included) for ufuncs with several outputs.
+      if (d.nout != 1) throw type_error("'out' must be a tuple of arrays");
+      out_objs[0] = nb::borrow(out_kw);
     }
   }
   for (auto& o : out_objs) {
@@ -168,16 +182,48 @@ nb::object call(const py_ufunc& u, nb::args args, nb::kwargs kwargs) {
       throw type_error("return arrays must be of ArrayType");
     }
   }
+  bool compute = true;
+  if (where_kw.is_valid()) {
+    if (is_ndarray(where_kw)) {
+      opts.where = as_py_array(where_kw).a;
+      if (opts.where.type() != dtype::bool_) {
+        throw type_error("Cannot cast array data from dtype('" + std::string(name(opts.where.type())) +
+                         "') to dtype('bool') according to the rule 'safe'");
+      }
+    } else if (where_kw.is_none() || is_python_scalar(where_kw)) {
+      // NumPy converts a scalar (None included) with bool(), not with 'safe' casting.
+      int truth = PyObject_IsTrue(where_kw.ptr());
+      if (truth < 0) throw nb::python_error();
+      compute = truth == 1;
+    } else {
+      host_array_error(where_kw);
+    }
+  }
+  if (casting_kw.is_valid()) {
+    if (!PyUnicode_Check(casting_kw.ptr())) {
+      throw type_error("casting must be str, not " + nb::cast<std::string>(nb::handle(
+                           reinterpret_cast<PyObject*>(Py_TYPE(casting_kw.ptr()))).attr("__name__")));
+    }
+    opts.rule = parse_casting(nb::cast<std::string>(casting_kw));
+  }
+  if (order_kw.is_valid() && !order_kw.is_none()) {
+    if (!PyUnicode_Check(order_kw.ptr())) {
+      throw type_error("order must be str, not " + nb::cast<std::string>(nb::handle(
+                           reinterpret_cast<PyObject*>(Py_TYPE(order_kw.ptr()))).attr("__name__")));
+    }
+    opts.out_order = to_order(order_kw, order::K);
+  }
+  // subok: only one array type exists, nothing to do but NumPy's check of the value.
+  if (subok_kw.is_valid() && !PyBool_Check(subok_kw.ptr())) throw type_error("'subok' must be a boolean");
+  std::vector<ufunc_arg> in(static_cast<std::size_t>(d.nin));
+  for (int i = 0; i < d.nin; ++i) to_arg(args[static_cast<std::size_t>(i)], in[static_cast<std::size_t>(i)], true);
   std::vector<array> results;
   if (compute) {
     results = call_ufunc(d, in, opts);
   } else {
-    // where=False: outputs are allocated (or kept) but nothing is computed, as NumPy does.
-    ufunc_options none = opts;
-    none.where = array();
-    const ufunc_loop& loop = resolve_loop(d, in, opts);
+    // where=False: outputs are allocated (or kept) but nothing is computed; NumPy's checks all apply.
     shape_t shape;
-    for (auto& a : in) if (!a.is_scalar()) shape = broadcast_shapes(shape, a.arr.shape());
+    const ufunc_loop& loop = check_ufunc_call(d, in, opts, shape);
     for (int j = 0; j < d.nout; ++j) {
       const array& o = opts.out[static_cast<std::size_t>(j)];
       results.push_back(o.defined() ? o : empty(shape, loop.out[static_cast<std::size_t>(j)]));
@@ -192,6 +238,17 @@ nb::object call(const py_ufunc& u, nb::args args, nb::kwargs kwargs) {
   PyObject* t = PyTuple_New(d.nout);
   for (int j = 0; j < d.nout; ++j) PyTuple_SET_ITEM(t, j, py_results[static_cast<std::size_t>(j)].release().ptr());
   return nb::steal(t);
+}
+
+// The axis of accumulate and reduceat as NumPy takes it: an integer (not a bool), a tuple of exactly one, or
+// None (every axis: one only for a 1-d array).
+int single_axis(nb::handle axis, int ndim, const char* method) {
+  if (PyTuple_Check(axis.ptr())) return args::single_axis_of_tuple(axis, ndim, method);
+  if (axis.is_none()) {
+    if (ndim > 1) throw value_error(std::string(method) + " does not allow multiple axes");
+    return 0;
+  }
+  return args::to_int_axis(axis);
 }
 
 nb::object identity_of(const ufunc_def& d) {
@@ -217,7 +274,7 @@ nb::object binary(const ufunc_def* d, nb::handle a, nb::handle b) {
   }
   if (d->nout == 1) return wrap_made([&] { return call_ufunc1(*d, in, 2); });
   std::vector<ufunc_arg> owned;
-  for (const auto& r : in) owned.push_back(ufunc_arg{r.arr ? *r.arr : array(), r.value, r.weak});
+  for (const auto& r : in) owned.push_back(ufunc_arg{r.arr ? *r.arr : array(), r.value, r.weak, r.big_int});
   auto r = call_ufunc(*d, owned);
   return nb::make_tuple(wrap(std::move(r[0])), wrap(std::move(r[1])));
 }
@@ -371,6 +428,7 @@ void init_ufunc(nb::module_& m) {
     ufunc_arg a;
     to_arg(x, a, true);
     if (!a.is_scalar()) return a.arr;
+    if (a.big_int) throw overflow_error("Python int too large to convert to C long");
     return full(shape_t{}, a.value, a.weak && kind(a.value.type) == 'f' ? dtype::float64 : a.value.type);
   };
   // The result of a method given out= (possibly a 1-tuple, as NumPy accepts) is that object itself.
@@ -392,15 +450,7 @@ void init_ufunc(nb::module_& m) {
                                            bool keepdims, nb::handle initial, nb::handle where) -> nb::object {
     array x = arr_of(a);
     reduce_options o;
-    if (!axis.is_none()) {
-      std::vector<int> v;
-      if (PyTuple_Check(axis.ptr())) {
-        for (nb::handle k : axis) v.push_back(nb::cast<int>(k));
-      } else {
-        v.push_back(nb::cast<int>(axis));
-      }
-      o.axis = v;
-    }
+    o.axis = args::to_reduce_axes(axis, x.ndim(), true);  // Note [reduction axes] (args.hpp)
     if (!dt.is_none()) o.dtype_ = to_dtype(dt);
     o.out = out_of(out);
     o.keepdims = keepdims;
@@ -409,19 +459,23 @@ void init_ufunc(nb::module_& m) {
     return returned(out, ufunc_reduce(*u.def, x, o));
   }, nb::arg("array"), nb::arg("axis").none() = 0, nb::arg("dtype").none() = nb::none(), nb::arg("out").none() = nb::none(),
      nb::arg("keepdims") = false, nb::arg("initial").none() = nb::none(), nb::arg("where").none() = true)
-      .def("accumulate", [arr_of, out_of, returned](const py_ufunc& u, nb::handle a, int axis, nb::handle dt, nb::handle out) {
+      .def("accumulate", [arr_of, out_of, returned](const py_ufunc& u, nb::handle a, nb::handle axis, nb::handle dt, nb::handle out) {
+        array x = arr_of(a);
+        int ax = single_axis(axis, x.ndim(), "accumulate");
         std::optional<dtype> d;
         if (!dt.is_none()) d = to_dtype(dt);
-        return returned(out, ufunc_accumulate(*u.def, arr_of(a), axis, d, out_of(out)));
-      }, nb::arg("array"), nb::arg("axis") = 0, nb::arg("dtype").none() = nb::none(), nb::arg("out").none() = nb::none())
-      .def("reduceat", [arr_of, out_of, returned](const py_ufunc& u, nb::handle a, nb::handle indices, int axis, nb::handle dt,
-                                        nb::handle out) {
+        return returned(out, ufunc_accumulate(*u.def, x, ax, d, out_of(out)));
+      }, nb::arg("array"), nb::arg("axis").none() = 0, nb::arg("dtype").none() = nb::none(), nb::arg("out").none() = nb::none())
+      .def("reduceat", [arr_of, out_of, returned](const py_ufunc& u, nb::handle a, nb::handle indices, nb::handle axis_obj,
+                                        nb::handle dt, nb::handle out) {
+        array x = arr_of(a);
+        int axis = single_axis(axis_obj, x.ndim(), "reduceat");
         std::optional<dtype> d;
         if (!dt.is_none()) d = to_dtype(dt);
         array idx = is_ndarray(indices) ? as_py_array(indices).a
                                         : as_py_array(nb::module_::import_("cuarray").attr("asarray")(indices)).a;
-        return returned(out, ufunc_reduceat(*u.def, arr_of(a), idx, axis, d, out_of(out)));
-      }, nb::arg("array"), nb::arg("indices"), nb::arg("axis") = 0, nb::arg("dtype").none() = nb::none(),
+        return returned(out, ufunc_reduceat(*u.def, x, idx, axis, d, out_of(out)));
+      }, nb::arg("array"), nb::arg("indices"), nb::arg("axis").none() = 0, nb::arg("dtype").none() = nb::none(),
          nb::arg("out").none() = nb::none())
       .def("at", [](const py_ufunc& u, nb::handle a, nb::handle indices, nb::handle b) {
         if (!is_ndarray(a)) throw type_error("ufunc.at: the first argument must be a cuarray.ndarray");
@@ -630,7 +684,8 @@ void init_ufunc(nb::module_& m) {
   const ufunc_def* power_def = find_ufunc("power");
   const ufunc_def* square_def = find_ufunc("square");
   nb::setattr(cls, "__pow__", nb::cpp_function([power_def, square_def](nb::handle self, nb::handle other) {
-    if (PyLong_CheckExact(other.ptr()) && PyLong_AsLong(other.ptr()) == 2 && is_ndarray(self) &&
+    int overflow = 0;  // a Python int beyond long is not 2 (and must leave no exception pending)
+    if (PyLong_CheckExact(other.ptr()) && PyLong_AsLongAndOverflow(other.ptr(), &overflow) == 2 && is_ndarray(self) &&
         as_py_array(self).a.type() == dtype::bool_) {
       return unary(square_def, self);
     }

@@ -305,7 +305,6 @@ void array::fill(const scalar& value) {
 }
 
 void array::assign(const array& src_in) {
-  if (size_ == 0) return;
   array src = src_in;
   if (src.ndim() > ndim()) {
     // NumPy drops leading unit dimensions of the value: a (1, 5) value fills a (5,) target.
@@ -321,6 +320,8 @@ void array::assign(const array& src_in) {
     src = array(src.storage(), std::move(d));
   }
   if (src.shape() != desc_.shape) src = src.broadcast_to(desc_.shape);
+  // An empty target still needs a value that broadcasts to it: NumPy raises ValueError otherwise.
+  if (size_ == 0) return;
   if (src.device() != device()) src = to_device(src, device());
   if (src.data() == data() && src.strides() == desc_.strides && src.type() == desc_.type) return;
   if (detail::may_overlap(*this, src)) src = src.copy(order::K);  // NumPy's result, not a race
@@ -350,7 +351,19 @@ void array::assign(const array& src_in) {
   detail::launch_copy(l, data(), desc_.type, src.data(), src.type(), s);
 }
 
-void array::copy_to_host(void* dst, order o) const {
+// Note [host copies] (array.hpp): the host side's size is checked before anything moves.
+void array::check_host_element(std::size_t host_itemsize) const {
+  if (host_itemsize != itemsize()) {
+    throw value_error("host elements of " + std::to_string(host_itemsize) + " bytes do not match the array's " +
+                      std::string(cuarray::name(desc_.type)) + " elements of " + std::to_string(itemsize()) + " bytes");
+  }
+}
+
+void array::copy_to_host(void* dst, std::size_t dst_bytes, order o) const {
+  if (dst_bytes < nbytes()) {
+    throw value_error("a host buffer of " + std::to_string(dst_bytes) + " bytes cannot hold an array of " +
+                      std::to_string(nbytes()) + " bytes");
+  }
   if (size_ == 0) return;
   if (o == order::A || o == order::K) o = (f_contiguous_ && !c_contiguous_) ? order::F : order::C;
   bool direct = o == order::C ? c_contiguous_ : f_contiguous_;
@@ -364,7 +377,28 @@ void array::copy_to_host(void* dst, order o) const {
   memcpy_device_to_host(dst, tmp.data(), tmp.nbytes(), current_stream(device()));
 }
 
-void array::copy_from_host(const void* src, order o) {
+void array::copy_element_to_host(void* dst, std::size_t dst_bytes, std::int64_t i) const {
+  check_host_element(dst_bytes);
+  if (i < 0 || i >= size_) {
+    throw index_error("element " + std::to_string(i) + " is out of bounds for an array of size " +
+                      std::to_string(size_));
+  }
+  // The element's byte offset from its C-order position: no copy of the rest of the array.
+  std::int64_t offset = 0;
+  for (int k = ndim() - 1; k >= 0; --k) {
+    std::int64_t n = desc_.shape[static_cast<std::size_t>(k)];
+    offset += (i % n) * desc_.strides[static_cast<std::size_t>(k)];
+    i /= n;
+  }
+  activate_device(device());
+  memcpy_device_to_host(dst, static_cast<const char*>(data()) + offset, itemsize(), current_stream(device()));
+}
+
+void array::copy_from_host(const void* src, std::size_t src_bytes, order o) {
+  if (src_bytes != nbytes()) {
+    throw value_error("host data of " + std::to_string(src_bytes) + " bytes cannot fill an array of " +
+                      std::to_string(nbytes()) + " bytes");
+  }
   if (size_ == 0) return;
   if (o == order::A || o == order::K) o = order::C;
   bool direct = o == order::C ? c_contiguous_ : f_contiguous_;

@@ -191,6 +191,30 @@ array logspace(std::complex<double> start, std::complex<double> stop, std::int64
   return run_space(num, t, p);
 }
 
+namespace {
+
+// numpy.sign of a real: -1, 0, 1, or NaN for NaN.
+double real_sign(double x) {
+  if (std::isnan(x)) return x;
+  return x < 0 ? -1.0 : (x > 0 ? 1.0 : 0.0);
+}
+
+// numpy.sign of a complex (NumPy 2): z / |z|, NaN for a NaN part, the direction of the infinite part when
+// one part is infinite, NaN when both are.
+std::complex<double> complex_sign(std::complex<double> z) {
+  double re = z.real(), im = z.imag();
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  if (std::isnan(re) || std::isnan(im)) return {nan, nan};
+  if (std::isinf(re) && std::isinf(im)) return {nan, nan};
+  if (std::isinf(re)) return {std::copysign(1.0, re), 0.0};
+  if (std::isinf(im)) return {0.0, std::copysign(1.0, im)};
+  double m = std::abs(z);
+  if (m == 0) return {0.0, 0.0};
+  return {re / m, im / m};
+}
+
+}  // namespace
+
 array geomspace(double start, double stop, std::int64_t num, bool endpoint, dtype t) {
   return geomspace(std::complex<double>(start), std::complex<double>(stop), num, endpoint, t);
 }
@@ -201,8 +225,9 @@ array geomspace(std::complex<double> start, std::complex<double> stop, std::int6
   if (start == 0.0 || stop == 0.0) throw value_error("Geometric sequence cannot include zero");
   bool cplx = is_complex(t) || start.imag() != 0 || stop.imag() != 0;
   // NumPy divides both ends by sign(start) (start / |start| for complex), takes log10 of both, runs
-  // logspace in base 10, pins the ends to the exact inputs and multiplies the sign back.
-  std::complex<double> sign = cplx ? start / std::abs(start) : std::complex<double>(start.real() < 0 ? -1.0 : 1.0);
+  // logspace in base 10, pins the ends to the exact inputs and multiplies the sign back. sign(NaN) is NaN,
+  // which makes every element NaN (the pinned ends included), as in NumPy.
+  std::complex<double> sign = cplx ? complex_sign(start) : std::complex<double>(real_sign(start.real()));
   std::complex<double> s = start / sign, e = stop / sign;
   std::complex<double> log_s, log_e;
   if (cplx) {
@@ -236,7 +261,7 @@ array identity(std::int64_t n, dtype t) { return eye(n, n, 0, t); }
 
 array from_host(const void* data, dtype t, const shape_t& shape, order o) {
   array a = empty(shape, t, o == order::F ? order::F : order::C);
-  a.copy_from_host(data, o == order::F ? order::F : order::C);
+  a.copy_from_host(data, a.nbytes(), o == order::F ? order::F : order::C);  // the shape says how much
   return a;
 }
 

@@ -60,16 +60,26 @@ parts decompose(const scalar& s) {
   return p;
 }
 
-// Float to integer as the CPU does for in-range values; out-of-range and NaN are undefined in NumPy and
-// give a fixed, harmless value here.
-std::uint64_t float_to_bits64(double v, bool to_unsigned) {
-  if (std::isnan(v)) return to_unsigned ? 0 : static_cast<std::uint64_t>(INT64_MIN);
-  if (to_unsigned && v >= 0) {
-    if (v >= 18446744073709551616.0) return 0;
-    return static_cast<std::uint64_t>(v);
+// Float to integer as NumPy's casts give it on x86-64, NaN and out-of-range values included (Note [float to
+// int casts] in src/kernels/basic_kernels.cu): a 32-bit conversion for the types narrower than 32 bits and
+// int32, a 64-bit one for int64 and uint32, the 2**63 split for uint64; the caller keeps the low bits.
+std::int64_t float_to_i64(double v) {
+  if (v >= -9223372036854775808.0 && v < 9223372036854775808.0) return static_cast<std::int64_t>(v);
+  return INT64_MIN;  // NaN too
+}
+
+std::uint64_t float_to_bits(double v, dtype to) {
+  switch (to) {
+    case dtype::int64:
+    case dtype::uint32: return static_cast<std::uint64_t>(float_to_i64(v));
+    case dtype::uint64:
+      if (!(v >= 9223372036854775808.0)) return static_cast<std::uint64_t>(float_to_i64(v));
+      return v < 18446744073709551616.0 ? static_cast<std::uint64_t>(v) : 0;
+    default: {
+      std::int32_t i = (v > -2147483649.0 && v < 2147483648.0) ? static_cast<std::int32_t>(v) : INT32_MIN;
+      return static_cast<std::uint64_t>(static_cast<std::int64_t>(i));
+    }
   }
-  if (v >= 9223372036854775808.0 || v < -9223372036854775808.0) return static_cast<std::uint64_t>(INT64_MIN);
-  return static_cast<std::uint64_t>(static_cast<std::int64_t>(v));
 }
 
 }  // namespace
@@ -91,7 +101,7 @@ scalar scalar::cast(dtype to) const {
   parts p = decompose(*this);
   std::uint64_t bits = 0;
   if (is_integer(to)) {
-    bits = p.is_int ? p.u : float_to_bits64(p.re, is_unsigned_integer(to));
+    bits = p.is_int ? p.u : float_to_bits(p.re, to);
   }
   switch (to) {
     case dtype::bool_: return make<unsigned char>(to, (p.is_int ? p.u != 0 : (p.re != 0 || p.im != 0)) ? 1 : 0);
@@ -127,7 +137,7 @@ scalar scalar::cast(dtype to) const {
 double scalar::to_double() const { return decompose(*this).re; }
 std::int64_t scalar::to_int64() const {
   parts p = decompose(*this);
-  return p.is_int ? p.i : static_cast<std::int64_t>(float_to_bits64(p.re, false));
+  return p.is_int ? p.i : float_to_i64(p.re);
 }
 std::complex<double> scalar::to_complex() const {
   parts p = decompose(*this);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 #include "cuarray/device.hpp"
@@ -15,6 +16,7 @@
 #include "src/jit/cache.hpp"
 #include "src/jit/driver.hpp"
 #include "src/jit/kernel.hpp"
+#include "src/jit/param_layout.hpp"
 
 namespace cuarray {
 
@@ -23,23 +25,6 @@ namespace detail {
 namespace {
 
 constexpr int max_kernel_devices = 64;  // as many as the runtime keeps current streams for
-
-using param_info_fn = CUresult (*)(CUfunction, std::size_t, std::size_t*, std::size_t*);
-
-// cuFuncGetParamInfo came with CUDA 12.4: without it, arguments go unchecked, as in CuPy.
-param_info_fn param_info() {
-  static const param_info_fn fn = [] {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult status{};
-    if (cudaGetDriverEntryPointByVersion("cuFuncGetParamInfo", &p, 12040, cudaEnableDefault, &status) != cudaSuccess ||
-        status != cudaDriverEntryPointSuccess) {
-      (void)cudaGetLastError();
-      p = nullptr;
-    }
-    return reinterpret_cast<param_info_fn>(p);
-  }();
-  return fn;
-}
 
 }  // namespace
 
@@ -95,6 +80,13 @@ struct raw_module_state {
     return m;
   }
 
+  /// The parameter sizes of kernel `lowered` as the image for `device` declares them (Note [kernel parameters]).
+  std::optional<std::vector<std::size_t>> param_sizes(const std::string& lowered, int device) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (code.empty()) return jit::kernel_param_sizes(std::string_view(image.data(), image.size() - 1), lowered);
+    return jit::kernel_param_sizes(compile_for(device).cubin, lowered);
+  }
+
   std::string lowered(const std::string& name, int device) {
     if (code.empty()) return name;
     for (std::size_t i = 0; i < name_expressions.size(); ++i) {
@@ -119,7 +111,7 @@ struct raw_kernel_state {
   std::mutex mutex;
   // Written once, under `mutex`, before the first function is published (release) in `functions`.
   const jit::driver_api* driver = nullptr;
-  int param_count = -1;  ///< -1: unknown (the driver cannot tell)
+  int param_count = -1;  ///< -1: unknown (the image does not say; Note [kernel parameters])
   std::vector<std::size_t> param_sizes;
 
   CUfunction function(int device) {
@@ -150,20 +142,9 @@ struct raw_kernel_state {
     jit::check(r, "cuModuleGetFunction");
     if (!driver) {
       driver = &jit::driver();
-      if (param_info_fn info = param_info()) {
-        std::vector<std::size_t> sizes;
-        CUresult status = CUDA_SUCCESS;
-        for (std::size_t i = 0; i < 4096; ++i) {
-          std::size_t offset = 0, size = 0;
-          status = info(f, i, &offset, &size);
-          if (status != CUDA_SUCCESS) break;
-          sizes.push_back(size);
-        }
-        // Past the last parameter the driver says CUDA_ERROR_INVALID_VALUE; anything else: unknown.
-        if (status == CUDA_ERROR_INVALID_VALUE) {
-          param_sizes = std::move(sizes);
-          param_count = static_cast<int>(param_sizes.size());
-        }
+      if (auto sizes = module->param_sizes(lowered, device)) {
+        param_sizes = std::move(*sizes);
+        param_count = static_cast<int>(param_sizes.size());
       }
     }
     slot.store(f, std::memory_order_release);

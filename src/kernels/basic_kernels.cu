@@ -34,8 +34,8 @@ struct value_kind {
 };
 
 // Conversions follow NumPy's casts: complex to real keeps the real part, anything to bool tests for
-// non-zero, and floating values convert to narrow unsigned types through int64 so that small negative
-// values wrap as they do on the CPU rather than saturate as the GPU's conversion instructions would.
+// non-zero, and floating values convert to integers as NumPy's casts do on x86-64 (Note [float to int
+// casts]), never by the GPU's saturating conversion instructions.
 template <class To>
 struct convert_to;
 
@@ -90,31 +90,35 @@ __device__ inline bool is_nonzero(c128 v) {
   return v.re != 0.0 || v.im != 0.0;
 }
 
-template <class From>
-constexpr bool is_float_like = std::is_floating_point_v<From> || std::is_same_v<From, __half> ||
-                               std::is_same_v<From, c64> || std::is_same_v<From, c128>;
-
-template <class From>
-__device__ inline long long as_int64(From v) {
-  if constexpr (std::is_same_v<From, bool8>) {
-    return v.v ? 1 : 0;
-  } else if constexpr (is_float_like<From>) {
-    double d = as_double(v);
-    return static_cast<long long>(d);
-  } else {
-    return static_cast<long long>(v);
-  }
+// Note [float to int casts]: NumPy calls a float-to-integer cast of NaN or of an out-of-range value
+// undefined; on x86-64 its casts go through cvttsd2si, 32-bit for int8..int32, uint8 and uint16, 64-bit
+// for int64 and uint32 (the "integer indefinite" minimum value for NaN and out-of-range input, then the
+// low bits), and uint64 by the usual 2**63 split. astype (these kernels), the ufuncs' casts
+// (ca_float_to_int in src/kernels/jit/ca_types.cuh) and host scalar casts (src/core/scalar.cpp) all give
+// those values, so the three paths agree with each other and with NumPy on x86-64.
+__device__ inline int float_to_i32(double d) {
+  return (d > -2147483649.0 && d < 2147483648.0) ? static_cast<int>(d) : static_cast<int>(-2147483647 - 1);
+}
+__device__ inline long long float_to_i64(double d) {
+  return (d >= -9223372036854775808.0 && d < 9223372036854775808.0) ? static_cast<long long>(d)
+                                                                      : static_cast<long long>(-9223372036854775807LL - 1);
+}
+__device__ inline unsigned long long float_to_u64(double d) {
+  if (!(d >= 9223372036854775808.0)) return static_cast<unsigned long long>(float_to_i64(d));
+  if (d < 18446744073709551616.0) return static_cast<unsigned long long>(d);
+  return 0;
 }
 
-template <class From>
-__device__ inline unsigned long long as_uint64(From v) {
-  if constexpr (std::is_same_v<From, bool8>) {
-    return v.v ? 1 : 0;
-  } else if constexpr (is_float_like<From>) {
-    double d = as_double(v);
-    return d < 0 ? static_cast<unsigned long long>(static_cast<long long>(d)) : static_cast<unsigned long long>(d);
+template <class To, class From>
+__device__ inline To float_to_int(From v) {
+  double d = as_double(v);
+  if constexpr (sizeof(To) == 8) {
+    if constexpr (std::is_signed_v<To>) return static_cast<To>(float_to_i64(d));
+    else return static_cast<To>(float_to_u64(d));
+  } else if constexpr (sizeof(To) == 4 && !std::is_signed_v<To>) {
+    return static_cast<To>(float_to_i64(d));
   } else {
-    return static_cast<unsigned long long>(v);
+    return static_cast<To>(float_to_i32(d));
   }
 }
 
@@ -137,12 +141,10 @@ __device__ inline To convert(From v) {
     else if constexpr (std::is_same_v<From, __half>) return static_cast<To>(__half2float(v));
     else if constexpr (std::is_same_v<From, c64> || std::is_same_v<From, c128>) return static_cast<To>(v.re);
     else return static_cast<To>(v);
-  } else if constexpr (std::is_signed_v<To>) {
+  } else {  // integer
     if constexpr (std::is_integral_v<From>) return static_cast<To>(v);
-    else return static_cast<To>(as_int64(v));
-  } else {  // unsigned integer
-    if constexpr (std::is_integral_v<From>) return static_cast<To>(v);
-    else return static_cast<To>(as_uint64(v));
+    else if constexpr (std::is_same_v<From, bool8>) return static_cast<To>(v.v ? 1 : 0);
+    else return float_to_int<To>(v);
   }
 }
 

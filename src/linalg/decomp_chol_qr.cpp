@@ -40,7 +40,7 @@ array cholesky(const array& a, bool upper) {
     std::vector<void*> ptrs(static_cast<std::size_t>(batch));
     for (std::int64_t i = 0; i < batch; ++i) ptrs[static_cast<std::size_t>(i)] = matrix_ptr(buf, i);
     array dptrs = ::cuarray::detail::new_array(dtype::uint64, shape_t{batch}, order::C, device);
-    dptrs.copy_from_host(ptrs.data());
+    dptrs.copy_from_host(ptrs.data(), ptrs.size() * sizeof(void*));
     cs::check(api.potrf_batched[cs::type_index(t)](h.get(), uplo, static_cast<int>(n), static_cast<void**>(dptrs.data()),
                                                    static_cast<int>(n), static_cast<int*>(info.data()),
                                                    static_cast<int>(batch)),
@@ -63,7 +63,7 @@ array cholesky(const array& a, bool upper) {
     // LAPACK stops at a NaN pivot as at a negative one; NumPy's result for NaN input is NaN, not an error.
     array nan_in = any(isnan(a), along({-2, -1}));
     std::vector<unsigned char> has_nan(static_cast<std::size_t>(batch));
-    nan_in.copy_to_host(has_nan.data());
+    nan_in.copy_to_host(has_nan);
     for (std::int64_t i = 0; i < batch; ++i) {
       if (inf[static_cast<std::size_t>(i)] > 0 && !has_nan[static_cast<std::size_t>(i)]) {
         throw linalg_error("Matrix is not positive definite");

@@ -123,14 +123,12 @@ array workspace(std::size_t bytes, int device) {
 
 std::vector<int> read_info(const array& info) {
   std::vector<int> host(static_cast<std::size_t>(info.size()));
-  if (!host.empty()) info.copy_to_host(host.data());
+  info.copy_to_host(host);
   return host;
 }
 
 bool host_bool(const array& b) {
-  bool v = false;
-  b.copy_to_host(&v);
-  return v;
+  return b.host_value<bool>();
 }
 
 bool any_nonfinite(const array& a) {

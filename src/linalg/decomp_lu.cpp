@@ -72,7 +72,7 @@ void raise_if_singular(const array& info, const array& a, const array& solutions
       nonfinite.resize(flags.size());
       if (is_inexact(a.type())) {
         array bad = any(logical_not(isfinite(a)), along({-2, -1})).astype(dtype::uint8).reshape(shape_t{-1});
-        bad.copy_to_host(nonfinite.data());
+        bad.copy_to_host(nonfinite);
       }
     }
     if (!nonfinite[i]) throw linalg_error("Singular matrix");

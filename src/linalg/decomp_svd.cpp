@@ -169,7 +169,7 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
       std::vector<int> inf = read_info(info);
       std::vector<double> sv(static_cast<std::size_t>(batch * N));
       array s64 = rt == dtype::float64 ? s : s.astype(dtype::float64);
-      s64.copy_to_host(sv.data());
+      s64.copy_to_host(sv);
       const double eps = eps_of(rt), ill = std::sqrt(eps);
       array fresh;  // gesvdp overwrote w
       for (std::int64_t i = 0; i < batch; ++i) {
@@ -274,9 +274,7 @@ lstsq_result lstsq(const array& a, const array& b, std::optional<double> rcond) 
     svd_result r = svd(at, false, true, false);
     array smax = amax(r.S, along({-1}, true));
     array large = greater(r.S, multiply(smax, rc));
-    std::int64_t rank = 0;
-    count_nonzero(large).copy_to_host(&rank);
-    res.rank = rank;
+    res.rank = count_nonzero(large).host_value<std::int64_t>();
     array sinv = where(large, divide(1, r.S), 0).astype(rt, order::K, false);
     array uhb = cuarray::matmul(conj_if_complex(swap_last(r.U)), bt);
     x = cuarray::matmul(conj_if_complex(swap_last(r.Vh)), multiply(expand_dims(sinv, {-1}), uhb));

@@ -323,15 +323,9 @@ std::string remapped(const array& x, int ncore, int nbatch_total) {
 // ---------------------------------------------------------------------------------------------------------
 // matmul
 
+// NumPy's order (a gufunc's): the loop and the casts of the inputs and the output (TypeError) before the
+// operands' dimensions, core sizes and batch broadcast (ValueError).
 array matmul(const array& a, const array& b, const array& out, std::optional<dtype> dtype_, casting rule) {
-  for (int i = 0; i < 2; ++i) {
-    const array& x = i == 0 ? a : b;
-    if (x.ndim() == 0) {
-      throw value_error("matmul: Input operand " + std::to_string(i) +
-                        " does not have enough dimensions (has 0, gufunc core with signature " + matmul_sig +
-                        " requires 1)");
-    }
-  }
   dtype t = dtype_ ? *dtype_ : promote_types(a.type(), b.type());
   for (int i = 0; i < 2; ++i) {
     dtype from = (i == 0 ? a : b).type();
@@ -343,6 +337,14 @@ array matmul(const array& a, const array& b, const array& out, std::optional<dty
   if (out.defined() && !can_cast(t, out.type(), rule)) {
     throw type_error("Cannot cast ufunc 'matmul' output from " + dtype_str(t) + " to " + dtype_str(out.type()) +
                      " with casting rule '" + casting_name(rule) + "'");
+  }
+  for (int i = 0; i < 2; ++i) {
+    const array& x = i == 0 ? a : b;
+    if (x.ndim() == 0) {
+      throw value_error("matmul: Input operand " + std::to_string(i) +
+                        " does not have enough dimensions (has 0, gufunc core with signature " + matmul_sig +
+                        " requires 1)");
+    }
   }
   const bool a_vec = a.ndim() == 1, b_vec = b.ndim() == 1;
   std::int64_t m = a_vec ? 1 : a.shape()[a.ndim() - 2], ka = a.shape()[a.ndim() - 1];

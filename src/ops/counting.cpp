@@ -213,13 +213,13 @@ std::string py_text(double v, dtype t) {
 
 std::vector<double> host_doubles(const array& a) {
   std::vector<double> v(static_cast<std::size_t>(a.size()));
-  if (!v.empty()) a.astype(float64, order::C, false).copy_to_host(v.data());
+  a.astype(float64, order::C, false).copy_to_host(v);
   return v;
 }
 
 array device_doubles(const std::vector<double>& v, int device) {
   array a = new_array(float64, shape_t{static_cast<std::int64_t>(v.size())}, order::C, device);
-  if (!v.empty()) a.copy_from_host(v.data());
+  a.copy_from_host(v);
   return a;
 }
 
@@ -236,7 +236,7 @@ std::pair<double, double> min_max(const array& a) {
   detail::pool_scratch scratch(a.device());
   detail::launch_minmax_f64(static_cast<const double*>(a.data()), a.size(), static_cast<double*>(out.data()), scratch,
                             s);
-  double v[2];
+  std::vector<double> v(2);
   out.copy_to_host(v);
   return {v[0], v[1]};
 }
@@ -503,7 +503,7 @@ array histogram_density(const array& n, const std::vector<double>& db) {
   std::int64_t m = n.size();
   if (is_complex(n.type())) {
     std::vector<std::complex<double>> v(total);
-    if (total) n.astype(complex128, order::C, false).copy_to_host(v.data());
+    n.astype(complex128, order::C, false).copy_to_host(v);
     std::complex<double> s;
     if (n.type() == complex64) {
       auto [r, i] = complex_pairwise<float>(v.data(), m);
@@ -514,7 +514,7 @@ array histogram_density(const array& n, const std::vector<double>& db) {
     }
     for (std::size_t i = 0; i < total; ++i) v[i] = detail::numpy_cdiv(detail::numpy_cdiv(v[i], db[i]), s);
     array out = new_array(complex128, n.shape(), order::C, n.device());
-    if (total) out.copy_from_host(v.data());
+    out.copy_from_host(v);
     return out;
   }
   std::vector<double> v = host_doubles(n);
@@ -568,7 +568,7 @@ array bincount(const array& x, const array& weights, std::int64_t minlength) {
     detail::launch_minmax_i64(static_cast<const std::int64_t*>(xi.data()), xi.size(),
                               static_cast<std::int64_t*>(mm.data()), scratch, s);
   }
-  std::int64_t lohi[2];
+  std::vector<std::int64_t> lohi(2);
   mm.copy_to_host(lohi);
   if (lohi[0] < 0) throw value_error("'list' argument must have no negative elements");
   if (weights.defined()) {
@@ -618,11 +618,11 @@ std::pair<array, array> histogram(const array& a_in, const histogram_bins& bins,
     // NumPy bins floating weights over explicit edges by differences of cumulative sums in the weights' type,
     // whose rounding a direct sum does not reproduce: replay it on the host.
     std::vector<std::complex<double>> wv(static_cast<std::size_t>(w.size()));
-    if (!wv.empty()) w.astype(complex128, order::C, false).copy_to_host(wv.data());
+    w.astype(complex128, order::C, false).copy_to_host(wv);
     std::vector<std::complex<double>> h = detail::numpy_cumulative_histogram(host_doubles(flat), wv, p.values,
                                                                              w.type());
     array c = new_array(complex128, shape_t{static_cast<std::int64_t>(h.size())}, order::C, flat.device());
-    if (!h.empty()) c.copy_from_host(h.data());
+    c.copy_from_host(h);
     n = (is_complex(w.type()) ? c : real(c)).astype(w.type(), order::C, false);
   } else {
     n = w.defined() ? weighted_bins(flat, flat.size(), layout, p.values, w)

@@ -565,9 +565,7 @@ array ravel_multi_index(const std::vector<array>& multi_index, const shape_t& di
     ew::run(ravel_spec(g), ins, {ew::operand::of(out, int64), ew::operand::of_raw(flag, int32)}, shape);
   }
   if (any_raise) {
-    std::int32_t bad = 0;
-    flag.copy_to_host(&bad);
-    if (bad) throw value_error("invalid entry in coordinates array");
+    if (flag.host_value<std::int32_t>()) throw value_error("invalid entry in coordinates array");
   }
   return out;
 }
@@ -627,8 +625,7 @@ std::vector<array> unravel_index(const array& idx, const shape_t& shape, order o
     ew::run(unravel_spec(g), {ew::operand::of(idx, int64), ew::operand::of_raw(int64_table(table, idx.device()), int64)},
             outs, idx.shape());
     if (first == 0) {
-      std::uint64_t pos = 0;
-      first_bad.copy_to_host(&pos);
+      std::uint64_t pos = first_bad.host_value<std::uint64_t>();
       if (pos != std::numeric_limits<std::uint64_t>::max()) {
         // The offending value itself, read from its position (C order) in `idx`.
         std::int64_t off = idx.offset(), rem = static_cast<std::int64_t>(pos);
@@ -636,9 +633,7 @@ std::vector<array> unravel_index(const array& idx, const shape_t& shape, order o
           off += (rem % idx.shape()[d]) * idx.strides()[d];
           rem /= idx.shape()[d];
         }
-        array one = view_of(idx, shape_t{}, strides_t{}, off).astype(int64);
-        std::int64_t v = 0;
-        one.copy_to_host(&v);
+        std::int64_t v = view_of(idx, shape_t{}, strides_t{}, off).astype(int64).host_value<std::int64_t>();
         throw value_error("index " + std::to_string(v) + " is out of bounds for array with size " +
                           std::to_string(size));
       }
@@ -764,9 +759,7 @@ array choose(const array& a, const std::vector<ufunc_arg>& choices, const array&
              ew::operand::of_scalar(scalar::from_int(nd), int64), ew::operand::of_scalar(scalar::from_int(code), int64)},
             {ew::operand::of(out, rt), ew::operand::of_raw(flag, int32)}, shape);
     if (code == mode_raise) {
-      std::int32_t bad = 0;
-      flag.copy_to_host(&bad);
-      if (bad) throw value_error("invalid entry in choice array");
+      if (flag.host_value<std::int32_t>()) throw value_error("invalid entry in choice array");
     }
   }
   if (!out_in.defined() || direct) return out;

@@ -150,8 +150,7 @@ prepared_key prepare(const array& a, const index_key& key) {
           }
           if (arr.ndim() == 0) {
             // A 0-d bool array acts as a Python bool.
-            bool v = false;
-            arr.copy_to_host(&v);
+            bool v = arr.host_value<bool>();
             p.advanced.push_back({d.ndim(), -1, unit_index(v, a.device()), true});
             d.shape.push_back(1);
             d.strides.push_back(0);
@@ -188,10 +187,8 @@ prepared_key prepare(const array& a, const index_key& key) {
 // the indices first (one synchronisation) and raises NumPy's IndexError.
 void check_range(const array& idx, std::int64_t n, int source_axis) {
   if (idx.size() == 0) return;
-  std::int64_t lo = 0, hi = 0;
-  array mn = amin(idx).astype(int64), mx = amax(idx).astype(int64);
-  mn.copy_to_host(&lo);
-  mx.copy_to_host(&hi);
+  std::int64_t lo = amin(idx).astype(int64).host_value<std::int64_t>();
+  std::int64_t hi = amax(idx).astype(int64).host_value<std::int64_t>();
   std::int64_t bad = lo < -n ? lo : (hi >= n ? hi : 0);
   if (lo < -n || hi >= n) {
     throw index_error("index " + std::to_string(bad) + " is out of bounds for axis " +
@@ -293,8 +290,7 @@ index_plan plan_advanced(const array& a, prepared_key key, index_mode mode) {
     std::int64_t n = v.shape()[ax.view_axis];
     if (n == 0 && nb > 0 && ax.idx.size() > 0) {
       // Nothing is in range of an empty axis: NumPy's IndexError whatever the mode.
-      std::int64_t first = 0;
-      ax.idx.reshape(shape_t{-1}).astype(int64).copy_to_host(&first);
+      std::int64_t first = ax.idx.astype(int64).host_value<std::int64_t>();
       throw index_error("index " + std::to_string(first) + " is out of bounds for axis " +
                         std::to_string(std::max(ax.source_axis, 0)) + " with size 0");
     }
@@ -422,6 +418,11 @@ void scatter(const array& a, const index_key& key, const array* value, const sca
     return;
   }
   array val = *value;
+  // NumPy drops the value's leading unit dimensions first, as in basic assignment: a (1, 2, 3) value fills
+  // an indexing result of shape (2, 3).
+  while (val.ndim() > static_cast<int>(plan.result_shape.size()) && val.shape()[0] == 1) {
+    val = val.reshape(shape_t(val.shape().begin() + 1, val.shape().end()));
+  }
   shape_t common;
   try {
     common = broadcast_shapes({val.shape(), plan.result_shape});
@@ -475,6 +476,12 @@ void setitem(const array& a, const index_key& key, const array& value, index_mod
     array view = prepare(a, key).view;
     view.assign(value);  // broadcasting, casting and overlap handled there
     return;
+  }
+  if (key.size() == 1 && key[0].k == index_item::kind::array && key[0].arr.type() == bool_ &&
+      key[0].arr.shape() == a.shape() && value.ndim() > 1) {
+    // NumPy's assignment through a mask of the array's own shape takes a 0-d or 1-d value only.
+    throw type_error("NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has " +
+                     std::to_string(value.ndim()) + " dimensions");
   }
   if (std::optional<array> mask = whole_mask(a, key)) {
     // a[mask] = v where v broadcasts to the selected rows' shape needs no count: a masked copy.
@@ -617,8 +624,7 @@ array compress(const array& condition, const array& a, std::optional<int> axis, 
   if (cond.size() > n) {
     array beyond = flatnonzero(detail::slice_axis(cond, 0, n, cond.size()));
     if (beyond.size() > 0) {
-      std::int64_t first = 0;
-      beyond.reshape(shape_t{-1}).copy_to_host(&first);  // the first one only
+      std::int64_t first = beyond.host_value<std::int64_t>();  // the first one only
       throw index_error("index " + std::to_string(n + first) + " is out of bounds for axis " + std::to_string(ax) +
                         " with size " + std::to_string(n));
     }

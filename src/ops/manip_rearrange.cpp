@@ -351,7 +351,7 @@ array trim_zeros(const array& filt, std::string_view trim_in, const std::optiona
   // The bounding box of the nonzero elements, from a host copy of the mask (one byte per element).
   array mask = not_equal(filt, 0);
   std::vector<unsigned char> host(static_cast<std::size_t>(mask.size()));
-  mask.copy_to_host(host.data(), order::C);
+  mask.copy_to_host(host, order::C);
   std::vector<std::int64_t> lo(static_cast<std::size_t>(nd), -1), hi(static_cast<std::size_t>(nd), -1);
   bool any = false;
   std::vector<std::int64_t> idx(static_cast<std::size_t>(nd), 0);

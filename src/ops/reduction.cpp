@@ -301,6 +301,11 @@ array arg_impl(const array& a, std::optional<int> axis, bool keepdims, const arr
   const char* fname = maximum ? (skip_nan ? "nanargmax" : "argmax") : (skip_nan ? "nanargmin" : "argmin");
   array src = a;
   std::vector<int> axes;
+  if (axis && a.ndim() == 0) {
+    // NumPy takes a 0-d array as 1-d here: axis 0 or -1 reduces over nothing, as no axis does.
+    normalize_axis(*axis, 1);
+    axis.reset();
+  }
   if (axis) {
     axes.push_back(normalize_axis(*axis, a.ndim()));
   } else {
@@ -335,9 +340,7 @@ array arg_impl(const array& a, std::optional<int> axis, bool keepdims, const arr
   if (skip_nan && r.size() > 0) {
     array bad = uf("equal", r, full(shape_t{}, scalar::from_int(std::numeric_limits<std::int64_t>::max()), dtype::int64));
     array flag = any(bad);
-    bool b = false;
-    flag.copy_to_host(&b);
-    if (b) throw value_error("All-NaN slice encountered");
+    if (flag.host_value<bool>()) throw value_error("All-NaN slice encountered");
   }
   if (keepdims) {
     if (axis) r = r.reshape(keepdims_shape(a.shape(), axes));

@@ -232,9 +232,7 @@ axis_spacing spacing_of(const gradient_spacing& g, std::int64_t extent) {
   if (!g.coordinates.defined() || g.coordinates.ndim() == 0) {
     s.step = g.step;
     if (g.coordinates.defined()) {
-      double v = 0;
-      g.coordinates.astype(float64, order::C, false).copy_to_host(&v);
-      s.step = v;
+      s.step = g.coordinates.astype(float64, order::C, false).host_value<double>();
     }
     return s;
   }
@@ -248,10 +246,10 @@ axis_spacing spacing_of(const gradient_spacing& g, std::int64_t extent) {
   std::vector<double> v(static_cast<std::size_t>(extent));
   if (c.type() == float32 || c.type() == float16) {
     std::vector<float> f(v.size());
-    c.astype(float32, order::C, false).copy_to_host(f.data());
+    c.astype(float32, order::C, false).copy_to_host(f);
     for (std::size_t i = 1; i < f.size(); ++i) s.dx.push_back(static_cast<double>(f[i] - f[i - 1]));
   } else {
-    c.astype(float64, order::C, false).copy_to_host(v.data());
+    c.astype(float64, order::C, false).copy_to_host(v);
     for (std::size_t i = 1; i < v.size(); ++i) s.dx.push_back(v[i] - v[i - 1]);
   }
   bool same = !s.dx.empty();
@@ -270,7 +268,7 @@ array along_axis(const std::vector<double>& values, int axis, int ndim, int devi
   shape_t shape(ndim, 1);
   shape[axis] = static_cast<std::int64_t>(values.size());
   array a = detail::new_array(float64, shape, order::C, device);
-  if (!values.empty()) a.copy_from_host(values.data());
+  a.copy_from_host(values);
   return a;
 }
 

@@ -33,9 +33,7 @@ inline array slice_axis(const array& a, int axis, std::int64_t start, std::int64
 
 /// A one-element int64 device value copied to the host (synchronises the stream).
 inline std::int64_t read_int64(const array& a) {
-  std::int64_t v = 0;
-  a.copy_to_host(&v);
-  return v;
+  return a.host_value<std::int64_t>();
 }
 
 /// NumPy's concatenate along `axis` of arrays of equal ndim (result dtype: their promotion).

@@ -179,7 +179,7 @@ std::optional<row_perm> argsort_native(const array& a, std::int64_t rows, std::i
   array tmp = temp_storage(bytes, device);
   if (floating) {
     nan_summary found{};
-    summary.copy_to_host(&found);
+    summary.copy_to_host(&found, sizeof found);
     if (found.negative != 0 || !found.one_pattern()) return std::nullopt;
   }
   if (rows == 1) {
@@ -342,10 +342,7 @@ array sort_rows(const array& a) {
 }
 
 std::int64_t read_int64(const array& a, std::int64_t index) {
-  descriptor d{dtype::int64, shape_t{}, strides_t{}, a.offset() + index * 8};
-  std::int64_t v = 0;
-  array(a.storage(), d).copy_to_host(&v);
-  return v;
+  return a.host_value<std::int64_t>(index);
 }
 
 array select_rows(const array& src, const array& flags, array* first, array* pos_out) {
@@ -440,10 +437,14 @@ std::vector<array> keys_along(const std::vector<array>& keys, int axis) {
   return out;
 }
 
-void check_kth(const std::vector<std::int64_t>& kth, std::int64_t n) {
+// NumPy checks kth only when the array has elements (an empty one takes any kth, negative or beyond the
+// axis), and names the kth it has wrapped once.
+void check_kth(const std::vector<std::int64_t>& kth, std::int64_t n, std::int64_t size) {
+  if (size == 0) return;
   for (std::int64_t k : kth) {
-    if (k < -n || k >= n) {
-      throw value_error("kth(=" + std::to_string(k) + ") out of bounds (" + std::to_string(n) + ")");
+    std::int64_t w = k < 0 ? k + n : k;
+    if (w < 0 || w >= n) {
+      throw value_error("kth(=" + std::to_string(w) + ") out of bounds (" + std::to_string(n) + ")");
     }
   }
 }
@@ -512,9 +513,9 @@ array partition(const array& a, const std::vector<std::int64_t>& kth, std::optio
   check_select_kind(kind);
   if (axis_in) {
     int axis = normalize_axis(*axis_in, a.ndim());
-    check_kth(kth, a.shape()[axis]);
+    check_kth(kth, a.shape()[axis], a.size());
   } else {
-    check_kth(kth, a.size());
+    check_kth(kth, a.size(), a.size());
   }
   return sort(a, axis_in);
 }
@@ -522,7 +523,7 @@ array partition(const array& a, const std::vector<std::int64_t>& kth, std::optio
 void partition_inplace(const array& a, const std::vector<std::int64_t>& kth, int axis_in, std::string_view kind) {
   check_select_kind(kind);
   int axis = normalize_axis(axis_in, a.ndim());
-  check_kth(kth, a.shape()[axis]);
+  check_kth(kth, a.shape()[axis], a.size());
   sort_inplace(a, axis);
 }
 
@@ -531,14 +532,14 @@ array argpartition(const array& a, const std::vector<std::int64_t>& kth, std::op
   check_select_kind(kind);
   if (a.ndim() == 0 && axis_in) {
     normalize_axis(*axis_in, 1);
-    check_kth(kth, 1);
+    check_kth(kth, 1, 1);
     return zeros(shape_t{1}, dtype::int64);
   }
   if (axis_in) {
     int axis = normalize_axis(*axis_in, a.ndim());
-    check_kth(kth, a.shape()[axis]);
+    check_kth(kth, a.shape()[axis], a.size());
   } else {
-    check_kth(kth, a.size());
+    check_kth(kth, a.size(), a.size());
   }
   return argsort(a, axis_in);
 }
@@ -576,8 +577,7 @@ array searchsorted(const array& a, const array& v, std::string_view side, const 
     cudaStream_t s = detail::enter_device(device);
     detail::sorting::launch_gather_checked(ac.data(), ac.itemsize(), static_cast<const std::int64_t*>(idx.data()),
                                            a.size(), a.size(), sorted.data(), static_cast<int*>(err.data()), s);
-    std::int32_t bad = 0;
-    if (a.size()) err.copy_to_host(&bad);
+    std::int32_t bad = err.host_value<std::int32_t>();
     if (bad) throw value_error("Sorter index out of range.");
     ac = sorted;
   }
@@ -598,7 +598,7 @@ array digitize(const array& x, const array& bins, bool right) {
   // NumPy's _monotonicity over the bins as float64, on the host: one synchronisation, bins are usually short.
   std::int64_t n = bins.size();
   std::vector<double> b(static_cast<std::size_t>(n));
-  if (n) bins.astype(dtype::float64, order::C, false).copy_to_host(b.data());
+  bins.astype(dtype::float64, order::C, false).copy_to_host(b);
   int mono = 1;
   std::int64_t i = 1;
   while (i < n && b[i] == b[0]) ++i;

@@ -95,7 +95,7 @@ std::vector<double> host_doubles(const array& a) {
   std::vector<double> v(static_cast<std::size_t>(a.size()));
   if (a.size() == 0) return v;
   array d = a.type() == float64 ? a : a.astype(float64);
-  d.copy_to_host(v.data(), order::C);
+  d.copy_to_host(v, order::C);
   return v;
 }
 
@@ -248,9 +248,7 @@ array weights_for(const array& a, const array& w, const std::vector<int>& axes, 
 
 bool any_true(const array& b) {
   array r = any(b);
-  bool v = false;
-  r.copy_to_host(&v, order::C);
-  return v;
+  return r.host_value<bool>();
 }
 
 enum class q_scale { quantile, percentile };
@@ -324,7 +322,7 @@ array quantile_impl(const array& a, const ufunc_arg& q_in, const quantile_option
               {raw(L.rows), raw(order_), raw(wr), raw(qk), i64(L.n), i64(L.nrows), i64(flags)},
               {ew::operand::of(r, rt), ew::operand::of_raw(bad, uint8)}, r.shape());
       std::vector<unsigned char> flags_h(static_cast<std::size_t>(L.nrows));
-      bad.copy_to_host(flags_h.data(), order::C);
+      bad.copy_to_host(flags_h, order::C);
       unsigned char all = 0;
       for (unsigned char f : flags_h) all |= f;
       if (all & 1) throw value_error("Weights must be non-negative.");

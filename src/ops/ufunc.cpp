@@ -2,6 +2,7 @@
 #include "src/ops/ufunc.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <unordered_map>
 
@@ -159,7 +160,7 @@ dtype arg_type(const ufunc_arg_ref& a) { return a.is_scalar() ? a.value.type : a
 // NEP 50: the dtype a weak Python scalar takes next to the strong operands.
 template <class Arg>
 dtype weak_type(const Arg& a, std::optional<dtype> promoted) {
-  char k = kind(a.value.type);
+  char k = a.big_int ? 'i' : kind(a.value.type);  // a big Python int is still an int for promotion
   if (k == 'i' || k == 'u') {
     if (promoted && kind(*promoted) != 'b') return *promoted;
     return dtype::int64;  // NumPy's default integer; a value past its range fails the loop's fit check
@@ -214,8 +215,9 @@ void effective_types(const Arg* args, int nargs, dtype* types) {
 }
 
 const ufunc_loop& search_loop(const ufunc_def& u, const dtype* types, const ufunc_options& opts) {
-  // Ufuncs whose NumPy resolvers refuse booleans although bool casts safely to int8.
-  if (std::all_of(types, types + u.nin, [](dtype t) { return is_bool(t); })) {
+  // Ufuncs whose NumPy resolvers refuse booleans although bool casts safely to int8; a dtype= other than bool
+  // picks its loop as usual (numpy.sign(bools, dtype='F') is complex64).
+  if ((!opts.dtype_ || is_bool(*opts.dtype_)) && std::all_of(types, types + u.nin, [](dtype t) { return is_bool(t); })) {
     if (u.name == "subtract") {
       throw type_error("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
                        "operator, or the logical_xor function instead.");
@@ -237,7 +239,11 @@ const ufunc_loop& search_loop(const ufunc_def& u, const dtype* types, const ufun
   for (const auto& loop : u.loops) {
     bool ok = true;
     if (opts.dtype_) {
-      if (loop.out.empty() || loop.out[0] != *opts.dtype_) continue;
+      // dtype= names every output's type (numpy.frexp(x, dtype=...) has no loop; divmod's two outputs do).
+      if (loop.out.empty() ||
+          std::any_of(loop.out.begin(), loop.out.end(), [&](dtype t) { return t != *opts.dtype_; })) {
+        continue;
+      }
       for (int i = 0; i < u.nin && ok; ++i) ok = can_cast(types[i], loop.in[static_cast<std::size_t>(i)], opts.rule);
     } else {
       for (int i = 0; i < u.nin && ok; ++i) ok = can_cast_safely(types[i], loop.in[static_cast<std::size_t>(i)]);
@@ -310,7 +316,9 @@ bool can_cast(dtype from, dtype to, casting rule) {
 namespace {
 
 template <class Arg>
-bool is_weak_int(const Arg& a) { return a.weak && (kind(a.value.type) == 'i' || kind(a.value.type) == 'u'); }
+bool is_weak_int(const Arg& a) {
+  return a.weak && (a.big_int || kind(a.value.type) == 'i' || kind(a.value.type) == 'u');
+}
 
 // Give weak Python ints their own dtype (int64, or uint64 past its range); false if nothing changed.
 template <class Arg>
@@ -333,6 +341,50 @@ bool compares_values(const ufunc_def& u) {
   return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return u.name == n; });
 }
 
+// Note [big Python ints]: NumPy 2 converts a Python int beyond 64 bits to the dtype of its loop slot: fine
+// for a floating-point loop (OverflowError past float64's range), an OverflowError for an integer or bool
+// one, except that a comparison (not a logical function) with an integer array compares the value exactly
+// (NumPy 2's comparison promoter). There the int lies beyond every value of the array's dtype, so it is
+// compared in float64 as +-inf (scalar_in_slot), which orders it past them all, its float64 rounding
+// (2**64 for 2**64 itself, which uint64's largest value also rounds to) would not.
+template <class Arg>
+bool compared_with_int_array(const ufunc_def& u, const Arg* args, int nargs, int i) {
+  if (!compares_values(u) || u.name.rfind("logical_", 0) == 0) return false;
+  for (int j = 0; j < nargs; ++j) {
+    if (j == i || args[j].weak) continue;
+    char k = kind(arg_type(args[j]));
+    if (k == 'i' || k == 'u') return true;
+  }
+  return false;
+}
+
+// nullptr: the big int `args[i]` is fine in `loop_type`'s slot; else the loop to use instead.
+template <class Arg>
+const ufunc_loop* settle_big_int(const ufunc_def& u, const Arg* args, int nargs, int i, dtype loop_type,
+                                 const ufunc_options& opts, dtype* types) {
+  bool logical = u.name.rfind("logical_", 0) == 0;
+  if (!logical && is_inexact(loop_type)) {
+    if (std::isinf(args[i].value.to_double())) throw overflow_error("int too large to convert to float");
+    return nullptr;
+  }
+  if (compared_with_int_array(u, args, nargs, i)) {
+    for (int j = 0; j < nargs; ++j) types[j] = dtype::float64;
+    return &find_loop(u, types, opts);
+  }
+  throw overflow_error("Python int too large to convert to C long");
+}
+
+// The value of the scalar argument `args[i]` in its loop slot `t` (Note [big Python ints]).
+template <class Arg>
+scalar scalar_in_slot(const ufunc_def& u, const Arg* args, int nargs, int i, dtype t) {
+  const Arg& a = args[i];
+  if (a.big_int && compared_with_int_array(u, args, nargs, i)) {
+    double inf = std::numeric_limits<double>::infinity();
+    return scalar::from_double(a.value.to_double() < 0 ? -inf : inf).cast(t);
+  }
+  return a.value.cast(t);
+}
+
 // The loop for `args`, with `types` set to the dtypes the inputs take part as. A weak Python int takes the
 // strong operands' type (NEP 50) and must fit the loop's integer type (OverflowError), except that
 // comparisons and logical functions compare its value exactly (NumPy 2), and that it becomes an int64
@@ -351,6 +403,10 @@ const ufunc_loop& resolve_types(const ufunc_def& u, const Arg* args, int nargs, 
   for (int i = 0; i < nargs; ++i) {
     const Arg& a = args[i];
     dtype lt = loop->in[static_cast<std::size_t>(i)];
+    if (a.big_int) {
+      if (const ufunc_loop* l = settle_big_int(u, args, nargs, i, lt, opts, types)) return *l;
+      continue;
+    }
     if (!is_weak_int(a) || !is_integer(lt) || int_fits(a.value, lt)) continue;
     bool logical = u.name.rfind("logical_", 0) == 0;
     if (compares_values(u) && (a.value.type != dtype::uint64 || !logical) && widen_weak_ints(args, nargs, types)) {
@@ -376,7 +432,9 @@ array call_ufunc1(const ufunc_def& u, const ufunc_arg* args, int nargs) {
   if (u.nout != 1) throw value_error("ufunc '" + u.name + "' has several outputs");
   if (nargs > 2) return call_ufunc(u, std::vector<ufunc_arg>(args, args + nargs))[0];
   ufunc_arg_ref refs[2];
-  for (int i = 0; i < nargs; ++i) refs[i] = ufunc_arg_ref{args[i].is_scalar() ? nullptr : &args[i].arr, args[i].value, args[i].weak};
+  for (int i = 0; i < nargs; ++i) {
+    refs[i] = ufunc_arg_ref{args[i].is_scalar() ? nullptr : &args[i].arr, args[i].value, args[i].weak, args[i].big_int};
+  }
   return call_ufunc1(u, refs, nargs);
 }
 
@@ -384,7 +442,9 @@ namespace {
 
 std::vector<ufunc_arg> owned_args(const ufunc_arg_ref* args, int nargs) {
   std::vector<ufunc_arg> copies;
-  for (int i = 0; i < nargs; ++i) copies.push_back(ufunc_arg{args[i].arr ? *args[i].arr : array(), args[i].value, args[i].weak});
+  for (int i = 0; i < nargs; ++i) {
+    copies.push_back(ufunc_arg{args[i].arr ? *args[i].arr : array(), args[i].value, args[i].weak, args[i].big_int});
+  }
   return copies;
 }
 
@@ -406,7 +466,7 @@ void run_loop1(const ufunc_def& u, const ufunc_loop& loop, const ufunc_arg_ref* 
     const ufunc_arg_ref& a = args[i];
     dtype it = loop.in[static_cast<std::size_t>(i)];
     if (a.is_scalar()) {
-      values[i] = a.value.cast(it);
+      values[i] = scalar_in_slot(u, args, nargs, i, it);
       ops[i] = ew::operand_ref{nullptr, values[i].bytes, it, false};
       continue;
     }
@@ -476,6 +536,12 @@ void call_ufunc1_into(const ufunc_def& u, const ufunc_arg_ref* args, int nargs, 
   dtype types[max_nin];
   static const ufunc_options defaults;  // same_kind casting
   const ufunc_loop& loop = resolve_types(u, args, nargs, defaults, types);
+  // The output's cast before any shape (Note [ufunc argument order]).
+  dtype lt = loop.out[0];
+  if (!can_cast(lt, out.type(), casting::same_kind)) {
+    throw type_error("Cannot cast ufunc '" + u.name + "' output from " + dtype_repr(lt) + " to " +
+                     dtype_repr(out.type()) + " with casting rule 'same_kind'");
+  }
   const shape_t& shape = out.shape();
   for (int i = 0; i < nargs; ++i) {
     if (args[i].is_scalar() || args[i].arr->shape() == shape) continue;
@@ -485,16 +551,29 @@ void call_ufunc1_into(const ufunc_def& u, const ufunc_arg_ref* args, int nargs, 
                         shape_to_string(broadcast_shapes(args[i].arr->shape(), shape)));
     }
   }
-  dtype lt = loop.out[0];
-  if (!can_cast(lt, out.type(), casting::same_kind)) {
-    throw type_error("Cannot cast ufunc '" + u.name + "' output from " + dtype_repr(lt) + " to " +
-                     dtype_repr(out.type()) + " with casting rule 'same_kind'");
-  }
   run_loop1(u, loop, args, nargs, out, shape, true);
 }
 
-std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts) {
+namespace {
+
+[[noreturn]] void output_cast_error(const ufunc_def& u, int j, dtype from, dtype to, casting rule) {
+  // NumPy numbers the outputs after the inputs, but names a lone output just "output".
+  std::string which = u.nout == 1 ? "output" : "output " + std::to_string(u.nin + j);
+  throw type_error("Cannot cast ufunc '" + u.name + "' " + which + " from " + dtype_repr(from) + " to " +
+                   dtype_repr(to) + " with casting rule '" + casting_name(rule) + "'");
+}
+
+}  // namespace
+
+// Note [ufunc argument order] (python/src/ufunc.cpp): the mask's dtype, the loop, the inputs' and the
+// outputs' casts (TypeError) come before any shape (ValueError), as in NumPy.
+const ufunc_loop& check_ufunc_call(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts,
+                                   shape_t& shape) {
   check_nargs(u, static_cast<int>(args.size()));
+  if (opts.where.defined() && opts.where.type() != dtype::bool_) {
+    throw type_error("Cannot cast array data from " + dtype_repr(opts.where.type()) +
+                     " to dtype('bool') according to the rule 'safe'");
+  }
   dtype types[max_nin];
   const ufunc_loop& loop = resolve_types(u, args.data(), u.nin, opts, types);
   for (int i = 0; i < u.nin; ++i) {
@@ -504,8 +583,30 @@ std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& 
                        " with casting rule '" + casting_name(opts.rule) + "'");
     }
   }
-  // Broadcast shape of the inputs (and the mask); given outputs fix it.
-  shape_t shape;
+  for (int j = 0; j < u.nout && static_cast<std::size_t>(j) < opts.out.size(); ++j) {
+    const array& o = opts.out[static_cast<std::size_t>(j)];
+    dtype lt = loop.out[static_cast<std::size_t>(j)];
+    if (o.defined() && !can_cast(lt, o.type(), opts.rule)) output_cast_error(u, j, lt, o.type(), opts.rule);
+  }
+  // Broadcast shape of the inputs, the mask and the outputs, with NumPy's message naming them all.
+  std::vector<const shape_t*> shapes;
+  for (const auto& a : args) shapes.push_back(a.is_scalar() ? nullptr : &a.arr.shape());
+  for (const auto& o : opts.out) shapes.push_back(o.defined() ? &o.shape() : nullptr);
+  if (opts.where.defined()) shapes.push_back(&opts.where.shape());
+  shape_t all;
+  try {
+    for (const shape_t* s : shapes) {
+      if (s) all = broadcast_shapes(all, *s);
+    }
+  } catch (const value_error&) {
+    std::string list;
+    for (const shape_t* s : shapes) {
+      if (s) list += shape_to_string(*s) + " ";
+    }
+    throw value_error("operands could not be broadcast together with shapes " + list);
+  }
+  // An output must hold the broadcast shape of the inputs (and the mask) itself.
+  shape = shape_t{};
   for (const auto& a : args) {
     if (!a.is_scalar()) shape = broadcast_shapes(shape, a.arr.shape());
   }
@@ -518,13 +619,24 @@ std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& 
     }
   }
   if (given) {
-    shape_t b = broadcast_shapes(shape, given->shape());
-    if (b != given->shape()) {
+    if (all != given->shape()) {
       throw value_error("non-broadcastable output operand with shape " + shape_to_string(given->shape()) +
-                        " doesn't match the broadcast shape " + shape_to_string(b));
+                        " doesn't match the broadcast shape " + shape_to_string(all));
     }
     shape = given->shape();
   }
+  for (const auto& o : opts.out) {
+    if (o.defined() && o.shape() != shape) {
+      throw value_error("non-broadcastable output operand with shape " + shape_to_string(o.shape()) +
+                        " doesn't match the broadcast shape " + shape_to_string(shape));
+    }
+  }
+  return loop;
+}
+
+std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts) {
+  shape_t shape;
+  const ufunc_loop& loop = check_ufunc_call(u, args, opts, shape);
   int device = current_device();
   // Order 'K' for new outputs: the layout of the first array input of the full shape, else C.
   const array* proto = nullptr;
@@ -539,14 +651,7 @@ std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& 
     array o = static_cast<std::size_t>(j) < opts.out.size() ? opts.out[static_cast<std::size_t>(j)] : array();
     dtype lt = loop.out[static_cast<std::size_t>(j)];
     if (o.defined()) {
-      if (o.shape() != shape) {
-        throw value_error("non-broadcastable output operand with shape " + shape_to_string(o.shape()) +
-                          " doesn't match the broadcast shape " + shape_to_string(shape));
-      }
-      if (!can_cast(lt, o.type(), opts.rule)) {
-        throw type_error("Cannot cast ufunc '" + u.name + "' output from " + dtype_repr(lt) + " to " +
-                         dtype_repr(o.type()) + " with casting rule '" + casting_name(opts.rule) + "'");
-      }
+      // a given output: its dtype and shape passed check_ufunc_call
     } else if (proto && opts.out_order == order::K) {
       o = detail::new_array(lt, shape, strides_like(shape, proto->strides(), itemsize(lt)), device);
     } else {
@@ -564,7 +669,7 @@ std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& 
     const ufunc_arg& a = args[static_cast<std::size_t>(i)];
     dtype lt = loop.in[static_cast<std::size_t>(i)];
     if (a.is_scalar()) {
-      values[i] = a.value.cast(lt);
+      values[i] = scalar_in_slot(u, args.data(), u.nin, i, lt);
       ins[i] = ew::operand_ref{nullptr, values[i].bytes, lt, false};
       continue;
     }

@@ -48,6 +48,7 @@ struct ufunc_arg_ref {
   const array* arr = nullptr;
   scalar value;
   bool weak = false;
+  bool big_int = false;  ///< as ufunc_arg::big_int
   bool is_scalar() const { return arr == nullptr; }
 };
 
@@ -58,6 +59,11 @@ array call_ufunc1(const ufunc_def& u, const ufunc_arg_ref* args, int nargs);
 /// The same into a given output (`out=`, in-place operators) with 'same_kind' casting and no mask: the
 /// result of call_ufunc with opts.out = {out}.
 void call_ufunc1_into(const ufunc_def& u, const ufunc_arg_ref* args, int nargs, const array& out);
+
+/// The checks of call_ufunc in NumPy's order, without the call (a call with where=False checks as much):
+/// the loop, and in `shape` the shape of the result.
+const ufunc_loop& check_ufunc_call(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts,
+                                   shape_t& shape);
 
 /// Call a ufunc: broadcasting, casting, out=, where=, scalars; returns the outputs.
 std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& args, const ufunc_options& opts = {});

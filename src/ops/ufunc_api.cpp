@@ -257,6 +257,15 @@ std::vector<array> elementwise_kernel::call(const std::vector<ufunc_arg>& args,
     }
     types.emplace_back(p.ctype, a.type());
   };
+  // An output array is written as it is: one of a parameter with an explicit type must have that dtype
+  // (CuPy's TypeError), where an input array is cast.
+  for (std::size_t j = 0; j < nout; ++j) {
+    const detail::ew_param& p = k.out[j];
+    if (p.type && outs[j].defined() && outs[j].type() != *p.type) {
+      throw type_error("Type is mismatched. " + p.name + " " + std::string(cuarray::name(outs[j].type())) + " " +
+                       std::string(cuarray::name(*p.type)));
+    }
+  }
   for (std::size_t i = 0; i < nin; ++i) bind(k.in[i], args[i].arr);
   for (std::size_t j = 0; j < nout; ++j) bind(k.out[j], outs[j]);
   for (std::size_t i = 0; i < nin; ++i) {

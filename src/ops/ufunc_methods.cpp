@@ -124,6 +124,11 @@ std::string fold_step(const ufunc_loop& l) {
 
 array ufunc_reduce(const ufunc_def& u, const array& a, const reduce_options& o) {
   require_binary(u, "reduce");
+  // NumPy reads where= first: a mask that is not bool is refused ('safe' casting) before the axes.
+  if (o.where.defined() && o.where.type() != dtype::bool_) {
+    throw type_error("Cannot cast array data from dtype('" + std::string(name(o.where.type())) +
+                     "') to dtype('bool') according to the rule 'safe'");
+  }
   std::vector<int> axes = reduce_axes(o.axis, a.ndim());
   const ufunc_loop& l = reduce_loop(u, a.type(), o.dtype_);
   dtype out = l.out[0];
@@ -236,9 +241,7 @@ array ufunc_reduceat(const ufunc_def& u, const array& a, const array& indices, i
   std::int64_t m = idx.size();
   // Bounds: NumPy raises IndexError for an index outside [0, n); one read-back of the extremes.
   if (m > 0) {
-    std::int64_t lo = 0, hi = 0;
-    amin(idx).copy_to_host(&lo);
-    amax(idx).copy_to_host(&hi);
+    std::int64_t lo = amin(idx).host_value<std::int64_t>(), hi = amax(idx).host_value<std::int64_t>();
     if (lo < 0 || hi >= n) {
       throw index_error("index " + std::to_string(lo < 0 ? lo : hi) + " out-of-bounds in reduceat [0, " +
                         std::to_string(n) + ")");
@@ -279,6 +282,13 @@ void ufunc_at(const ufunc_def& u, array& a, const array& indices, const std::opt
   if (u.nout != 1 || (u.nin == 2) != b.has_value() || u.nin > 2) {
     throw value_error(u.nin == 2 ? "second operand needed for ufunc" : "second operand provided when ufunc is unary");
   }
+  // NumPy's order: the loop (TypeError), the indices (IndexError), the values' shape (ValueError).
+  // Types as the ufunc resolves them for (a, b); results cast back into a's dtype.
+  std::vector<ufunc_arg> args{ufunc_arg{a, scalar{}, false}};
+  if (b) args.push_back(*b);
+  ufunc_options opts;
+  opts.rule = casting::unsafe;
+  const ufunc_loop& l = resolve_loop(u, args, opts);
   // Indices along the first axis (integer array); each selects a[idx] (a sub-array for ndim > 1).
   if (!is_integer(indices.type())) throw index_error("arrays used as indices must be of integer (or boolean) type");
   array idx = indices.astype(dtype::int64, order::C, true).reshape(shape_t{indices.size()});
@@ -286,25 +296,28 @@ void ufunc_at(const ufunc_def& u, array& a, const array& indices, const std::opt
   if (a.ndim() == 0) throw index_error("too many indices for array: array is 0-dimensional, but 1 were indexed");
   std::int64_t inner = n0 == 0 ? 0 : a.size() / n0;
   std::int64_t m = idx.size();
-  if (m == 0) return;
-  std::int64_t lo = 0, hi = 0;
-  amin(idx).copy_to_host(&lo);
-  amax(idx).copy_to_host(&hi);
-  if (lo < -n0 || hi >= n0) {
-    throw index_error("index " + std::to_string(hi >= n0 ? hi : lo) + " is out of bounds for axis 0 with size " +
-                      std::to_string(n0));
+  if (m > 0) {
+    std::int64_t lo = amin(idx).host_value<std::int64_t>(), hi = amax(idx).host_value<std::int64_t>();
+    if (lo < -n0 || hi >= n0) {
+      throw index_error("index " + std::to_string(hi >= n0 ? hi : lo) + " is out of bounds for axis 0 with size " +
+                        std::to_string(n0));
+    }
   }
-  // Types as the ufunc resolves them for (a, b); results cast back into a's dtype.
-  std::vector<ufunc_arg> args{ufunc_arg{a, scalar{}, false}};
-  if (b) args.push_back(*b);
-  ufunc_options opts;
-  opts.rule = casting::unsafe;
-  const ufunc_loop& l = resolve_loop(u, args, opts);
+  shape_t vs{m};
+  for (int d = 1; d < a.ndim(); ++d) vs.push_back(a.shape()[static_cast<std::size_t>(d)]);
+  if (b && !b->is_scalar()) {
+    bool fits = true;
+    try {
+      fits = broadcast_shapes(b->arr.shape(), vs) == vs;
+    } catch (const value_error&) {
+      fits = false;
+    }
+    if (!fits) throw value_error("array is not broadcastable to correct shape");
+  }
+  if (m == 0) return;
   array target = a.is_c_contiguous() ? a : a.copy(order::C);
   array vals;
   if (b) {
-    shape_t vs{m};
-    for (int d = 1; d < a.ndim(); ++d) vs.push_back(a.shape()[static_cast<std::size_t>(d)]);
     array bv = b->is_scalar() ? full(shape_t{}, b->value.cast(l.in[1]), l.in[1]) : b->arr.astype(l.in[1], order::K, false);
     vals = bv.broadcast_to(vs).copy(order::C);
   }

@@ -62,22 +62,26 @@ static array run_draw(generator& g, std::uint64_t (generator::*take)(std::uint64
 
 array generator::random(const size_arg& size, dtype t, const array& out) {
   check_float_dtype(t, "random");
+  check_out(out, t, size);
   return run_draw(*this, &generator::take, {dist::uniform01, t, {}, size, out});
 }
 
 array generator::standard_normal(const size_arg& size, dtype t, const array& out) {
   check_float_dtype(t, "standard_normal");
+  check_out(out, t, size);
   return run_draw(*this, &generator::take, {dist::normal, t, {{array(), 0.0}, {array(), 1.0}}, size, out});
 }
 
 array generator::standard_exponential(const size_arg& size, dtype t, std::string_view method, const array& out) {
   check_float_dtype(t, "standard_exponential");
-  if (method != "zig" && method != "inv") throw value_error("method must be either 'inv' or 'zig'");
+  (void)method;  // NumPy takes any method but "zig" as "inv"; both are the inversion method here
+  check_out(out, t, size);
   return run_draw(*this, &generator::take, {dist::exponential, t, {{array(), 1.0}}, size, out});
 }
 
 array generator::standard_gamma(const ufunc_arg& shape, const size_arg& size, dtype t, const array& out) {
   check_float_dtype(t, "standard_gamma");
+  check_out(out, t, size);
   source k = to_source(shape);
   check(k, [](double v) { return v < 0; }, "shape < 0");
   return run_draw(*this, &generator::take, {dist::gamma, t, {k, {array(), 1.0}}, size, out});
@@ -179,7 +183,8 @@ array generator::hypergeometric(const ufunc_arg& ngood, const ufunc_arg& nbad, c
   constexpr double max = 1e9;
   check(g, [](double v) { return v >= max; }, "both ngood and nbad must be less than 1000000000");
   check(b, [](double v) { return v >= max; }, "both ngood and nbad must be less than 1000000000");
-  shape_t shape = broadcast_params({g.shape(), b.shape(), s.shape()}, size);
+  // The checks run over the parameters' own broadcast: `size` is parsed after them (Note [random size]).
+  shape_t shape = broadcast_params({g.shape(), b.shape(), s.shape()}, std::nullopt);
   {
     std::int64_t n = shape_size(shape);
     auto host_of = [&](const source& x) {
@@ -201,10 +206,8 @@ array generator::hypergeometric(const ufunc_arg& ngood, const ufunc_arg& nbad, c
   return run_draw(*this, &generator::take, {dist::hypergeometric, int64, {g, b, s}, size, array()});
 }
 
+// The callers checked `out` against dtype and size first (check_out), then the parameters, as NumPy does.
 static array run_draw(generator& g, std::uint64_t (generator::*take)(std::uint64_t), const draw_request& r) {
-  if (r.size && r.out.defined() && *r.size != r.out.shape()) {
-    throw value_error("size must match out.shape when used together");
-  }
   std::vector<shape_t> shapes;
   for (const auto& p : r.params) shapes.push_back(p.shape());
   size_arg size = r.size;

@@ -37,7 +37,7 @@ inline source to_source(const ufunc_arg& a) {
 inline std::vector<double> to_host(const array& a) {
   array f = a.type() == float64 ? a : a.astype(float64);
   std::vector<double> h(static_cast<std::size_t>(f.size()));
-  if (!h.empty()) f.copy_to_host(h.data());
+  f.copy_to_host(h);
   return h;
 }
 
@@ -62,11 +62,29 @@ inline bool pairwise_broadcasts(const shape_t& a, const shape_t& b) {
   }
 }
 
+// `size` parsed as NumPy parses it, after the parameters' checks (Note [random size]): type_error for a
+// size that is not a sequence of integers, value_error for a negative extent; the element count.
+inline std::int64_t check_size(const shape_t& size) {
+  for (auto d : size) {
+    if (d == invalid_size_dim) throw type_error(invalid_size_message);
+  }
+  return checked_size(size);
+}
+
+// Whether `size` has an extent 0 (samplers that take nothing from an empty size check nothing more).
+inline bool has_zero_extent(const size_arg& size) {
+  if (!size) return false;
+  for (auto d : *size) {
+    if (d == 0) return true;
+  }
+  return false;
+}
+
 // NumPy's broadcast of the parameters (after `size` when given), with its messages.
 inline shape_t broadcast_params(const std::vector<shape_t>& params, const size_arg& size) {
   std::vector<shape_t> shapes;
   if (size) {
-    checked_size(*size);
+    check_size(*size);
     shapes.push_back(*size);
   }
   shapes.insert(shapes.end(), params.begin(), params.end());
@@ -108,15 +126,24 @@ inline void check_float_dtype(dtype t, const char* func) {
   if (t != float32 && t != float64) throw type_error("Unsupported dtype " + dtype_repr(t) + " for " + func);
 }
 
-inline array prepare_out(const array& out, dtype t, const shape_t& shape) {
-  if (!out.defined()) return cuarray::detail::new_array(t, shape, order::C, current_device());
+// NumPy's check_output, before the parameters are looked at: the layout, the dtype, then `size` against
+// out.shape (a size that is not a shape simply differs from it).
+inline void check_out(const array& out, dtype t, const size_arg& size) {
+  if (!out.defined()) return;
+  if (!out.is_c_contiguous()) {
+    throw value_error("Supplied output array must be contiguous, writable, aligned, and in machine byte-order.");
+  }
   if (out.type() != t) {
     throw type_error("Supplied output array has the wrong type. Expected " + std::string(name(t)) + ", got " +
                      std::string(name(out.type())));
   }
-  if (!out.is_c_contiguous()) {
-    throw value_error("Supplied output array must be contiguous, writable, aligned, and in machine byte-order.");
-  }
+  if (size && *size != out.shape()) throw value_error("size must match out.shape when used together");
+}
+
+// The result array: `out` (already through check_out) when it has the broadcast shape, else a new one.
+inline array prepare_out(const array& out, dtype t, const shape_t& shape) {
+  if (!out.defined()) return cuarray::detail::new_array(t, shape, order::C, current_device());
+  check_out(out, t, std::nullopt);
   if (out.shape() != shape) {
     throw value_error("Output size " + shape_to_string(out.shape()) +
                       " is not compatible with broadcast dimensions of inputs " + shape_to_string(shape) + ".");

@@ -45,11 +45,11 @@ std::vector<i128> integer_values(const ufunc_arg& a, const shape_t& shape) {
   std::vector<i128> out(static_cast<std::size_t>(full_a.size()));
   if (u64) {
     std::vector<std::uint64_t> h(out.size());
-    if (!h.empty()) full_a.copy_to_host(h.data());
+    full_a.copy_to_host(h);
     for (std::size_t i = 0; i < h.size(); ++i) out[i] = h[i];
   } else {
     std::vector<std::int64_t> h(out.size());
-    if (!h.empty()) full_a.copy_to_host(h.data());
+    full_a.copy_to_host(h);
     for (std::size_t i = 0; i < h.size(); ++i) out[i] = h[i];
   }
   return out;
@@ -90,11 +90,15 @@ array prefix(const array& a, std::int64_t k) {
 array generator::integers(const ufunc_arg& low_in, const std::optional<ufunc_arg>& high_in, const size_arg& size,
                           dtype t, bool endpoint) {
   if (!is_integer(t) && !is_bool(t)) throw type_error("Unsupported dtype " + dtype_repr(t) + " for integers");
+  // NumPy's order: an empty `size` returns at once (checking nothing but the size), then the bounds, then
+  // `size` (Note [random size]) and its broadcast with the bounds.
+  if (has_zero_extent(size)) {
+    check_size(*size);
+    return cuarray::detail::new_array(t, *size, order::C, current_device());
+  }
   ufunc_arg low = high_in ? low_in : ufunc_arg(0);
   ufunc_arg high = high_in ? *high_in : low_in;
-  shape_t shape = broadcast_params({shape_of(low), shape_of(high)}, size);
-  std::int64_t n = shape_size(shape);
-  if (n == 0) return cuarray::detail::new_array(t, shape, order::C, current_device());  // NumPy checks nothing then
+  shape_t bounds_shape = broadcast_params({shape_of(low), shape_of(high)}, std::nullopt);
   int bits = static_cast<int>(itemsize(t)) * 8;
   i128 tmin = 0, tmax = 1;
   if (is_signed_integer(t)) {
@@ -103,7 +107,11 @@ array generator::integers(const ufunc_arg& low_in, const std::optional<ufunc_arg
   } else if (is_unsigned_integer(t)) {
     tmax = (static_cast<i128>(1) << bits) - 1;
   }
-  std::vector<i128> lo = integer_values(low, shape), hi = integer_values(high, shape);
+  std::vector<i128> lo, hi;
+  if (shape_size(bounds_shape) > 0) {
+    lo = integer_values(low, bounds_shape);
+    hi = integer_values(high, bounds_shape);
+  }
   std::size_t count = std::max(lo.size(), hi.size());
   std::string tname(name(t));
   std::vector<std::int64_t> lows(count);
@@ -117,14 +125,21 @@ array generator::integers(const ufunc_arg& low_in, const std::optional<ufunc_arg
     lows[i] = static_cast<std::int64_t>(static_cast<std::uint64_t>(l));
     ranges[i] = static_cast<std::uint64_t>(h - l);
   }
+  shape_t shape = broadcast_params({shape_of(low), shape_of(high)}, size);
+  std::int64_t n = shape_size(shape);
   array res = cuarray::detail::new_array(t, shape, order::C, current_device());
+  if (n == 0) return res;
   cudaStream_t s = cuarray::detail::enter_device(res.device());
   std::uint64_t offset = take(static_cast<std::uint64_t>(n));
   if (count == 1) {
     cuarray::detail::rng::launch_integers(res.data(), t, n, state_->key, offset, nullptr, lows[0], nullptr, ranges[0],
                                           s);
   } else {
-    array dl = from_host(lows.data(), int64, shape), dr = from_host(ranges.data(), uint64, shape);
+    array dl = from_host(lows.data(), int64, bounds_shape), dr = from_host(ranges.data(), uint64, bounds_shape);
+    if (bounds_shape != shape) {  // `size` repeats the bounds
+      dl = dl.broadcast_to(shape).copy(order::C);
+      dr = dr.broadcast_to(shape).copy(order::C);
+    }
     cuarray::detail::rng::launch_integers(res.data(), t, n, state_->key, offset,
                                           static_cast<const std::int64_t*>(dl.data()), 0,
                                           static_cast<const std::uint64_t*>(dr.data()), 0, s);
@@ -153,6 +168,7 @@ array generator::permutation(const array& x, int axis) {
 }
 
 void generator::shuffle(const array& x, int axis) {
+  if (x.ndim() == 0) throw type_error("len() of unsized object");  // NumPy's error, whatever the axis
   array shuffled = permutation(x, axis);
   array dst = x;
   dst.assign(shuffled);
@@ -187,14 +203,15 @@ array generator::permuted(const array& x, std::optional<int> axis, const array& 
 }
 
 array generator::choice(std::int64_t n, const size_arg& size, bool replace, const array& p, bool /*shuffle*/) {
-  shape_t shape = size ? *size : shape_t{};
-  std::int64_t k = checked_size(shape);
-  if (n < 0 || (n == 0 && k != 0)) throw value_error("a must be a positive integer unless no samples are taken");
+  // NumPy's order: the population, p, then `size` (Note [random size]).
+  if (n < 0 || (n == 0 && !has_zero_extent(size))) {
+    throw value_error("a must be a positive integer unless no samples are taken");
+  }
   std::vector<double> ph;
   if (p.defined()) {
+    if (is_complex(p.type())) throw type_error("p must be real");
     if (p.ndim() != 1) throw value_error("p must be 1-dimensional");
     if (p.size() != n) throw value_error("a and p must have same size");
-    if (is_complex(p.type())) throw type_error("p must be real");
     ph = to_host(p);
     double sum = 0;
     for (double v : ph) {
@@ -210,6 +227,8 @@ array generator::choice(std::int64_t n, const size_arg& size, bool replace, cons
       throw value_error("Probabilities do not sum to 1. See Notes section of docstring for more information.");
     }
   }
+  shape_t shape = size ? *size : shape_t{};
+  std::int64_t k = check_size(shape);
   if (replace) {
     if (!p.defined()) return integers(ufunc_arg(0), ufunc_arg(n), shape);
     // NumPy's method: the normalised running sum, searched with uniforms (side right).
@@ -240,14 +259,12 @@ array generator::choice(std::int64_t n, const size_arg& size, bool replace, cons
 array generator::choice(const array& a, const size_arg& size, bool replace, const array& p, int axis, bool shuffle) {
   if (a.ndim() == 0) {
     if (!is_integer(a.type())) throw value_error("a must be 1-dimensional or an integer");
-    std::int64_t n = 0;
-    array v = a.astype(int64);
-    v.copy_to_host(&n);
+    std::int64_t n = a.astype(int64).host_value<std::int64_t>();
     return choice(n, size, replace, p, shuffle);
   }
   int ax = normalize_axis(axis, a.ndim());
   std::int64_t pop = a.shape()[ax];
-  if (pop == 0 && (!size || shape_size(*size) != 0)) {
+  if (pop == 0 && !has_zero_extent(size)) {
     throw value_error("a cannot be empty unless no samples are taken");
   }
   array idx = choice(pop, size, replace, p, shuffle);
@@ -271,6 +288,8 @@ array generator::multinomial(const ufunc_arg& n, const array& pvals, const size_
     if (sum > 1.0 + 1e-12) throw value_error("sum(pvals[:-1]) > 1.0");
   }
   source sn = to_source(n);
+  // NumPy parses `size` before the check of n on its path of a 0-d n and a 1-D pvals, after it otherwise.
+  if (sn.shape().empty() && pvals.ndim() == 1 && size) check_size(*size);
   check(sn, [](double v) { return v < 0; }, "n < 0");
   shape_t pshape;
   for (int i = 0; i + 1 < pvals.ndim(); ++i) pshape.push_back(pvals.shape()[i]);
@@ -295,6 +314,7 @@ array generator::multinomial(const ufunc_arg& n, const array& pvals, const size_
 }
 
 array generator::dirichlet(const array& alpha, const size_arg& size) {
+  if (alpha.ndim() == 0) throw type_error("alpha must be a sequence: a 0-d array has no len()");  // as NumPy's len()
   if (alpha.ndim() != 1) throw value_error("alpha must be a one-dimensional array");
   source sa = to_source(alpha);
   check(sa, [](double v) { return v < 0; }, "alpha < 0");

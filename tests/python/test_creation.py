@@ -363,6 +363,32 @@ def test_geomspace_with_zero_raises(xp, start, stop):
     return xp.geomspace(start, stop, 4)
 
 
+_NAN, _INF = float('nan'), float('inf')
+
+
+# Issue 14: sign(NaN) is NaN in NumPy, so a NaN start makes every element NaN (the ends included); NaN or
+# infinite ends elsewhere give NumPy's NaN/inf placement.
+@pytest.mark.parametrize('start,stop', [
+    (_NAN, 1), (1, _NAN), (_NAN, _NAN), (_NAN, -1), (-1, _NAN), (_NAN, _INF), (_INF, _NAN),
+    (_INF, 1), (1, _INF), (-_INF, -1), (-1, -_INF), (_INF, _INF), (-_INF, -_INF), (_INF, -_INF),
+    (1, -_INF), (-1, _INF), (2.5, _INF), (-_INF, 3.0),
+], ids=repr)
+@pytest.mark.parametrize('num', [1, 2, 5])
+@pytest.mark.parametrize('endpoint', [True, False])
+@pytest.mark.parametrize('dtype', [None, numpy.float32])
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_geomspace_nan_and_inf_ends(xp, start, stop, num, endpoint, dtype):
+    return xp.geomspace(start, stop, num, endpoint=endpoint, dtype=dtype)
+
+
+@pytest.mark.parametrize('start,stop', [(_NAN, 1), (1, _NAN), (_NAN, _NAN), (complex(_NAN, 1), 1)], ids=repr)
+@pytest.mark.parametrize('num', [1, 2, 5])
+@pytest.mark.parametrize('endpoint', [True, False])
+@testing.numpy_cuarray_allclose(rtol=1e-12)
+def test_geomspace_complex_nan_ends(xp, start, stop, num, endpoint):
+    return xp.geomspace(start, stop, num, endpoint=endpoint, dtype=numpy.complex128)
+
+
 # --------------------------------------------------------------------------
 # eye / identity / copy
 # --------------------------------------------------------------------------
@@ -402,6 +428,41 @@ def test_identity_default_dtype(xp):
 @testing.numpy_cuarray_equal()
 def test_eye_negative_raises(xp):
     return xp.eye(-1)
+
+
+# eye's k may be any integer: one at or beyond the matrix's edge (int64 or not) gives no diagonal.
+@pytest.mark.parametrize('k', [3, 4, -3, -4, 2 ** 40, 2 ** 64, -2 ** 70, True, numpy.int8(1)], ids=repr)
+@testing.numpy_cuarray_equal()
+def test_eye_any_integer_k(xp, k):
+    return xp.eye(3, 4, k=k)
+
+
+# order=None is 'C' for the creation functions and 'K' for the _like ones, as in NumPy.
+@testing.numpy_cuarray_equal(strides_check=True)
+def test_order_none(xp):
+    f = xp.asfortranarray(testing.shaped_arange((2, 3), xp, numpy.float32))
+    return (xp.zeros((2, 3), order=None), xp.ones((2, 3), order=None), xp.empty((2, 3), order=None).strides,
+            xp.full((2, 3), 1.5, order=None), xp.eye(3, order=None), xp.zeros_like(f, order=None),
+            xp.ones_like(f, order=None), xp.empty_like(f, order=None).strides, xp.full_like(f, 2, order=None),
+            xp.array(f, order=None), xp.asarray(f, order=None), xp.copy(f, order=None))
+
+
+# full() without dtype= takes numpy.asarray(fill_value).dtype: a Python int beyond int64 is uint64 (up to
+# 2**64 - 1); None is NaN in a float or complex array and False in a bool one.
+@pytest.mark.parametrize('value,dtype', [
+    (2 ** 63, None), (2 ** 64 - 1, None), (-2 ** 63, None), (2 ** 63 - 1, None),
+    (None, float), (None, numpy.float32), (None, numpy.float16), (None, complex), (None, numpy.complex64),
+    (None, bool), ('1.5', float), ('3', numpy.int16), ([None, 1.0], float)], ids=repr)
+@testing.numpy_cuarray_equal()
+def test_full_fill_values_as_numpy(xp, value, dtype):
+    return xp.full((2, 2), value, dtype=dtype)
+
+
+@pytest.mark.parametrize('value', [None, 'x', 300, 2 ** 64, -1], ids=repr)
+@pytest.mark.parametrize('dtype', [numpy.uint8, numpy.float32, bool], ids=str)
+@testing.numpy_cuarray_equal()
+def test_full_like_fill_values_as_numpy(xp, value, dtype):
+    return xp.full_like(testing.shaped_arange((2, 3), xp, dtype), value)
 
 
 @pytest.mark.parametrize('src', LIKE_SOURCES)

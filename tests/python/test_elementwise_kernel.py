@@ -140,6 +140,15 @@ def test_invalid_parameter_names_raise_value_error(params):
         cp.ElementwiseKernel(params, "T z", "z = 0", "bad")
 
 
+# 'raw T' is a raw parameter without a name (CuPy refuses it too), not a parameter T of a placeholder type 'raw';
+# nor may a placeholder type be a C++ keyword.
+@pytest.mark.parametrize("ins,outs", [("float32 x", "raw T"), ("raw T", "float64 y"), ("raw float64 acc, raw T", "T y"),
+                                      ("raw raw x", "float32 y"), ("for x", "float32 y"), ("float32 x", "char y")])
+def test_parameter_without_name_or_with_keyword_type_raises_value_error(ins, outs):
+    with pytest.raises(ValueError, match="Invalid parameter"):
+        cp.ElementwiseKernel(ins, outs, "y = 0;", "bad")
+
+
 def test_duplicate_names_and_placeholder_clashes_raise_value_error():
     with pytest.raises(ValueError, match="unique"):
         cp.ElementwiseKernel("T x, T x", "T z", "z = x", "dup")
@@ -422,3 +431,28 @@ def test_warm_call_does_not_recompile():
         k(x, 2.0)
         k(x, x)
     assert cp._core.kernel_cache_stats()[1] == misses + 1  # the scalar variant compiles once
+
+
+# Issue 14: an output array is written as it is, so one of the wrong dtype is CuPy's TypeError ("Type is
+# mismatched"), not a silent cast: for a parameter of an explicit type and for a placeholder the inputs fix.
+@gpu
+@pytest.mark.parametrize("positional", [True, False])
+def test_output_of_wrong_dtype_is_a_type_error(positional):
+    explicit = cp.ElementwiseKernel("float32 x", "float32 z", "z = x * 2", "explicit_out")
+    generic = cp.ElementwiseKernel("T x", "T z", "z = x * 2", "generic_out")
+    x = cp.arange(4, dtype=numpy.float32)
+    for k in (explicit, generic):
+        z = cp.full(4, 7.0, dtype=numpy.float64)
+        with pytest.raises(TypeError):  # "Type is mismatched"; out= is no keyword of CuPy's kernels at all
+            k(x, z) if positional else k(x, out=z)
+        numpy.testing.assert_array_equal(z.get(), numpy.full(4, 7.0))  # nothing written
+    z = cp.empty(4, dtype=numpy.float32)
+    assert explicit(x, z) is z and generic(x, z) is z
+    numpy.testing.assert_array_equal(z.get(), numpy.arange(4) * 2)
+
+
+@gpu
+def test_raw_output_of_wrong_dtype_is_a_type_error():
+    k = cp.ElementwiseKernel("raw T x", "raw float32 y", "y[i] = x[i]", "raw_explicit_out")
+    with pytest.raises(TypeError):
+        k(cp.arange(4, dtype=numpy.float32), cp.empty(4, dtype=numpy.int32), size=4)

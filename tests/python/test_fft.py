@@ -11,6 +11,7 @@ import numpy
 import pytest
 
 import cuarray as cp
+from cuarray import testing
 
 gpu = pytest.mark.gpu
 
@@ -235,6 +236,36 @@ def test_empty_and_size_one():
         _close(got, want)
     got, want = _both("irfft", _rand((3, 1), numpy.complex128), n=1)
     _close(got, want)
+
+
+# Issue 14: transforms of empty input answer where NumPy answers (the transformed lengths are at least one,
+# from the input or from n/s; other axes may be empty) and raise NumPy's errors where it raises.
+_EMPTY_SHAPES = [(0,), (0, 4), (4, 0), (3, 0, 4), (0, 0)]
+
+
+@gpu
+@pytest.mark.parametrize("shape", _EMPTY_SHAPES, ids=str)
+@pytest.mark.parametrize("name", ONE_D)
+@pytest.mark.parametrize("kw", [{}, {"axis": 0}, {"n": 4}, {"n": 4, "axis": 0}, {"n": 1}], ids=str)
+@testing.numpy_cuarray_allclose(rtol=1e-12, atol=1e-12)
+def test_empty_input_1d_matches_numpy(xp, shape, name, kw):
+    dt = numpy.float64 if name in ("rfft", "ihfft") else numpy.complex128
+    return getattr(xp.fft, name)(xp.asarray(numpy.zeros(shape, dtype=dt)), **kw)
+
+
+@gpu
+@pytest.mark.parametrize("shape", _EMPTY_SHAPES, ids=str)
+@pytest.mark.parametrize("name", ND)
+@pytest.mark.parametrize("kw", [{}, {"axes": (0,)}, {"axes": (-1,)}, {"axes": (0, -1)}, {"s": (4, 4), "axes": (0, -1)},
+                                {"s": (4,), "axes": (-1,)}, {"axes": ()}], ids=str)
+@testing.numpy_cuarray_allclose(rtol=1e-12, atol=1e-12)
+def test_empty_input_nd_matches_numpy(xp, shape, name, kw):
+    if name.endswith("2") and ("axes" in kw and len(kw["axes"]) != 2 or len(shape) < 2):
+        pytest.skip("the 2-D transforms take two axes")
+    if len(shape) == 1 and "axes" in kw and len(kw["axes"]) > 1:
+        pytest.skip("two axes of a 1-D array")
+    dt = numpy.float64 if name.startswith("rfft") else numpy.complex128
+    return getattr(xp.fft, name)(xp.asarray(numpy.zeros(shape, dtype=dt)), **kw)
 
 
 @gpu

@@ -252,6 +252,76 @@ def test_setitem_shape_errors(xp, key, shape):
     return a
 
 
+# Issue 14: a value that does not broadcast to an empty target is still a ValueError (NumPy checks the shapes
+# before it finds nothing to write), through every setitem path; one that broadcasts is fine.
+@gpu
+@pytest.mark.parametrize("target,key", [
+    ((0, 3), "ellipsis"), ((0, 3), "slice"), ((2, 3), "empty_slice"), ((2, 3), "empty_column_slice"),
+    ((0, 3), "empty_index"), ((2, 3), "empty_index"), ((0, 3), "empty_mask"), ((2, 3), "false_mask"),
+    ((2, 3), "false_mask_2d"), ((2, 3), "empty_index_pair"), ((2, 3), "column_empty_index"),
+], ids=str)
+@pytest.mark.parametrize("value", [(4,), (3,), (0,), (1,), (2, 3), (1, 3), (0, 3), (1, 1, 3), (0, 1), (2, 1),
+                                   "list4", "scalar"], ids=str)
+@testing.numpy_cuarray_equal()
+def test_setitem_into_empty_target_checks_broadcast(xp, target, key, value):
+    a = xp.zeros(target, dtype=numpy.float64)
+    k = {"ellipsis": Ellipsis, "slice": slice(None), "empty_slice": slice(0, 0),
+         "empty_column_slice": (slice(None), slice(0, 0)),
+         "empty_index": xp.asarray(numpy.array([], dtype=numpy.int64)),
+         "empty_mask": xp.asarray(numpy.zeros(0, dtype=bool)),
+         "false_mask": xp.asarray(numpy.zeros(target[0], dtype=bool)),
+         "false_mask_2d": xp.asarray(numpy.zeros(target, dtype=bool)),
+         "empty_index_pair": (xp.asarray(numpy.array([], dtype=numpy.int64)),) * 2,
+         "column_empty_index": (slice(None), xp.asarray(numpy.array([], dtype=numpy.int64)))}[key]
+    if value == "list4":
+        v = [1.0, 2.0, 3.0, 4.0]
+    elif value == "scalar":
+        v = 7.0
+    else:
+        v = xp.ones(value)
+    a[k] = v
+    return a
+
+
+@gpu
+@pytest.mark.parametrize("value", [(4,), (3,), (0,), (2, 3)], ids=str)
+@testing.numpy_cuarray_equal()
+def test_copyto_into_empty_target_checks_broadcast(xp, value):
+    a = xp.zeros((0, 3))
+    xp.copyto(a, xp.ones(value))
+    return a
+
+
+# Issue 14: a string, bytes or None stored into a numeric array converts as NumPy converts it: 'x' is a
+# ValueError, None a TypeError for integers and NaN for floats (NaN+NaNj for complex), a numeric string works,
+# and bool takes the truth of the object.
+@gpu
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int64", "uint64", "float16", "float32", "float64",
+                                   "complex64", "complex128"])
+@pytest.mark.parametrize("value", ["x", "1", "1.5", "", None, b"1", "1+2j", "nan", "True", "-1", "300"], ids=repr)
+@pytest.mark.parametrize("how", ["item", "slice", "ellipsis", "fancy", "mask", "fill", "list", "tuple_key"])
+@testing.numpy_cuarray_equal()
+def test_setitem_string_and_none_match_numpy(xp, dtype, value, how):
+    a = xp.zeros(3, dtype=dtype)
+    if how == "item":
+        a[1] = value
+    elif how == "slice":
+        a[1:2] = value
+    elif how == "ellipsis":
+        a[...] = value
+    elif how == "fancy":
+        a[xp.asarray(numpy.array([0, 2]))] = value
+    elif how == "mask":
+        a[xp.asarray(numpy.array([True, False, True]))] = value
+    elif how == "fill":
+        a.fill(value)
+    elif how == "list":
+        a[0:2] = [value, value]
+    else:
+        a[(1,)] = value
+    return a
+
+
 # -- GPU: functions ------------------------------------------------------------------------------------------------
 
 
@@ -283,6 +353,36 @@ def test_take_errors(xp, case):
     if case == "axis":
         return xp.take(a, xp.asarray(numpy.array([0])), axis=2)
     return xp.take(_arr(xp, (0, 2)), xp.asarray(numpy.array([0])), axis=0, mode="raise")
+
+
+# Issue 14: take and compress see a 0-d array as 1-d when an axis is given (axis 0 or -1 works), and refuse a
+# bool, tuple or list axis with TypeError, as NumPy's C functions do.
+@gpu
+@pytest.mark.parametrize("axis", [0, -1, 1, -2, None, True, (0,), [0], numpy.int64(0)], ids=repr)
+@pytest.mark.parametrize("func", ["take", "take_list", "a.take", "compress", "compress_empty"])
+@testing.numpy_cuarray_equal()
+def test_take_and_compress_of_zero_d_match_numpy(xp, axis, func):
+    a = xp.asarray(numpy.array(2.5, dtype=numpy.float32))
+    if func == "take":
+        return xp.take(a, 0, axis=axis)
+    if func == "take_list":
+        return xp.take(a, xp.asarray(numpy.array([0, 0])), axis=axis)
+    if func == "a.take":
+        return a.take(xp.asarray(numpy.array(0)), axis=axis)
+    if func == "compress":
+        return xp.compress(xp.asarray(numpy.array([True])), a, axis=axis)
+    return xp.compress(xp.asarray(numpy.array([], dtype=bool)), a, axis=axis)
+
+
+@gpu
+@pytest.mark.parametrize("axis", [True, False, (0,), [0], 0.0, numpy.array(1)], ids=repr)
+@pytest.mark.parametrize("func", ["take", "compress"])
+@testing.numpy_cuarray_equal()
+def test_take_and_compress_axis_types_match_numpy(xp, axis, func):
+    a = _arr(xp, (3, 4))
+    if func == "take":
+        return xp.take(a, xp.asarray(numpy.array([0, 2])), axis=axis)
+    return xp.compress(xp.asarray(numpy.array([True, False, True])), a, axis=axis)
 
 
 @gpu

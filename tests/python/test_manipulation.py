@@ -56,6 +56,19 @@ def test_broadcast_shapes_mismatch_raises_value_error():
         cp.broadcast_shapes((2, 3), (4,))
 
 
+# Each shape is taken as numpy.empty takes it: negative sizes and dimensions beyond int64 are ValueErrors
+# ("Maximum allowed dimension exceeded", not OverflowError), bools TypeErrors; a result whose size does not fit
+# int64 is "broadcast dimensions too large.".
+@pytest.mark.parametrize("shapes", [
+    ((3, 1, -1),), ((), -1, ()), ((-1,),), ((2 ** 63,), (), ()), ((2 ** 64,), (1, 1)), (-2 ** 70,), ((2, 2 ** 63),),
+    ((True, 2), ()), (True,), ((False,),), (None,), ((), None), (2.0,), ((2.0,),), ("x",),
+    ((2 ** 62, 4),), ((2 ** 40,), (2 ** 30, 1)), ((0, 2 ** 62, 4),), ((2 ** 63 - 1,),), ((1, 2 ** 31),),
+    ([3, 1],), (numpy.int64(3),), ((numpy.int32(2), 1),)], ids=repr)
+@testing.numpy_cuarray_equal()
+def test_broadcast_shapes_argument_errors_match_numpy(xp, shapes):
+    return xp.broadcast_shapes(*shapes)
+
+
 @pytest.mark.parametrize("call,exc", [
     (lambda: cp.concatenate([]), ValueError),
     (lambda: cp.stack([]), ValueError),
@@ -174,6 +187,49 @@ def test_squeeze(xp, axis):
     return xp.squeeze(a, axis), a.squeeze(axis=axis)
 
 
+# Issue 14: squeeze's axis is None, an integer or a tuple (a list or a bool is a TypeError, as in NumPy); a
+# 0-d array takes axis 0 or -1 (NumPy's C squeeze sees it as 1-d), not a tuple.
+@gpu
+@pytest.mark.parametrize("axis", [[0], [0, 2], True, 0.0, (True,), numpy.int64(0), numpy.array(2), (0, 0)], ids=repr)
+@testing.numpy_cuarray_equal()
+def test_squeeze_axis_types_match_numpy(xp, axis):
+    a = _arr(xp, (1, 3, 1), "float32")
+    return xp.squeeze(a, axis=axis), a.squeeze(axis=axis)
+
+
+@gpu
+@pytest.mark.parametrize("axis", [0, -1, 1, -2, (0,), (), None], ids=repr)
+@testing.numpy_cuarray_equal()
+def test_squeeze_of_zero_d_matches_numpy(xp, axis):
+    a = xp.asarray(numpy.array(2.5))
+    return xp.squeeze(a, axis=axis), a.squeeze(axis=axis)
+
+
+# Issue 14: concatenate and append refuse a bool axis (NumPy's C converter); insert and delete take one.
+@gpu
+@pytest.mark.parametrize("axis", [True, False, numpy.int64(1), numpy.array(0), [0], 1.0], ids=repr)
+@pytest.mark.parametrize("func", ["concatenate", "append", "insert", "delete"])
+@testing.numpy_cuarray_equal()
+def test_join_axis_types_match_numpy(xp, axis, func):
+    a = _arr(xp, (2, 3), "float64")
+    if func == "concatenate":
+        return xp.concatenate([a, a], axis=axis)
+    if func == "append":
+        return xp.append(a, a, axis=axis)
+    if func == "insert":
+        return xp.insert(a, 1, 5.0, axis=axis)
+    return xp.delete(a, 1, axis=axis)
+
+
+# Issue 14: repeat takes a 0-d array as 1-d when an axis is given (axis 0 or -1); a bool axis is a TypeError.
+@gpu
+@pytest.mark.parametrize("axis", [0, -1, 1, None, True], ids=repr)
+@pytest.mark.parametrize("repeats", [2, [3], 0])
+@testing.numpy_cuarray_equal()
+def test_repeat_of_zero_d_matches_numpy(xp, axis, repeats):
+    return xp.repeat(xp.asarray(numpy.array(4, dtype=numpy.int16)), repeats, axis=axis)
+
+
 @gpu
 @pytest.mark.parametrize("axis", [0, -1, (0, 2), (1, -1), (0, 0), 5])
 @testing.numpy_cuarray_equal(accept_error=(ValueError, numpy.exceptions.AxisError))
@@ -236,6 +292,41 @@ def test_axis_functions(xp):
 @testing.numpy_cuarray_equal(accept_error=(ValueError, numpy.exceptions.AxisError))
 def test_axis_function_errors(xp, call):
     return call(xp, _arr(xp, (2, 3, 4), "float32"))
+
+
+# Note [huge axes]: an axis beyond C int raises AxisOverflowError, an AxisError that is also an OverflowError,
+# compatible with each of NumPy's exceptions (OverflowError, ValueError, IndexError or AxisError by function);
+# it must never be truncated (axis=2**32 used to act on axis 0).
+@gpu
+@pytest.mark.parametrize("big", [2 ** 31, 2 ** 32, 2 ** 32 + 1, -2 ** 31 - 1, -2 ** 32 + 1, 2 ** 63, 2 ** 64, -2 ** 64])
+@pytest.mark.parametrize("call", [
+    lambda xp, a, v: xp.flip(a, axis=v), lambda xp, a, v: xp.flip(a, axis=(0, v)),
+    lambda xp, a, v: xp.swapaxes(a, v, 0), lambda xp, a, v: a.swapaxes(0, v), lambda xp, a, v: xp.rollaxis(a, v),
+    lambda xp, a, v: xp.rollaxis(a, 0, v),
+    lambda xp, a, v: xp.moveaxis(a, v, 0), lambda xp, a, v: xp.moveaxis(a, 0, v), lambda xp, a, v: xp.expand_dims(a, v),
+    lambda xp, a, v: xp.stack([a, a], v), lambda xp, a, v: xp.split(a, 1, v), lambda xp, a, v: xp.array_split(a, 1, v),
+    lambda xp, a, v: xp.unstack(a, axis=v), lambda xp, a, v: xp.insert(a, 0, 1, axis=v),
+    lambda xp, a, v: xp.delete(a, 0, axis=v), lambda xp, a, v: xp.pad(a, {v: 1})])
+@testing.numpy_cuarray_equal()
+def test_axis_beyond_c_int_raises_as_numpy(xp, call, big):
+    return call(xp, _arr(xp, (2, 3), "float32"), big)
+
+
+@gpu
+@pytest.mark.parametrize("axes", [(2 ** 32, 0), (0, 2 ** 31), (2 ** 64, 0)], ids=repr)
+@testing.numpy_cuarray_equal()
+def test_transpose_axis_beyond_c_int_raises(xp, axes):
+    a = _arr(xp, (2, 3), "float32")
+    return a.transpose(*axes), xp.transpose(a, axes)
+
+
+@gpu
+def test_axis_beyond_c_int_is_an_axis_error_and_an_overflow_error():
+    a = cp.zeros((2, 3))
+    for call in (lambda: cp.flip(a, 2 ** 32), lambda: a.transpose(2 ** 32 + 1, 0), lambda: cp.stack([a], -2 ** 40)):
+        with pytest.raises(numpy.exceptions.AxisError) as info:
+            call()
+        assert isinstance(info.value, OverflowError)
 
 
 # -- GPU: joining --------------------------------------------------------------------------------------------------

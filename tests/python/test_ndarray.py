@@ -404,6 +404,37 @@ def test_astype_float_to_bool_nan_is_true(xp):
     return xp.array([0.0, -0.0, numpy.nan, 1e-300]).astype(numpy.bool_)
 
 
+# Issue 14: NaN, inf and out-of-range floats cast to integers give NumPy's values on x86-64 (the minimum of
+# the 32- or 64-bit conversion, then wrapped; uint64 by the 2**63 split) on every path: astype and
+# assignment (copy kernels), ufunc input casts (generated kernels) and scalar operands (host casts).
+_CAST_SPECIALS = [numpy.nan, numpy.inf, -numpy.inf, 1e10, -1e10, 3e9, -3e9, 7e4, -7e4, 300.0, -300.0,
+                  1e20, -1e20, 2.0 ** 63, 2.0 ** 64, -1.0, 2.0 ** 31, -2.0 ** 31 - 1, 0.5, -0.5]
+# NumPy's own float32/float64 -> uint32 result for these depends on the layout (its vectorised loop differs
+# from its element-by-element one); only values both agree on are compared there.
+_UINT32_SAFE = [-1.0, 300.0, -300.0, 7e4, -7e4, 3e9, 2.0 ** 31, 0.5, -0.5]
+
+
+@pytest.mark.parametrize('src', ['float16', 'float32', 'float64', 'complex64', 'complex128'])
+@pytest.mark.parametrize('dst', ['int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64'])
+@testing.numpy_cuarray_equal()
+def test_float_to_int_cast_of_specials_matches_numpy(xp, src, dst):
+    vals = _UINT32_SAFE if dst == 'uint32' and src != 'float16' else _CAST_SPECIALS
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        host = numpy.array(vals, dtype=numpy.float64).astype(src)
+        a = xp.asarray(host)
+        assigned = xp.zeros(len(vals), dtype=dst)
+        assigned[...] = a
+        copied = xp.zeros(len(vals), dtype=dst)
+        xp.copyto(copied, a, casting='unsafe')
+        in_ufunc = xp.add(a, 0, dtype=dst, casting='unsafe')
+        strided = xp.asarray(numpy.repeat(host, 2))[::2].astype(dst)
+        scalars = [xp.add(xp.zeros(2, dtype=dst), host.dtype.type(v), dtype=dst, casting='unsafe')
+                   for v in host]
+        cast = a.astype(dst)
+    return cast, assigned, copied, in_ufunc, strided, scalars
+
+
 # --------------------------------------------------------------------------
 # No implicit host conversion
 # --------------------------------------------------------------------------

@@ -549,3 +549,54 @@ def test_functions_are_exported():
         assert callable(getattr(la, name)), name
     assert hasattr(cp.ndarray, "__matmul__") and hasattr(cp.ndarray, "__rmatmul__")
     assert hasattr(cp.ndarray, "dot") and hasattr(cp.ndarray, "trace")
+
+
+# ---- issue 14: matmul's faults in NumPy's order ------------------------------------------------------------
+# A gufunc resolves its loop and the casts of its inputs and output (TypeError) before it looks at the
+# operands' dimensions, core sizes and batch broadcast (ValueError); dtype=, out= and casting= are read in
+# that order first. Each case: (body, the builtin type NumPy raises).
+
+def _mz(xp, shape, dtype=numpy.float64):
+    return xp.zeros(shape, dtype=dtype)
+
+
+def _imatmul_cast_and_shape(xp):
+    a = _mz(xp, (2, 3), numpy.int64)
+    a @= _mz(xp, (3, 4))
+
+
+_MATMUL_FAULTS = {
+    "0d_and_dtype_cast": (lambda xp: xp.matmul(_mz(xp, ()), _mz(xp, (2, 3)), dtype=numpy.int64), TypeError),
+    "0d_and_out_cast": (lambda xp: xp.matmul(_mz(xp, ()), _mz(xp, (2, 3)), out=_mz(xp, 5, numpy.int64)), TypeError),
+    "0d_second_and_casting_no": (lambda xp: xp.matmul(_mz(xp, (2, 3)), _mz(xp, (), numpy.float32), casting="no"),
+                                 TypeError),
+    "0d_and_bad_casting": (lambda xp: xp.matmul(_mz(xp, ()), _mz(xp, (2, 3)), casting="bad"), ValueError),
+    "0d_alone": (lambda xp: xp.matmul(_mz(xp, (2, 3)), _mz(xp, ())), ValueError),
+    "0d_python_scalar": (lambda xp: xp.matmul(_mz(xp, (2, 3)), 2.0), ValueError),
+    "0d_operator": (lambda xp: _mz(xp, ()) @ _mz(xp, (2, 3), bool), ValueError),
+    "core_and_out_cast": (lambda xp: xp.matmul(_mz(xp, (2, 3)), _mz(xp, (2, 3)), out=_mz(xp, (2, 2), numpy.int64)),
+                          TypeError),
+    "core_and_casting_no": (lambda xp: xp.matmul(_mz(xp, (2, 3)), _mz(xp, (4, 4), numpy.float32), casting="no"),
+                            TypeError),
+    "batch_and_out_cast": (lambda xp: xp.matmul(_mz(xp, (2, 2, 3)), _mz(xp, (3, 3, 4)),
+                                                out=_mz(xp, (2, 3), numpy.int64)), TypeError),
+    "batch_and_dtype_cast": (lambda xp: xp.matmul(_mz(xp, (2, 2, 3)), _mz(xp, (3, 3, 4)), dtype=numpy.int64),
+                             TypeError),
+    "batch_and_core": (lambda xp: xp.matmul(_mz(xp, (2, 2, 3)), _mz(xp, (3, 4, 4))), ValueError),
+    "out_core_and_batch": (lambda xp: xp.matmul(_mz(xp, (2, 2, 3)), _mz(xp, (3, 3, 4)), out=_mz(xp, (2, 2, 5))),
+                           ValueError),
+    "bool_out_of_int_product": (lambda xp: xp.matmul(_mz(xp, (2, 3), numpy.int64), _mz(xp, (3, 4), bool),
+                                                     out=_mz(xp, (2, 4), bool)), TypeError),
+    "bad_dtype_and_bad_out": (lambda xp: xp.matmul(_mz(xp, (2, 3)), _mz(xp, (3, 4)), dtype="foo", out=5), TypeError),
+    "bad_out_and_bad_casting": (lambda xp: xp.matmul(_mz(xp, (2, 3)), _mz(xp, (3, 4)), out=5, casting="bad"),
+                                TypeError),
+    "imatmul_cast_and_shape": (_imatmul_cast_and_shape, TypeError),
+}
+
+
+@gpu
+@pytest.mark.parametrize("case", list(_MATMUL_FAULTS))
+def test_matmul_faults_raise_numpys_error_in_numpys_order(case):
+    from cuarray import testing
+    body, error = _MATMUL_FAULTS[case]
+    testing.numpy_cuarray_equal(accept_error=error)(body)()

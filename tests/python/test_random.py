@@ -630,3 +630,190 @@ def test_legacy_functions():
         with warnings.catch_warnings():
             warnings.simplefilter('error')
             assert getattr(cr, name)(*args, size=3).shape[0] == 3, name
+
+
+# --------------------------------------------------------------------------------------------------------
+# Issue 14: with several faults in one call, the exception NumPy raises. NumPy checks dtype= and out= first,
+# then the parameters, and parses `size` last (a float size is a TypeError only when the parameters are
+# fine); integers() returns early for an empty size. Scalar parameters need no device.
+
+def _same_error(np_call, cu_call):
+    with pytest.raises(Exception) as expected:
+        np_call()
+    with pytest.raises(Exception) as got:
+        cu_call()
+    etype = expected.type
+    if issubclass(etype, numpy.exceptions.AxisError):
+        etype = numpy.exceptions.AxisError
+    assert isinstance(got.value, etype), (expected.value, got.value)
+
+
+ORDER_FAULTS = [
+    ('normal', (0, -1), {'size': 1.5}),
+    ('normal', (0, -1), {'size': 'a'}),
+    ('normal', (0, -1), {'size': (2, -1)}),
+    ('normal', (0, 1), {'size': 1.5}),
+    ('normal', (0, 1), {'size': (2.0,)}),
+    ('normal', (0, 1), {'size': (2, 'a')}),
+    ('normal', (0, 1), {'size': (2, -1)}),
+    ('exponential', (-1,), {'size': 1.5}),
+    ('gamma', (1, -1), {'size': 1.5}),
+    ('beta', (0, 0), {'size': 1.5}),
+    ('chisquare', (0,), {'size': 1.5}),
+    ('poisson', (-1,), {'size': 1.5}),
+    ('poisson', (1e20,), {'size': 1.5}),
+    ('binomial', (1, 2), {'size': 1.5}),
+    ('geometric', (2,), {'size': 1.5}),
+    ('hypergeometric', (-1, -1, 5), {'size': 1.5}),
+    ('hypergeometric', (1, 1, -1), {'size': 1.5}),
+    ('hypergeometric', (2e9, 1, 1), {'size': 1.5}),
+    ('lognormal', (0, -1), {'size': 1.5}),
+    ('logistic', (0, -1), {'size': 1.5}),
+    ('laplace', (0, -1), {'size': 1.5}),
+    ('gumbel', (0, -1), {'size': 1.5}),
+    ('uniform', (1, 0), {'size': 1.5}),
+    ('uniform', (0, float('inf')), {'size': 1.5}),
+    ('random', (), {'size': -1, 'dtype': numpy.int64}),
+    ('random', (), {'size': 1.5, 'dtype': numpy.int64}),
+    ('random', (), {'size': 1.5, 'dtype': 'foo'}),
+    ('standard_normal', (), {'size': 1.5, 'dtype': numpy.int64}),
+    ('standard_exponential', (), {'size': -1, 'dtype': numpy.int64}),
+    ('standard_gamma', (-1,), {'size': 1.5}),
+    ('standard_gamma', (1,), {'size': 1.5, 'dtype': numpy.int64}),
+    ('standard_gamma', (-1,), {'size': -1, 'dtype': numpy.int64}),
+    ('integers', (5, 1), {'size': 1.5}),
+    ('integers', (5, 1), {'size': -1}),
+    ('integers', (1, 5), {'size': 1.5}),
+    ('integers', (1, 5), {'size': -1, 'dtype': numpy.float64}),
+    ('integers', (-1, 5), {'size': 1.5, 'dtype': numpy.uint8}),
+    ('integers', (0,), {'size': 1.5}),
+    ('integers', (5, 1), {'size': (0, -1)}),
+    ('integers', (5, 1), {'size': (0, 1.5)}),
+    ('choice', (-1,), {'size': 1.5}),
+    ('choice', (0,), {'size': 1.5}),
+    ('choice', (3,), {'size': 1.5}),
+    ('choice', (3,), {'size': 1.5, 'replace': False}),
+    ('choice', (3,), {'size': 5, 'replace': False}),
+    ('normal', (0, 1), {'size': 2 ** 70}),
+    ('normal', (0, -1), {'size': 2 ** 70}),
+    ('integers', (5, 0), {'size': 2 ** 70}),
+    ('integers', (0, 5), {'size': (2 ** 40, 2 ** 40)}),
+]
+
+
+@pytest.mark.parametrize('name,args,kwargs', ORDER_FAULTS)
+def test_fault_order_matches_numpy(name, args, kwargs):
+    g = cr.default_rng(0)
+    _same_error(lambda: getattr(numpy.random.default_rng(0), name)(*args, **kwargs),
+                lambda: getattr(g, name)(*args, **kwargs))
+    assert g.bit_generator.state['state']['counter'] == 0
+
+
+def test_float_size_message_names_the_size():
+    with pytest.raises(TypeError, match="got '1.5'"):
+        cr.default_rng(0).normal(0, 1, size=1.5)
+    with pytest.raises(TypeError, match="'str' object cannot be interpreted as an integer"):
+        cr.default_rng(0).normal(0, 1, size=(2, 'a'))
+
+
+LEGACY_ORDER_FAULTS = [
+    ('normal', (0, -1), {'size': 1.5}),
+    ('randint', (5, 1), {'size': 1.5}),
+    ('randint', (1, 5), {'size': 1.5}),
+    ('randint', (5, 1), {'dtype': numpy.float64}),
+    ('uniform', (1, 0), {'size': 1.5}),
+    ('uniform', (0, 1), {'size': 1.5}),
+    ('hypergeometric', (1, 1, 0), {'size': 1.5}),
+    ('hypergeometric', (1, 1, -1), {}),
+    ('rand', (1.5,), {}),
+    ('rand', (-1,), {}),
+    ('randn', (None,), {}),
+    ('random_sample', (1.5,), {}),
+]
+
+
+@pytest.mark.parametrize('name,args,kwargs', LEGACY_ORDER_FAULTS)
+def test_legacy_fault_order_matches_numpy(name, args, kwargs):
+    _same_error(lambda: getattr(numpy.random.RandomState(0), name)(*args, **kwargs),
+                lambda: getattr(cr.RandomState(0), name)(*args, **kwargs))
+
+
+ARRAY_ORDER_FAULTS = [
+    ('g', 'choice', (3,), {'p': [0.5, 0.5, 0.5], 'size': 1.5}),
+    ('g', 'choice', (3,), {'p': [0.5, 0.5], 'size': -1}),
+    ('g', 'choice', (3,), {'p': [-1, 1, 1], 'size': 1.5}),
+    ('g', 'choice', (3,), {'p': [numpy.nan, 1, 0], 'size': 1.5}),
+    ('g', 'choice', (3,), {'p': [[0.5, 0.5]], 'size': 1.5}),
+    ('g', 'choice', (3.5,), {}),
+    ('g', 'multinomial', (5, [0.7, 0.7, 0.1]), {'size': 1.5}),
+    ('g', 'multinomial', (5, [-0.7, 0.7, 0.1]), {'size': 1.5}),
+    ('g', 'multinomial', (-1, [0.5, 0.5]), {'size': 1.5}),
+    ('g', 'multinomial', (5, [0.5, 0.5]), {'size': 1.5}),
+    ('g', 'multinomial', (5, [1j, 0]), {}),
+    ('g', 'multinomial', (1j, [1, 0]), {}),
+    ('g', 'multinomial', (-1, [1j, 0]), {}),
+    ('g', 'dirichlet', ([1, -1],), {'size': 1.5}),
+    ('g', 'dirichlet', ([1, 1],), {'size': 1.5}),
+    ('g', 'dirichlet', (5,), {}),
+    ('g', 'normal', (0, [1.0, -1.0]), {'size': 1.5}),
+    ('g', 'integers', ([5, 6], 5), {'size': 1.5}),
+    ('g', 'integers', ([5, 6], 5), {'size': 3}),
+    ('g', 'hypergeometric', ([1, 5], 1, 3), {'size': 1.5}),
+    ('rs', 'choice', (numpy.zeros((2, 2)),), {}),
+    ('rs', 'dirichlet', ([0.0, 0.0],), {}),
+    ('rs', 'multinomial', (5, 5), {}),
+    ('rs', 'multinomial', (5, [[0.5, 0.5], [0.5, 0.5]]), {}),
+    ('rs', 'multinomial', (numpy.array([1, 2]), [0.5, 0.5]), {}),
+]
+
+
+def _device_args(args):
+    return tuple(cuarray.asarray(a) if isinstance(a, numpy.ndarray) else a for a in args)
+
+
+@gpu
+@pytest.mark.parametrize('api,name,args,kwargs', ARRAY_ORDER_FAULTS)
+def test_array_fault_order_matches_numpy(api, name, args, kwargs):
+    np_gen = numpy.random.default_rng(0) if api == 'g' else numpy.random.RandomState(0)
+    cu_gen = cr.default_rng(0) if api == 'g' else cr.RandomState(0)
+    _same_error(lambda: getattr(np_gen, name)(*args, **kwargs),
+                lambda: getattr(cu_gen, name)(*_device_args(args), **kwargs))
+
+
+@gpu
+def test_out_checks_come_before_size_and_parameters():
+    g, n = cr.default_rng(0), numpy.random.default_rng(0)
+    cases = [
+        ('random', (), {'size': 1.5}, lambda xp: xp.zeros(3)),
+        ('random', (), {'size': -1}, lambda xp: xp.zeros(3)),
+        ('random', (), {'size': 4}, lambda xp: xp.zeros((3, 3))[:, 0]),
+        ('random', (), {'size': 4}, lambda xp: xp.zeros(3, numpy.float32)),
+        ('standard_normal', (), {'size': 1.5, 'dtype': numpy.float32}, lambda xp: xp.zeros(3)),
+        ('standard_gamma', (-1,), {}, lambda xp: xp.zeros(3, numpy.float32)),
+        ('standard_gamma', (-1,), {'size': 4}, lambda xp: xp.zeros(3)),
+    ]
+    for name, args, kwargs, out in cases:
+        _same_error(lambda: getattr(n, name)(*args, out=out(numpy), **kwargs),
+                    lambda: getattr(g, name)(*args, out=out(cuarray), **kwargs))
+    assert g.bit_generator.state['state']['counter'] == 0
+
+
+@gpu
+def test_shuffle_of_0d_is_a_type_error():
+    for axis in (0, 2):
+        _same_error(lambda: numpy.random.default_rng(0).shuffle(numpy.zeros(()), axis=axis),
+                    lambda: cr.default_rng(0).shuffle(cuarray.zeros(()), axis=axis))
+
+
+@gpu
+def test_numpy_accepts_what_it_accepts():
+    # NumPy takes any method but 'zig' as 'inv'; its legacy uniform takes high < low.
+    assert cr.default_rng(0).standard_exponential(3, method='foo').shape == (3,)
+    r = _host(cr.RandomState(0).uniform(1.0, 0.0, size=1000))
+    assert r.min() >= 0.0 and r.max() <= 1.0
+    r = _host(cr.RandomState(0).uniform(cuarray.asarray([1.0, 2.0]), cuarray.asarray([0.0, 3.0]), size=(500, 2)))
+    assert r[:, 0].min() >= 0.0 and r[:, 0].max() <= 1.0 and r[:, 1].min() >= 2.0 and r[:, 1].max() <= 3.0
+    # integers() with array bounds repeated by `size`, and an empty size whatever the bounds.
+    k = _host(cr.default_rng(0).integers(cuarray.asarray([0, 10]), cuarray.asarray([5, 20]), size=(300, 2)))
+    assert k[:, 0].min() >= 0 and k[:, 0].max() < 5 and k[:, 1].min() >= 10 and k[:, 1].max() < 20
+    assert cr.default_rng(0).integers(5, 1, size=(0, 3)).shape == (0, 3)

@@ -99,3 +99,83 @@ def test_translate_cucomplex_runs_cucomplex_code():
     numpy.testing.assert_allclose(f.get(), want_f, rtol=1e-5)
     numpy.testing.assert_allclose(g.get(), c * d + want_f.astype(numpy.complex128), rtol=1e-5)
 
+
+
+# Issue 14: CuPy's launch arguments. `args` is a tuple (a list is a TypeError, not taken silently); grid and
+# block are an int or a tuple of ints (TypeError otherwise) with extents of at least 1 (ValueError, before
+# the driver would refuse the launch). Nothing is launched, so y keeps its values.
+@pytest.mark.parametrize("grid,block,args_kind,error", [
+    ((4,), (256,), "list", TypeError),
+    ((4,), (256,), "int", TypeError),
+    (1.5, (256,), "tuple", TypeError),
+    ([4], (256,), "tuple", TypeError),
+    ((4,), [256], "tuple", TypeError),
+    ((4,), "a", "tuple", TypeError),
+    (None, (256,), "tuple", TypeError),
+    ((4, 1.0), (256,), "tuple", TypeError),
+    ((0,), (256,), "tuple", ValueError),
+    (0, (256,), "tuple", ValueError),
+    ((4,), -1, "tuple", ValueError),
+    ((4, 0), (256,), "tuple", ValueError),
+    ((4,), (256, 1, -2), "tuple", ValueError),
+    ((4,), (2 ** 40,), "tuple", ValueError),
+    ((), (256,), "tuple", ValueError),
+    ((1, 1, 1, 1), (256,), "tuple", ValueError),
+])
+def test_raw_kernel_launch_argument_errors(grid, block, args_kind, error):
+    k = cp.RawKernel(SAXPY, "saxpy")
+    x = cp.arange(1000, dtype=cp.float32)
+    y = cp.ones(1000, dtype=cp.float32)
+    values = (numpy.float32(2.0), x, y, 1000)
+    args = {"tuple": values, "list": list(values), "int": 5}[args_kind]
+    with pytest.raises(error):
+        k(grid, block, args)
+    numpy.testing.assert_array_equal(y.get(), numpy.ones(1000, dtype=numpy.float32))
+
+
+def test_raw_kernel_int_grid_and_block_still_launch():
+    k = cp.RawKernel(SAXPY, "saxpy")
+    x = cp.arange(1000, dtype=cp.float32)
+    y = cp.ones(1000, dtype=cp.float32)
+    k(4, 256, (numpy.float32(2.0), x, y, 1000))
+    numpy.testing.assert_allclose(y.get(), 2 * numpy.arange(1000, dtype=numpy.float32) + 1)
+
+
+# Issue 15: CuPy's RawKernel.__call__(grid, block, args, *, shared_mem=0, stream=None) takes its first three
+# arguments by position or by keyword, for RawKernel and for RawModule's functions alike.
+@pytest.mark.parametrize("form", ["keywords", "mixed", "module"])
+def test_raw_kernel_call_by_keyword(form):
+    x = cp.arange(1000, dtype=cp.float32)
+    y = cp.ones(1000, dtype=cp.float32)
+    args = (numpy.float32(2.0), x, y, 1000)
+    if form == "module":
+        k = cp.RawModule(code=SAXPY).get_function("saxpy")
+        k(grid=(4,), block=(256,), args=args, shared_mem=0, stream=None)
+    elif form == "keywords":
+        cp.RawKernel(SAXPY, "saxpy")(args=args, block=(256,), grid=(4,))
+    else:
+        cp.RawKernel(SAXPY, "saxpy")((4,), block=256, args=args, shared_mem=16)
+    numpy.testing.assert_allclose(y.get(), 2 * numpy.arange(1000, dtype=numpy.float32) + 1)
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda k, a: k((4,), (256,)), "missing required argument 'args'"),
+    (lambda k, a: k(block=(256,), args=a), "missing required argument 'grid'"),
+    (lambda k, a: k((4,), (256,), a, grid=(4,)), "multiple values for argument 'grid'"),
+    (lambda k, a: k((4,), (256,), a, (0,)), "takes 3 positional arguments"),
+    (lambda k, a: k((4,), (256,), a, sharedmem=0), "unexpected keyword argument 'sharedmem'"),
+])
+def test_raw_kernel_call_form_errors(call, match):
+    k = cp.RawKernel(SAXPY, "saxpy")
+    x = cp.arange(1000, dtype=cp.float32)
+    y = cp.ones(1000, dtype=cp.float32)
+    with pytest.raises(TypeError, match=match):
+        call(k, (numpy.float32(2.0), x, y, 1000))
+    numpy.testing.assert_array_equal(y.get(), numpy.ones(1000, dtype=numpy.float32))
+
+
+def test_raw_kernel_has_no_numba_style_launch():
+    # CuPy's RawKernel offers no kernel[grid, block](...) form; neither does cuarray's.
+    k = cp.RawKernel(SAXPY, "saxpy")
+    with pytest.raises(TypeError):
+        k[4, 256]

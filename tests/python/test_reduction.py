@@ -6,6 +6,7 @@ import numpy
 import pytest
 
 import cuarray as cp
+from cuarray import testing
 
 gpu = pytest.mark.gpu
 
@@ -285,6 +286,75 @@ def test_axis_errors():
         cp.sum(x, axis=1, out=cp.zeros(3))
 
 
+# Issue 14: the axis of a reduction is None, an integer or a tuple of integers, as NumPy's ufunc.reduce
+# takes it: a list, a bool, a float, a string are TypeErrors; numpy integers and 0-d integer arrays work.
+_REDUCTIONS = {
+    "sum": lambda xp, a, ax: xp.sum(a, axis=ax), "prod": lambda xp, a, ax: xp.prod(a, axis=ax),
+    "max": lambda xp, a, ax: xp.max(a, axis=ax), "min": lambda xp, a, ax: xp.min(a, axis=ax),
+    "amax": lambda xp, a, ax: xp.amax(a, axis=ax), "amin": lambda xp, a, ax: xp.amin(a, axis=ax),
+    "argmax": lambda xp, a, ax: xp.argmax(a, axis=ax), "argmin": lambda xp, a, ax: xp.argmin(a, axis=ax),
+    "mean": lambda xp, a, ax: xp.mean(a, axis=ax), "var": lambda xp, a, ax: xp.var(a, axis=ax),
+    "std": lambda xp, a, ax: xp.std(a, axis=ax), "any": lambda xp, a, ax: xp.any(a, axis=ax),
+    "all": lambda xp, a, ax: xp.all(a, axis=ax), "nansum": lambda xp, a, ax: xp.nansum(a, axis=ax),
+    "nanprod": lambda xp, a, ax: xp.nanprod(a, axis=ax), "nanmax": lambda xp, a, ax: xp.nanmax(a, axis=ax),
+    "nanmin": lambda xp, a, ax: xp.nanmin(a, axis=ax), "nanargmax": lambda xp, a, ax: xp.nanargmax(a, axis=ax),
+    "nanargmin": lambda xp, a, ax: xp.nanargmin(a, axis=ax), "nanmean": lambda xp, a, ax: xp.nanmean(a, axis=ax),
+    "nanvar": lambda xp, a, ax: xp.nanvar(a, axis=ax), "nanstd": lambda xp, a, ax: xp.nanstd(a, axis=ax),
+    "count_nonzero": lambda xp, a, ax: xp.count_nonzero(a, axis=ax), "ptp": lambda xp, a, ax: xp.ptp(a, axis=ax),
+    "a.sum": lambda xp, a, ax: a.sum(axis=ax), "a.prod": lambda xp, a, ax: a.prod(axis=ax),
+    "a.max": lambda xp, a, ax: a.max(axis=ax), "a.min": lambda xp, a, ax: a.min(axis=ax),
+    "a.argmax": lambda xp, a, ax: a.argmax(axis=ax), "a.argmin": lambda xp, a, ax: a.argmin(axis=ax),
+    "a.mean": lambda xp, a, ax: a.mean(axis=ax), "a.var": lambda xp, a, ax: a.var(axis=ax),
+    "a.std": lambda xp, a, ax: a.std(axis=ax), "a.any": lambda xp, a, ax: a.any(axis=ax),
+    "a.all": lambda xp, a, ax: a.all(axis=ax), "add.reduce": lambda xp, a, ax: xp.add.reduce(a, axis=ax),
+    "maximum.reduce": lambda xp, a, ax: xp.maximum.reduce(a, axis=ax),
+}
+
+
+@gpu
+@pytest.mark.parametrize("name", list(_REDUCTIONS))
+@pytest.mark.parametrize("axis", [[0], [0, 1], True, False, 0.0, "0", numpy.array([0]), (True,), (0.0,), (0, 0),
+                                  numpy.int64(1), numpy.array(1), (numpy.int64(1),), (0,), -1, 2],
+                         ids=lambda a: type(a).__name__ + ":" + repr(a))
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_reduction_axis_types_match_numpy(xp, name, axis):
+    a = xp.asarray(_data(numpy.float64, shape=(2, 3)))
+    return _REDUCTIONS[name](xp, a, axis)
+
+
+# Issue 14: NumPy's C reductions take a 0-d array as 1-d for a single integer axis (0 or -1 reduce over
+# nothing; a tuple is an AxisError); mean/var/std (and the nan forms for non-float input) raise AxisError.
+@gpu
+@pytest.mark.parametrize("name", list(_REDUCTIONS))
+@pytest.mark.parametrize("axis", [0, -1, 1, -2, (0,), ()], ids=repr)
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.int64, numpy.complex128, numpy.bool_], ids=str)
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_reduction_of_zero_d_with_axis_matches_numpy(xp, name, axis, dtype):
+    a = xp.asarray(numpy.array(3, dtype=dtype))
+    return _REDUCTIONS[name](xp, a, axis)
+
+
+@gpu
+@pytest.mark.parametrize("name", ["sum", "max", "argmax", "nanmax", "nanmean", "count_nonzero", "ptp", "add.reduce"])
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_reduction_of_zero_d_keepdims_matches_numpy(xp, name):
+    a = xp.asarray(numpy.array(2.5))
+    f = {"sum": xp.sum, "max": xp.max, "argmax": xp.argmax, "nanmax": xp.nanmax, "nanmean": xp.nanmean,
+         "count_nonzero": xp.count_nonzero, "ptp": xp.ptp, "add.reduce": xp.add.reduce}[name]
+    return f(a, axis=0, keepdims=True), f(a, axis=-1, keepdims=True)
+
+
+@gpu
+@pytest.mark.parametrize("axis", [0, -1, (0,), (0, 1), (), None, True, [0], 1.0, 1], ids=repr)
+@pytest.mark.parametrize("method", ["accumulate", "reduceat"])
+@testing.numpy_cuarray_allclose(rtol=1e-12)
+def test_ufunc_accumulate_reduceat_axis_types_match_numpy(xp, axis, method):
+    a = xp.asarray(_data(numpy.float64, shape=(2, 3)))
+    if method == "accumulate":
+        return xp.add.accumulate(a, axis=axis)
+    return xp.add.reduceat(a, xp.asarray(numpy.array([0, 1])), axis=axis)
+
+
 @gpu
 def test_64bit_index_sum():
     n = (1 << 31) + 5
@@ -416,6 +486,18 @@ def test_reduction_kernel_two_inputs_reduce_type_and_names():
     k = cp.ReductionKernel("T x", "T y", "abs(x)", "a > b ? a : b", "y = a", None, "absmax")
     xf = _data(numpy.float64, shape=(3, 50), seed=3)
     _check(k(cp.asarray(xf), axis=1), numpy.max(numpy.abs(xf), axis=1))
+
+
+# Note [huge axes]: an axis beyond C int is an AxisError (that is also an OverflowError), never truncated to a
+# valid one or a RuntimeError; a float axis is a TypeError, as in CuPy.
+@gpu
+@pytest.mark.parametrize("axis", [2 ** 32, 2 ** 32 + 1, -2 ** 31 - 1, 2 ** 64, (0, 2 ** 40), 2, -3])
+def test_reduction_kernel_axis_out_of_range_raises_axis_error(axis):
+    k = cp.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "total")
+    with pytest.raises(numpy.exceptions.AxisError):
+        k(cp.zeros((2, 3), numpy.float32), axis=axis)
+    with pytest.raises(TypeError):
+        k(cp.zeros((2, 3), numpy.float32), axis=1.0)
 
 
 def test_reduction_kernel_argument_errors():

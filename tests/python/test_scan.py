@@ -84,6 +84,23 @@ def test_cumsum_matches_numpy(dtype, shape, axis):
     _check_scan("cumsum", dtype, shape, axis)
 
 
+# Issue 14: the scans' axis is None or an integer: a bool, a tuple, a list or a float is a TypeError, as in
+# NumPy (cumulative_sum/prod take a 1-tuple too, and refuse longer ones with ValueError); a 0-d array scans as
+# 1-d for axis 0 or -1.
+@gpu
+@pytest.mark.parametrize("axis", [True, False, (0,), (0, 1), [0], 0.0, numpy.int64(1), numpy.array(1), 0, -1, 2],
+                         ids=repr)
+@pytest.mark.parametrize("func", ["cumsum", "cumprod", "nancumsum", "nancumprod", "a.cumsum", "a.cumprod",
+                                  "cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("shape", [(2, 3), ()], ids=str)
+@testing.numpy_cuarray_allclose(rtol=1e-12)
+def test_scan_axis_types_match_numpy(xp, axis, func, shape):
+    a = xp.asarray(numpy.arange(1.0, 1.0 + numpy.prod(shape, dtype=int)).reshape(shape))
+    if func.startswith("a."):
+        return getattr(a, func[2:])(axis=axis)
+    return getattr(xp, func)(a, axis=axis)
+
+
 @gpu
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("shape,axis", [((1,), None), ((37,), None), ((5, 6), 0), ((5, 6), 1), ((2, 3, 4), 0)])

@@ -7,6 +7,7 @@ import numpy
 import pytest
 
 import cuarray as cp
+from cuarray import testing
 
 gpu = pytest.mark.gpu
 
@@ -339,6 +340,57 @@ def test_partition_contract(dtype):
     numpy.testing.assert_array_equal(b.get()[0, 5], s[5])
 
 
+# Issue 14: NumPy checks kth only when the array has elements, so an empty array takes any kth (negative or
+# past the axis); a bool kth is a ValueError, a float one a TypeError; an out-of-range kth names the wrapped value.
+@gpu
+@pytest.mark.parametrize("shape,axis", [((0,), -1), ((0,), 0), ((3, 0), -1), ((3, 0), 0), ((0, 3), -1),
+                                        ((0, 3), None), ((2, 0, 4), 1)], ids=str)
+@pytest.mark.parametrize("kth", [0, -1, -2, 1, 100, -100, [0, -1], numpy.int64(-1)], ids=repr)
+@pytest.mark.parametrize("func", ["partition", "argpartition", "method"])
+@testing.numpy_cuarray_equal()
+def test_partition_of_empty_takes_any_kth(xp, shape, axis, kth, func):
+    a = xp.zeros(shape, dtype=numpy.float32)
+    if func == "method":
+        if axis is None:
+            pytest.skip("ndarray.partition takes an integer axis")
+        a.partition(kth, axis=axis)
+        return a
+    return getattr(xp, func)(a, kth, axis=axis)
+
+
+@gpu
+@pytest.mark.parametrize("kth", [True, [True], numpy.True_, 1.0, [1.5], 5, -6, [0, 7], numpy.array(True)], ids=repr)
+@pytest.mark.parametrize("func", ["partition", "argpartition"])
+@testing.numpy_cuarray_equal()
+def test_partition_kth_errors_match_numpy(xp, kth, func):
+    return getattr(xp, func)(xp.zeros(5, dtype=numpy.float64), kth)
+
+
+@gpu
+@pytest.mark.parametrize("func", ["partition", "argpartition"])
+def test_partition_kth_out_of_range_names_the_wrapped_kth(func):
+    with pytest.raises(ValueError, match=r"kth\(=-1\) out of bounds \(5\)"):
+        getattr(cp, func)(cp.zeros(5), -6)
+
+
+# Issue 14: argsort and argpartition refuse a bool (or tuple) axis as NumPy does; sort and partition take a bool.
+@gpu
+@pytest.mark.parametrize("axis", [True, False, (0,), [0], 0.0, numpy.int64(0), numpy.array(1)], ids=repr)
+@pytest.mark.parametrize("func", ["argsort", "argpartition", "a.argsort", "a.argpartition", "sort"])
+@testing.numpy_cuarray_equal()
+def test_sort_family_axis_types_match_numpy(xp, axis, func):
+    a = xp.asarray(numpy.array([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]))
+    if func == "argsort":
+        return xp.argsort(a, axis=axis)
+    if func == "a.argsort":
+        return a.argsort(axis=axis)
+    if func == "argpartition":
+        return xp.sort(xp.take_along_axis(a, xp.argpartition(a, 0, axis=axis), axis=int(axis)), axis=int(axis))
+    if func == "a.argpartition":
+        return xp.sort(xp.take_along_axis(a, a.argpartition(0, axis=axis), axis=int(axis)), axis=int(axis))
+    return xp.sort(a, axis=axis)
+
+
 @gpu
 @pytest.mark.parametrize("dtype", ["int8", "uint16", "int32", "float16", "float32", "complex64", "complex128"])
 def test_sort_complex(dtype):
@@ -361,6 +413,14 @@ def test_searchsorted(dtype, side):
     sorter = numpy.argsort(u, kind="stable")
     _same(cp.searchsorted(cp.asarray(u), cp.asarray(v), side, cp.asarray(sorter)),
           numpy.searchsorted(u, v, side, sorter))
+
+
+# side is checked first, as NumPy's converter does: None (not the default) and non-strings are TypeErrors, other
+# strings ValueErrors, all before any device use.
+@pytest.mark.parametrize("side", [None, 1, "middle", "l", "LEFT", ""], ids=repr)
+@testing.numpy_cuarray_equal()
+def test_searchsorted_side_is_checked_before_anything(xp, side):
+    return xp.searchsorted([1, 2, 3], 2, side=side)
 
 
 @gpu

@@ -1,4 +1,6 @@
 """Every ufunc against NumPy: every loop NumPy defines, random and edge values, layouts, scalars, out=, where=."""
+import warnings
+
 import numpy
 import pytest
 
@@ -268,3 +270,172 @@ def test_divmod_reflected_and_unary_operators(xp):
     a = xp.asarray(numpy.array([3.5, -1.0, 2.0]))
     q, r = divmod(7, a)
     return q, r, -a, +a, abs(a), ~xp.asarray(numpy.array([1, 2], numpy.int8))
+
+
+# Issue 14: a Python int beyond 64 bits converts to a floating-point loop's type (OverflowError past
+# float64's range), compares exactly with integer arrays, and is an OverflowError in any integer or bool loop.
+_BIG_INTS = [2 ** 70, -2 ** 80, 2 ** 64, -2 ** 63 - 1, 2 ** 63 + 2 ** 62 + 2 ** 64, 2 ** 1030, -2 ** 1030]
+_BIG_OPS = {
+    "lt": lambda x, v: x < v, "gt": lambda x, v: x > v, "le": lambda x, v: x <= v, "ge": lambda x, v: x >= v,
+    "eq": lambda x, v: x == v, "ne": lambda x, v: x != v, "add": lambda x, v: x + v, "radd": lambda x, v: v + x,
+    "sub": lambda x, v: x - v, "rsub": lambda x, v: v - x, "mul": lambda x, v: x * v,
+    "truediv": lambda x, v: x / v, "floordiv": lambda x, v: x // v, "pow": lambda x, v: x ** v,
+    "maximum": lambda x, v: cp_or_np(x).maximum(x, v), "less_call": lambda x, v: cp_or_np(x).less(v, x),
+    "equal_call": lambda x, v: cp_or_np(x).equal(x, v, dtype=numpy.bool_),
+    "logical_and": lambda x, v: cp_or_np(x).logical_and(x, v), "ldexp": lambda x, v: cp_or_np(x).ldexp(x, v),
+    "add_dtype_f8": lambda x, v: cp_or_np(x).add(x, v, dtype=numpy.float64, casting="unsafe"),
+}
+
+
+def cp_or_np(x):
+    return numpy if isinstance(x, numpy.ndarray) else cp
+
+
+@pytest.mark.parametrize("value", _BIG_INTS, ids=lambda v: ("-" if v < 0 else "") + "2**%d" % abs(v).bit_length())
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "int8", "int64", "uint64", "bool"])
+@pytest.mark.parametrize("op", list(_BIG_OPS))
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_python_int_beyond_64_bits_matches_numpy(xp, value, dtype, op):
+    if op == "pow" and dtype == "complex64":
+        pytest.skip("complex power by a huge exponent tests complex math, not the int's conversion")
+    x = xp.asarray(numpy.array([0, 1, 3], dtype=dtype))
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _BIG_OPS[op](x, value)
+
+
+@pytest.mark.parametrize("value", [2 ** 70, -2 ** 80])
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_python_int_beyond_64_bits_with_python_scalars(xp, value):
+    return xp.add(value, 1.5), xp.multiply(xp.float32(2), value), xp.subtract(value, xp.asarray(numpy.float32(1)))
+
+
+@testing.numpy_cuarray_equal()
+def test_python_int_beyond_64_bits_in_place_float(xp):
+    x = xp.asarray(numpy.array([1.0, 2.0], dtype=numpy.float32))
+    x += 2 ** 70
+    return x
+
+
+@pytest.mark.parametrize("dtype", ["int64", "uint64", "int8", "bool"])
+@testing.numpy_cuarray_equal()
+def test_python_int_beyond_64_bits_in_place_int_raises(xp, dtype):
+    x = xp.asarray(numpy.array([1, 2], dtype=dtype))
+    x += 2 ** 70
+    return x
+
+
+@pytest.mark.parametrize("value", [2 ** 64, 2 ** 64 + 1, -2 ** 63 - 1, -2 ** 63 - 1000])
+@testing.numpy_cuarray_equal()
+def test_python_int_just_beyond_64_bits_compares_exactly(xp, value):
+    # Integer arrays at their dtype's ends, next to an int that float64 rounds onto them.
+    u = xp.asarray(numpy.array([0, 2 ** 64 - 1, 2 ** 63], dtype=numpy.uint64))
+    i = xp.asarray(numpy.array([0, -2 ** 63, 2 ** 63 - 1], dtype=numpy.int64))
+    return u == value, u != value, u < value, u >= value, i == value, i > value, i <= value
+
+
+# Issue 14: a ufunc with several outputs takes out= as a tuple only (NumPy's TypeError otherwise, None too).
+@pytest.mark.parametrize("out", ["array", 5, None, "list", "x"])
+@testing.numpy_cuarray_equal()
+def test_divmod_out_must_be_a_tuple(xp, out):
+    a = xp.asarray(numpy.array([3.0, 4.0]))
+    b = xp.asarray(numpy.array([2.0, 3.0]))
+    o = {"array": xp.empty(2), 5: 5, None: None, "list": [xp.empty(2), xp.empty(2)], "x": "x"}[out]
+    return xp.divmod(a, b, out=o)
+
+
+@testing.numpy_cuarray_equal()
+def test_divmod_out_tuple_still_works(xp):
+    a = xp.asarray(numpy.array([3.0, 4.0]))
+    q, r = xp.empty(2), xp.empty(2)
+    got = xp.divmod(a, 2.0, out=(q, r))
+    return got[0] is q and got[1] is r, q, r
+
+
+# Issue 14: with several faults in one call a ufunc raises the exception NumPy raises: the keywords in
+# NumPy's order (dtype, out, where, casting, order, subok), then the loop and the casts of the inputs and
+# outputs (TypeError), then the shapes (ValueError). Each case: (body, the builtin type NumPy raises).
+def _z(xp, shape, dtype=numpy.float64):
+    return xp.zeros(shape, dtype=dtype)
+
+
+def _inplace_add_cast_and_shape(xp):
+    a = _z(xp, 3, numpy.int64)
+    a += _z(xp, 4)
+
+
+def _inplace_and_no_loop_and_shape(xp):
+    a = _z(xp, 3)
+    a &= _z(xp, 4)
+
+
+_UFUNC_FAULTS = {
+    "no_loop_and_shapes": (lambda xp: xp.bitwise_and(_z(xp, 3), _z(xp, 4)), TypeError),
+    "operator_no_loop_and_shapes": (lambda xp: _z(xp, 3) & _z(xp, 4), TypeError),
+    "no_loop_and_out_shape": (lambda xp: xp.bitwise_and(_z(xp, 3), _z(xp, 3), out=_z(xp, 5)), TypeError),
+    "no_loop_and_where_shape": (lambda xp: xp.bitwise_and(_z(xp, 3), _z(xp, 3), where=_z(xp, 5, bool)), TypeError),
+    "bool_negative_and_out_shape": (lambda xp: xp.negative(_z(xp, 3, bool), out=_z(xp, 5, bool)), TypeError),
+    "out_cast_and_shapes": (lambda xp: xp.add(_z(xp, 3), _z(xp, 4), out=_z(xp, 3, numpy.int64)), TypeError),
+    "out_cast_and_out_shape": (lambda xp: xp.add(_z(xp, 3), _z(xp, 3), out=_z(xp, 5, numpy.int64)), TypeError),
+    "out_cast_and_smaller_out": (lambda xp: xp.add(_z(xp, (2, 3)), _z(xp, 3), out=_z(xp, 3, numpy.int64)),
+                                 TypeError),
+    "positional_out_cast_and_shapes": (lambda xp: xp.add(_z(xp, 3), _z(xp, 4), _z(xp, 3, numpy.int64)), TypeError),
+    "second_out_cast_and_shape": (lambda xp: xp.divmod(_z(xp, 3), _z(xp, 3),
+                                                       out=(_z(xp, 5, numpy.int64), _z(xp, 3))), TypeError),
+    "input_cast_no_and_shapes": (lambda xp: xp.add(_z(xp, 3, numpy.int64), _z(xp, 4), casting="no"), TypeError),
+    "dtype_cast_and_shapes": (lambda xp: xp.add(_z(xp, 3), _z(xp, 4), dtype=numpy.int64), TypeError),
+    "unsafe_dtype_then_shapes": (lambda xp: xp.bitwise_and(_z(xp, 3), _z(xp, 4), dtype=numpy.int64,
+                                                           casting="unsafe"), ValueError),
+    "unsafe_out_then_shapes": (lambda xp: xp.add(_z(xp, 3), _z(xp, 4), out=_z(xp, 3, numpy.int64),
+                                                 casting="unsafe"), ValueError),
+    "where_not_bool": (lambda xp: xp.add(_z(xp, 3), _z(xp, 3), where=_z(xp, 3, numpy.int64)), TypeError),
+    "where_float": (lambda xp: xp.add(_z(xp, 3), _z(xp, 3), out=_z(xp, 3), where=_z(xp, 3)), TypeError),
+    "where_not_bool_and_shapes": (lambda xp: xp.add(_z(xp, 3), _z(xp, 4), where=_z(xp, 3, numpy.int64)), TypeError),
+    "where_not_bool_and_bad_casting": (lambda xp: xp.add(_z(xp, 3), _z(xp, 3), where=_z(xp, 5, numpy.int64),
+                                                         casting="bad"), TypeError),
+    "bad_dtype_and_where": (lambda xp: xp.add(_z(xp, 3), _z(xp, 3), where=_z(xp, 5, numpy.int64), dtype="foo"),
+                            TypeError),
+    "bad_out_and_bad_casting": (lambda xp: xp.add(_z(xp, 3), _z(xp, 3), out=5, casting="bad"), TypeError),
+    "out_tuple_length_and_bad_casting": (lambda xp: xp.add(_z(xp, 3), _z(xp, 3), out=(_z(xp, 3), _z(xp, 3)),
+                                                           casting="bad"), ValueError),
+    "bad_dtype_and_bad_out": (lambda xp: xp.add(_z(xp, 3), _z(xp, 3), dtype="foo", out=5), TypeError),
+    "bad_casting_and_bad_order": (lambda xp: xp.add(_z(xp, 3), _z(xp, 3), order="Z", casting="bad"), ValueError),
+    "unknown_keyword_and_bad_casting": (lambda xp: xp.add(_z(xp, 3), _z(xp, 3), casting="bad", foo=1), TypeError),
+    "casting_not_a_string": (lambda xp: xp.add(_z(xp, 3), _z(xp, 3), casting=5), TypeError),
+    "order_not_a_string": (lambda xp: xp.add(_z(xp, 3), _z(xp, 3), order=5), TypeError),
+    "subok_not_a_bool": (lambda xp: xp.add(_z(xp, 3), _z(xp, 3), subok=5), TypeError),
+    "where_false_out_cast": (lambda xp: xp.add(_z(xp, 3), _z(xp, 3), out=_z(xp, 3, numpy.int64), where=False),
+                             TypeError),
+    "where_false_shapes": (lambda xp: xp.add(_z(xp, 3), _z(xp, 4), where=False), ValueError),
+    "inplace_cast_and_shape": (_inplace_add_cast_and_shape, TypeError),
+    "inplace_no_loop_and_shape": (_inplace_and_no_loop_and_shape, TypeError),
+    "at_no_loop_and_index": (lambda xp: xp.bitwise_and.at(_z(xp, 3), xp.asarray(numpy.array([5])), 1), TypeError),
+    "at_index_and_shape": (lambda xp: xp.add.at(_z(xp, 3), xp.asarray(numpy.array([5])), _z(xp, 4)), IndexError),
+    "at_empty_index_and_shape": (lambda xp: xp.add.at(_z(xp, 3), xp.asarray(numpy.array([], numpy.int64)),
+                                                      _z(xp, 3)), ValueError),
+}
+
+
+@pytest.mark.parametrize("case", list(_UFUNC_FAULTS))
+def test_ufunc_faults_raise_numpys_error_in_numpys_order(case):
+    body, error = _UFUNC_FAULTS[case]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        testing.numpy_cuarray_equal(accept_error=error)(body)()
+
+
+@pytest.mark.parametrize("where", [None, 0, 2, 1.5, "bool_true", "bool_false"])
+@testing.numpy_cuarray_equal()
+def test_ufunc_scalar_where_is_its_truth(xp, where):
+    # NumPy takes a scalar where= (None too) by its truth value, not by 'safe' casting.
+    w = {"bool_true": numpy.bool_(True), "bool_false": numpy.bool_(False)}.get(where, where)
+    out = xp.zeros(3)
+    xp.add(xp.ones(3), xp.ones(3), out=out, where=w)
+    return out
+
+
+@pytest.mark.parametrize("axis", [0, 5])
+@testing.numpy_cuarray_equal(accept_error=TypeError)
+def test_ufunc_reduce_where_must_be_bool(xp, axis):
+    # Issue 14: NumPy refuses a non-bool mask (before the axis), where cuarray used to cast it.
+    return xp.add.reduce(xp.ones(3), axis=axis, where=xp.asarray(numpy.array([1, 0, 1])))

@@ -42,3 +42,5 @@ vecdot = _m.vecdot
 cross = _m.cross
 diagonal = _m.diagonal
 trace = _m.trace
+# numpy.linalg.matrix_transpose (the Array API's spelling) is the top-level one: a view with the last two axes swapped.
+matrix_transpose = _core.matrix_transpose

@@ -16,6 +16,17 @@ def _as(x, dtype):
     return x if x.dtype == dtype else x.astype(dtype)
 
 
+def _ndim(x):
+    """numpy.ndim, which refuses cuarray arrays (their __array_function__ defers to cuarray)."""
+    return x.ndim if hasattr(x, 'ndim') else numpy.ndim(x)
+
+
+def _host(x):
+    """A parameter's values on the host, for the checks NumPy's legacy API makes beyond the Generator's."""
+    from cuarray._core import ndarray
+    return x.get() if isinstance(x, ndarray) else numpy.asarray(x)
+
+
 class RandomState:
     """numpy.random.RandomState on cuarray arrays (not NumPy's Mersenne Twister stream: a Philox one)."""
 
@@ -81,6 +92,15 @@ class RandomState:
         return _as(self._gen.normal(loc, scale, size), dtype)
 
     def uniform(self, low=0.0, high=1.0, size=None, dtype=float):
+        # NumPy's legacy uniform takes high < low (low + (high - low) * U); the Generator refuses it. The draw
+        # between min(low, high) and max(low, high) has that distribution.
+        from cuarray._core import ndarray
+        if isinstance(low, ndarray) or isinstance(high, ndarray) or _ndim(low) or _ndim(high):
+            import cuarray
+            lo, hi = cuarray.asarray(low), cuarray.asarray(high)
+            low, high = cuarray.minimum(lo, hi), cuarray.maximum(lo, hi)
+        elif float(high) < float(low):
+            low, high = high, low
         return _as(self._gen.uniform(low, high, size), dtype)
 
     def standard_exponential(self, size=None, dtype=float):
@@ -123,12 +143,27 @@ class RandomState:
         return _as(self._gen.geometric(p, size), dtype)
 
     def hypergeometric(self, ngood, nbad, nsample, size=None, dtype=int):
+        # The legacy sampler also refuses an empty sample (a ValueError, before `size` is looked at, as the
+        # Generator's own checks).
+        s = _host(nsample)
+        if s.dtype.kind in 'biuf' and numpy.any(~(s >= 1)):
+            raise ValueError('nsample < 1 or nsample is NaN')
         return _as(self._gen.hypergeometric(ngood, nbad, nsample, size), dtype)
 
     def multinomial(self, n, pvals, size=None):
+        # The legacy API takes a scalar n and a 1-d pvals only.
+        if _ndim(n) != 0:
+            raise TypeError('only 0-dimensional arrays can be converted to Python scalars')
+        nd = _ndim(pvals)
+        if nd == 0:
+            raise TypeError('pvals must be a 1-d sequence')
+        if nd > 1:
+            raise ValueError('object too deep for desired array: pvals must be a 1-d sequence')
         return self._gen.multinomial(n, pvals, size)
 
     def dirichlet(self, alpha, size=None):
+        if _ndim(alpha) == 1 and numpy.any(_host(alpha) <= 0):
+            raise ValueError('alpha <= 0')  # the Generator takes alpha == 0, the legacy API does not
         return self._gen.dirichlet(alpha, size)
 
     def multivariate_normal(self, mean, cov, size=None, check_valid='warn', tol=1e-8, method='cholesky',
@@ -137,6 +172,8 @@ class RandomState:
 
     # -- sampling and permutations
     def choice(self, a, size=None, replace=True, p=None):
+        if _ndim(a) > 1:
+            raise ValueError('a must be 1-dimensional')  # the Generator's choice takes rows, the legacy one not
         return self._gen.choice(a, size, replace, p)
 
     def permutation(self, x):

@@ -186,7 +186,8 @@ template <class A> struct ca_same<A, A> { static constexpr bool value = true; };
 
 // ---------------------------------------------------------------------------------------------------------
 // Casts with NumPy's results (as NumPy gives them on x86-64): float to integer goes through a 32-bit or
-// 64-bit conversion whose out-of-range and NaN result is the minimum value, then wraps to the narrower type.
+// 64-bit conversion whose out-of-range and NaN result is the minimum value, then wraps to the narrower type
+// (Note [float to int casts] in src/kernels/basic_kernels.cu: astype and host scalar casts give the same).
 
 CA_FN int ca_f2i32(double v) {
   return (v > -2147483649.0 && v < 2147483648.0) ? (int)v : (int)(-2147483647 - 1);

@@ -26,11 +26,11 @@ TEST(ArrayGpu, ZerosOnesFullRoundTrip) {
   REQUIRE_GPU();
   array z = zeros({3, 4}, float32);
   std::vector<float> host(12, 7.0f);
-  z.copy_to_host(host.data());
+  z.copy_to_host(host);
   for (float v : host) EXPECT_EQ(v, 0.0f);
   array f = full({5}, 2.5, float64);
   std::vector<double> h2(5);
-  f.copy_to_host(h2.data());
+  f.copy_to_host(h2);
   for (double v : h2) EXPECT_EQ(v, 2.5);
 }
 
@@ -41,11 +41,11 @@ TEST(ArrayGpu, TransposedCopyAndCast) {
   array a = from_host(src.data(), int32, {2, 3});
   array t = a.transpose().copy(order::C);
   std::vector<std::int32_t> out(6);
-  t.copy_to_host(out.data());
+  t.copy_to_host(out);
   EXPECT_EQ(out, (std::vector<std::int32_t>{0, 3, 1, 4, 2, 5}));
   array d = a.astype(float64);
   std::vector<double> dout(6);
-  d.copy_to_host(dout.data());
+  d.copy_to_host(dout);
   EXPECT_EQ(dout[5], 5.0);
 }
 
@@ -53,17 +53,17 @@ TEST(ArrayGpu, ArangeLinspaceEye) {
   REQUIRE_GPU();
   array r = arange(std::int64_t{0}, std::int64_t{10}, std::int64_t{3});
   std::vector<std::int64_t> h(4);
-  r.copy_to_host(h.data());
+  r.copy_to_host(h);
   EXPECT_EQ(h, (std::vector<std::int64_t>{0, 3, 6, 9}));
   double step = 0;
   array l = linspace(0.0, 1.0, 5, true, float64, &step);
   std::vector<double> lh(5);
-  l.copy_to_host(lh.data());
+  l.copy_to_host(lh);
   EXPECT_DOUBLE_EQ(step, 0.25);
   EXPECT_DOUBLE_EQ(lh[4], 1.0);
   array e = eye(3, 4, 1, float32);
   std::vector<float> eh(12);
-  e.copy_to_host(eh.data());
+  e.copy_to_host(eh);
   EXPECT_EQ(eh[1], 1.0f);
   EXPECT_EQ(eh[6], 1.0f);
   EXPECT_EQ(eh[0], 0.0f);
@@ -76,7 +76,7 @@ TEST(ArrayGpu, LargeTransferUsesStagingAndIsExact) {
   for (std::size_t i = 0; i < n; ++i) src[i] = static_cast<float>(i % 1000003);
   array a = from_host(src.data(), float32, {static_cast<std::int64_t>(n)});
   std::vector<float> back(n, -1.0f);
-  a.copy_to_host(back.data());
+  a.copy_to_host(back);
   EXPECT_EQ(src, back);
 }
 
@@ -91,4 +91,35 @@ TEST(ArrayGpu, PoolReturnsToBaseline) {
     EXPECT_GT(pool.used_bytes(), base);
   }
   EXPECT_EQ(pool.used_bytes(), base);
+}
+
+// Note [host copies]: a host side too small, or of another element size, is refused before any byte moves.
+TEST(ArrayGpu, HostCopiesCheckTheRoomOnTheHost) {
+  REQUIRE_GPU();
+  array a = arange(std::int64_t{0}, std::int64_t{5}, std::int64_t{1});  // int64, 40 bytes
+  std::int64_t one = -1;
+  EXPECT_THROW(a.copy_to_host(&one, sizeof one), value_error);
+  EXPECT_EQ(one, -1);
+  std::vector<std::int32_t> narrow(5);
+  EXPECT_THROW(a.copy_to_host(narrow), value_error);
+  std::vector<std::int64_t> short_vec(4);
+  EXPECT_THROW(a.copy_to_host(short_vec), value_error);
+  std::vector<std::int64_t> fits(5);
+  a.copy_to_host(fits);
+  EXPECT_EQ(fits, (std::vector<std::int64_t>{0, 1, 2, 3, 4}));
+  EXPECT_THROW(a.copy_from_host(fits.data(), 3 * sizeof(std::int64_t)), value_error);
+}
+
+TEST(ArrayGpu, HostValueReadsOneElementInCOrder) {
+  REQUIRE_GPU();
+  array a = arange(std::int64_t{0}, std::int64_t{6}, std::int64_t{1}).reshape({2, 3});
+  array t = a.transpose();  // (3, 2), not C-contiguous: C position 1 is a[1][0] = 3
+  EXPECT_EQ(t.host_value<std::int64_t>(), 0);
+  EXPECT_EQ(t.host_value<std::int64_t>(1), 3);
+  EXPECT_EQ(t.host_value<std::int64_t>(5), 5);
+  EXPECT_THROW(t.host_value<std::int64_t>(6), index_error);
+  EXPECT_THROW(t.host_value<std::int64_t>(-1), index_error);
+  EXPECT_THROW(t.host_value<std::int32_t>(), value_error);
+  array empty_axis = zeros({3, 0}, int64);
+  EXPECT_THROW(empty_axis.host_value<std::int64_t>(), index_error);
 }

@@ -32,6 +32,28 @@ TEST(Scalar, FloatToIntegerTruncates) {
   (void)scalar::from_double(std::nan(""), int64);
 }
 
+// Issue 14: NaN, inf and out-of-range values give NumPy's values on x86-64 (Note [float to int casts] in
+// src/kernels/basic_kernels.cu), the same as astype's and the ufuncs' kernels.
+TEST(Scalar, FloatToIntegerSpecialsFollowNumPyOnX86) {
+  const double nan = std::nan(""), inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(bits_of<std::int64_t>(scalar::from_double(nan, int64)), std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(bits_of<std::int64_t>(scalar::from_double(inf, int64)), std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(bits_of<std::uint64_t>(scalar::from_double(nan, uint64)), std::uint64_t{1} << 63);
+  EXPECT_EQ(bits_of<std::uint64_t>(scalar::from_double(-inf, uint64)), std::uint64_t{1} << 63);
+  EXPECT_EQ(bits_of<std::uint64_t>(scalar::from_double(inf, uint64)), 0u);
+  EXPECT_EQ(bits_of<std::uint64_t>(scalar::from_double(18446744073709551616.0, uint64)), 0u);
+  EXPECT_EQ(bits_of<std::uint64_t>(scalar::from_double(-1.0, uint64)), std::numeric_limits<std::uint64_t>::max());
+  EXPECT_EQ(bits_of<std::int32_t>(scalar::from_double(nan, int32)), std::numeric_limits<std::int32_t>::min());
+  EXPECT_EQ(bits_of<std::int32_t>(scalar::from_double(3e9, int32)), std::numeric_limits<std::int32_t>::min());
+  EXPECT_EQ(bits_of<std::uint32_t>(scalar::from_double(3e9, uint32)), 3000000000u);
+  EXPECT_EQ(bits_of<std::uint32_t>(scalar::from_double(nan, uint32)), 0u);
+  EXPECT_EQ(bits_of<std::int8_t>(scalar::from_double(nan, int8)), 0);
+  EXPECT_EQ(bits_of<std::int8_t>(scalar::from_double(1e10, int8)), 0);
+  EXPECT_EQ(bits_of<std::uint16_t>(scalar::from_double(7e4, uint16)), 4464);
+  EXPECT_EQ(bits_of<std::int16_t>(scalar::from_double(-7e4, int16)), -4464);
+  EXPECT_EQ(scalar::from_double(nan, float64).to_int64(), std::numeric_limits<std::int64_t>::min());
+}
+
 TEST(Scalar, BoolFromAnyNonZero) {
   EXPECT_EQ(bits_of<std::uint8_t>(scalar::from_double(0.5, bool_)), 1);
   EXPECT_EQ(bits_of<std::uint8_t>(scalar::from_complex({0, 1}, bool_)), 1);

@@ -22,7 +22,7 @@ namespace {
 template <class T>
 std::vector<T> host(const array& a) {
   std::vector<T> h(static_cast<std::size_t>(a.size()));
-  if (!h.empty()) a.copy_to_host(h.data());
+  a.copy_to_host(h);
   return h;
 }
 

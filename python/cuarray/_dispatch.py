@@ -1,0 +1,73 @@
+"""NumPy's dispatch protocols on cuarray arrays: ``__array_ufunc__`` (NEP 13) and ``__array_function__`` (NEP 18).
+
+``numpy.add(gpu_a, gpu_b)``, ``numpy.add.reduce(gpu_a)``, ``numpy.linalg.svd(gpu_a)`` or ``numpy.concatenate(...)``
+run cuarray's implementation and return cuarray arrays. A NumPy function cuarray lacks answers ``NotImplemented``,
+so NumPy raises its TypeError, as CuPy does; so does a call that involves array types other than cuarray's and
+NumPy's. Arguments are passed through untouched: a mix of cuarray and NumPy arrays behaves as the cuarray
+function behaves with them (as in CuPy).
+"""
+
+import numpy
+
+_UFUNC_METHODS = ("reduce", "accumulate", "reduceat", "outer", "at")
+
+# NumPy function -> cuarray function (or None), filled on first use: the per-call cost is one dict lookup.
+_functions = {}
+
+
+def _package():
+    import cuarray
+    return cuarray
+
+
+def _resolve(func):
+    """cuarray's function of the same module path and name as NumPy's ``func``, or None."""
+    module = getattr(func, "__module__", None) or ""
+    name = getattr(func, "__name__", None)
+    parts = module.split(".")
+    if parts[0] != "numpy" or not name:
+        return None
+    target = _package()
+    for part in parts[1:]:
+        target = getattr(target, part, None)
+        if target is None:
+            return None
+    impl = getattr(target, name, None)
+    # A name cuarray takes from NumPy itself (dtype helpers) would only send the call back here.
+    if impl is None or impl is func or not callable(impl):
+        return None
+    return impl
+
+
+def implementation(func):
+    """The cuarray function that ``__array_function__`` runs for NumPy's ``func`` (None if there is none)."""
+    try:
+        return _functions[func]
+    except KeyError:
+        impl = _functions[func] = _resolve(func)
+        return impl
+    except TypeError:  # an unhashable callable
+        return _resolve(func)
+
+
+def array_function(self, func, types, args, kwargs):
+    impl = implementation(func)
+    if impl is None:
+        return NotImplemented
+    nd = type(self)
+    for t in types:
+        if t is not nd and not issubclass(t, (nd, numpy.ndarray)):
+            return NotImplemented
+    return impl(*args, **kwargs)
+
+
+def array_ufunc(self, uf, method, *inputs, **kwargs):
+    cuarray = _package()
+    ours = getattr(cuarray, getattr(uf, "__name__", ""), None)
+    if not isinstance(ours, cuarray.ufunc):
+        return NotImplemented
+    if method == "__call__":
+        return ours(*inputs, **kwargs)
+    if method in _UFUNC_METHODS:
+        return getattr(ours, method)(*inputs, **kwargs)
+    return NotImplemented
