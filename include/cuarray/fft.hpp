@@ -67,9 +67,10 @@ array rfft2(const array& a, const sizes& s = std::nullopt, const axes_list& axes
 array irfft2(const array& a, const sizes& s = std::nullopt, const axes_list& axes = std::vector<int>{-2, -1},
              norm_mode norm = norm_mode::backward, const array& out = array());
 
-/// Sample frequencies [0, 1, ..., n/2-1, -n/2, ..., -1] / (d * n) as float64 (value_error for n < 1 or d == 0).
+/// Sample frequencies [0, 1, ..., n/2-1, -n/2, ..., -1] / (d * n) as float64 (value_error for n < 0; inf where
+/// d * n is 0, as NumPy's scalar arithmetic).
 array fftfreq(std::int64_t n, double d = 1.0);
-/// [0, 1, ..., n/2] / (d * n) as float64.
+/// [0, 1, ..., n/2] / (d * n) as float64 (empty for n < 0, as NumPy).
 array rfftfreq(std::int64_t n, double d = 1.0);
 /// Roll each axis (all when nullopt) by half its length, moving the zero frequency to the centre (a copy).
 array fftshift(const array& x, const axes_list& axes = std::nullopt);

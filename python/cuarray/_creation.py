@@ -229,7 +229,13 @@ def arange(start=None, stop=None, step=None, dtype=None):
         if any(math.isinf(p) for p in parts):
             raise ValueError("Maximum allowed size exceeded")
         n = min(math.ceil(p) for p in parts)
+        if not numpy.iscomplexobj(q) and q == 0 and stop - start != 0:
+            # NumPy's underflow and divide-by-inf rule: a nonzero extent over an infinite (or huge) step
+            # holds the start alone when the signs agree (arange(2.0, 5.5, inf) is [2.0]).
+            n = 0 if math.copysign(1.0, float(q)) < 0 else 1
     n = max(n, 0)
+    if n == 1:
+        step = 0  # NumPy's first element is start itself: start + 0 * inf would be NaN
     return _core.arange_n(n, start, step, dtype)
 
 

@@ -61,11 +61,30 @@ def array_function(self, func, types, args, kwargs):
     return impl(*args, **kwargs)
 
 
-def array_ufunc(self, uf, method, *inputs, **kwargs):
+# NumPy ufunc -> cuarray ufunc (or None), filled on first use.
+_ufuncs = {}
+_host_array = numpy.ndarray
+
+
+def _ufunc_of(uf):
     cuarray = _package()
     ours = getattr(cuarray, getattr(uf, "__name__", ""), None)
-    if not isinstance(ours, cuarray.ufunc):
+    return ours if isinstance(ours, cuarray.ufunc) else None
+
+
+def array_ufunc(self, uf, method, *inputs, **kwargs):
+    try:
+        ours = _ufuncs[uf]
+    except KeyError:
+        ours = _ufuncs[uf] = _ufunc_of(uf)
+    if ours is None:
         return NotImplemented
+    # NumPy hands its own scalars over as 0-d host arrays (numpy.complex64(1j) == gpu_a); as scalars they are
+    # strong operands of their dtype, which is what a 0-d array is to NumPy.
+    for x in inputs:
+        if type(x) is _host_array:
+            inputs = tuple(y[()] if type(y) is _host_array and y.ndim == 0 else y for y in inputs)
+            break
     if method == "__call__":
         return ours(*inputs, **kwargs)
     if method in _UFUNC_METHODS:

@@ -61,18 +61,12 @@ inline std::optional<ufunc_arg> scalar_operand(nb::handle obj, bool big_int_as_f
   return std::nullopt;
 }
 
-/// An optional axis: None or an integer (TypeError for anything else, as operator.index).
+/// An optional axis: None or an integer (TypeError for anything else, as operator.index). One beyond C int is
+/// AxisOverflowError (an AxisError and an OverflowError, Note [huge axes]); one within C int is returned as is, so
+/// normalize_axis's AxisError names the number given.
 inline std::optional<int> to_axis(nb::handle obj) {
   if (obj.is_none()) return std::nullopt;
-  PyObject* idx = PyNumber_Index(obj.ptr());
-  if (!idx) throw nb::python_error();
-  long long v = PyLong_AsLongLong(idx);
-  Py_DECREF(idx);
-  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
-  if (v > max_ndim || v < -max_ndim - 1) {
-    return static_cast<int>(v > 0 ? max_ndim + 1 : -max_ndim - 2);  // out of range either way: AxisError
-  }
-  return static_cast<int>(v);
+  return to_c_int_axis(obj);
 }
 
 /// One axis as NumPy's C functions take it (PyArray_PyIntAsInt): an integer other than a bool. A bool is a

@@ -192,8 +192,30 @@ nb::object as_numeric_host(nb::handle host, dtype t) {
   return numpy().attr("asarray")(host, numpy_dtype(t));
 }
 
+// Note [element assignment]: NumPy converts the value of `a[i, j] = v` (a full integer index), of fill() and of a
+// basic-index assignment of a scalar through the dtype's element setter, whose rules depend on the value's
+// type: a Python int is range-checked, a NumPy integer or float goes through int() (np.int64(300) into int8
+// and np.uint64(2**63) into int8 raise OverflowError), a NumPy complex is cast, a list is int()'s TypeError for
+// an integer dtype but "setting an array element with a sequence." for a float one, a size-1 array is fine
+// for bool only... Python scalars, by far the common case, are converted here (to_scalar); everything else
+// goes through NumPy's own setter on a 0-d array of the target dtype, so that both the values and the
+// exceptions are NumPy's by construction.
+scalar numpy_element(nb::handle value, dtype t) {
+  nb::object tmp = numpy().attr("empty")(nb::tuple(), numpy_dtype(t));
+  tmp[nb::tuple()] = value;
+  nb::bytes raw = nb::cast<nb::bytes>(tmp.attr("tobytes")());
+  scalar s;
+  s.type = t;
+  std::memcpy(s.bytes, raw.c_str(), itemsize(t));
+  return s;
+}
+
 scalar to_scalar(nb::handle value, dtype t, bool strict) {
   PyObject* o = value.ptr();
+  if (strict && !PyBool_Check(o) && !PyLong_CheckExact(o) && !PyFloat_CheckExact(o) && !PyComplex_CheckExact(o)) {
+    static nb::object generic = numpy().attr("generic");
+    if (PyObject_IsInstance(o, generic.ptr()) == 1) return numpy_element(value, t);  // Note [element assignment]
+  }
   if (strict && (is_integer(t) || is_floating(t)) && PyComplex_Check(o)) {
     PyErr_Format(PyExc_TypeError, "%s() argument must be a string%s or a real number, not 'complex'",
                  is_integer(t) ? "int" : "float", is_integer(t) ? ", a bytes-like object" : "");

@@ -51,6 +51,9 @@ int to_c_int_axis(nb::handle obj);
 /// NaN, OverflowError for inf and out-of-range values) and a Python complex refuses to become real. Without
 /// it (full(), copyto), Python floats and complexes are cast like arrays ('unsafe').
 scalar to_scalar(nb::handle value, dtype t, bool strict = true);
+/// Any Python object converted as NumPy's element setter does for `a[i, j] = value` (Note [element assignment]):
+/// NumPy's values and exceptions ("setting an array element with a sequence.", int()'s TypeError...).
+scalar numpy_element(nb::handle value, dtype t);
 /// A NumPy array of strings, bytes or objects converted to dtype `t` by NumPy's own rules (its
 /// exceptions included: ValueError for 'x' into a number, TypeError for None into an integer); any other
 /// NumPy array as it is.
@@ -62,6 +65,21 @@ dtype scalar_dtype(nb::handle obj);
 
 /// Store a Python value (ndarray, scalar, NumPy array, nested list) into `dst`, broadcasting and casting.
 void assign_from_python(array& dst, nb::handle value);
+/// Note [assigned values]: the value of an array-valued assignment (an advanced-index __setitem__, put,
+/// place, putmask, put_along_axis) for a target of dtype `t`, as NumPy's PyArray_FromAny(value, t, FORCECAST)
+/// makes it: a Python scalar converted as to_scalar (OverflowError for an out-of-range int, int()'s errors for
+/// a float or complex into an integer dtype), a NumPy scalar cast, a list or string converted straight into
+/// `t` by NumPy (so [-1] into uint8 is an OverflowError, 'x' into a number int()'s ValueError), a device or
+/// NumPy array as it is (the callee casts). A scalar comes back in `s` (with `is_scalar`), anything else in
+/// `arr`.
+struct assigned_value {
+  array arr;
+  scalar s;
+  bool is_scalar = false;
+  /// The value as an array (a 0-d one of dtype `t` for a scalar).
+  array as_array(dtype t) const;
+};
+assigned_value to_assigned_value(nb::handle value, dtype t);
 
 /// Wrap a new array as a Python ndarray.
 nb::object wrap(array a, nb::object base = nb::none());

@@ -87,35 +87,103 @@ nb::object result(array r, nb::handle out) {
 using one_d_fn = array (*)(const array&, std::optional<std::int64_t>, int, fft::norm_mode, const array&);
 using n_d_fn = array (*)(const array&, const fft::sizes&, const fft::axes_list&, fft::norm_mode, const array&);
 
-template <one_d_fn F>
+// NumPy's order of checks: with n None it reads a.shape[axis] first (TypeError for axis=None), then the norm; with
+// n given it checks n < 1 (hfft and ihfft swap the norm's direction before that, a bad norm failing there), then
+// the norm, then normalises the axis (AxisError), and only then uses n as an integer (TypeError for n=2.5).
+template <one_d_fn F, bool hermitian = false>
 nb::object one_d(nb::handle a, nb::handle n, nb::handle axis, nb::handle norm, nb::handle out) {
   array x = to_array(a, "fft");
-  return result(F(x, to_n(n), to_axis(axis), to_norm(norm), to_out(out)), out);
+  if (n.is_none()) {
+    int ax = to_axis(axis);
+    return result(F(x, std::nullopt, ax, to_norm(norm), to_out(out)), out);
+  }
+  fft::norm_mode nm{};
+  if (hermitian) nm = to_norm(norm);
+  nb::object one = nb::int_(1);
+  int below = PyObject_RichCompareBool(n.ptr(), one.ptr(), Py_LT);
+  if (below < 0) throw nb::python_error();
+  if (below) {
+    throw value_error("Invalid number of FFT data points (" + nb::cast<std::string>(nb::str(n)) + ") specified.");
+  }
+  if (!hermitian) nm = to_norm(norm);
+  int ax = to_axis(axis);
+  normalize_axis(ax, x.ndim());
+  return result(F(x, to_n(n), ax, nm, to_out(out)), out);
 }
 
-template <n_d_fn F>
+// NumPy's _cook_nd_args runs before any 1-D pass checks the norm: with a bad norm, its IndexError (an axis
+// beyond the array, through take(a.shape, axes) or a.shape[axis]) and ValueError come first. True when no
+// axis is left (a complex transform then returns its input without looking at the norm).
+bool cook_errors(const array& x, const fft::sizes& s, const fft::axes_list& axes, bool invreal) {
+  const int nd = x.ndim();
+  auto in_range = [&](std::int64_t k) { return k >= -nd && k < nd; };
+  std::vector<int> ax;
+  std::size_t ns;
+  if (!s) {
+    if (axes) {
+      for (int k : *axes) {
+        if (!in_range(k)) {
+          throw index_error("index " + std::to_string(k) + " is out of bounds for axis 0 with size " +
+                            std::to_string(nd));
+        }
+      }
+      ns = axes->size();
+    } else {
+      ns = static_cast<std::size_t>(nd);
+    }
+  } else {
+    ns = s->size();
+  }
+  if (axes) {
+    ax = *axes;
+  } else {
+    for (int k = -static_cast<int>(ns); k < 0; ++k) ax.push_back(k);
+  }
+  if (ns != ax.size()) throw value_error("Shape and axes have different lengths.");
+  if (invreal && !s && !ax.empty() && !in_range(ax.back())) throw index_error("tuple index out of range");
+  if (s) {
+    for (std::size_t k = 0; k < ns; ++k) {
+      if ((*s)[k] == -1 && !in_range(ax[k])) throw index_error("tuple index out of range");
+    }
+  }
+  return ax.empty();
+}
+
+template <n_d_fn F, bool real = false>
 nb::object n_d(nb::handle a, nb::handle s, nb::handle axes, nb::handle norm, nb::handle out) {
   array x = to_array(a, "fft");
   fft::sizes sv = to_sizes(s, axes);
-  return result(F(x, sv, to_axes(axes), to_norm(norm), to_out(out)), out);
+  fft::axes_list ax = to_axes(axes);
+  fft::norm_mode nm;
+  try {
+    nm = to_norm(norm);
+  } catch (const value_error&) {
+    if (cook_errors(x, sv, ax, real)) {
+      if (real) throw index_error("list index out of range");
+      return result(F(x, sv, ax, fft::norm_mode::backward, to_out(out)), out);
+    }
+    throw;
+  }
+  return result(F(x, sv, ax, nm, to_out(out)), out);
 }
 
 // fftfreq's n and d as NumPy checks them: an integer n, and Python's float division by n * d.
 std::int64_t freq_n(nb::handle n) {
   bool integer = PyLong_Check(n.ptr()) || PyObject_IsInstance(n.ptr(), numpy().attr("integer").ptr()) == 1;
   if (!integer) throw value_error("n should be an integer");
-  std::int64_t v = to_index(n);
-  if (v < 0) throw value_error("negative dimensions are not allowed");
-  return v;
+  return to_index(n);  // a negative n: fftfreq's ValueError, rfftfreq's empty result (fft::fftfreq)
 }
 
-double freq_d(std::int64_t n, nb::handle d) {
+// NumPy computes 1.0 / (n * d) first, with the operands' own arithmetic: Python numbers raise
+// ZeroDivisionError, NumPy scalars give inf (the C++ side's IEEE division).
+double freq_d(nb::handle n, nb::handle d) {
+  nb::object prod = nb::steal(PyNumber_Multiply(n.ptr(), d.ptr()));
+  if (!prod.is_valid()) throw nb::python_error();
+  nb::object one = nb::float_(1.0);
+  nb::object val = nb::steal(PyNumber_TrueDivide(one.ptr(), prod.ptr()));
+  if (!val.is_valid()) throw nb::python_error();
   double v = PyFloat_AsDouble(d.ptr());
   if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
-  if (n == 0 || v == 0.0) {
-    PyErr_SetString(PyExc_ZeroDivisionError, "float division by zero");
-    throw nb::python_error();
-  }
   return v;
 }
 
@@ -149,8 +217,8 @@ void init_fft(nb::module_& m) {
   one("ifft", &one_d<fft::ifft>, "The 1-D inverse discrete Fourier transform.");
   one("rfft", &one_d<fft::rfft>, "The 1-D transform of real input: n // 2 + 1 non-negative frequency terms.");
   one("irfft", &one_d<fft::irfft>, "The inverse of rfft: a real result of length n (default 2 * (m - 1)).");
-  one("hfft", &one_d<fft::hfft>, "The transform of a Hermitian-symmetric signal given by its first half.");
-  one("ihfft", &one_d<fft::ihfft>, "The inverse of hfft.");
+  one("hfft", &one_d<fft::hfft, true>, "The transform of a Hermitian-symmetric signal given by its first half.");
+  one("ihfft", &one_d<fft::ihfft, true>, "The inverse of hfft.");
 
   nb::object last_two = nb::make_tuple(-2, -1);
   auto nd = [&](const char* name, nb::object (*fn)(nb::handle, nb::handle, nb::handle, nb::handle, nb::handle),
@@ -160,18 +228,18 @@ void init_fft(nb::module_& m) {
   };
   nd("fft2", &n_d<fft::fft2>, last_two, "The 2-D discrete Fourier transform (over the last two axes by default).");
   nd("ifft2", &n_d<fft::ifft2>, last_two, "The 2-D inverse discrete Fourier transform.");
-  nd("rfft2", &n_d<fft::rfft2>, last_two, "The 2-D transform of real input.");
-  nd("irfft2", &n_d<fft::irfft2>, last_two, "The inverse of rfft2.");
+  nd("rfft2", &n_d<fft::rfft2, true>, last_two, "The 2-D transform of real input.");
+  nd("irfft2", &n_d<fft::irfft2, true>, last_two, "The inverse of rfft2.");
   nd("fftn", &n_d<fft::fftn>, none, "The n-D discrete Fourier transform (over all axes by default).");
   nd("ifftn", &n_d<fft::ifftn>, none, "The n-D inverse discrete Fourier transform.");
-  nd("rfftn", &n_d<fft::rfftn>, none, "The n-D transform of real input (the last axis halved).");
-  nd("irfftn", &n_d<fft::irfftn>, none, "The inverse of rfftn.");
+  nd("rfftn", &n_d<fft::rfftn, true>, none, "The n-D transform of real input (the last axis halved).");
+  nd("irfftn", &n_d<fft::irfftn, true>, none, "The inverse of rfftn.");
 
   f.def(
       "fftfreq",
       [](nb::handle n, nb::handle d, nb::handle) {
         std::int64_t nn = freq_n(n);
-        return wrap(fft::fftfreq(nn, freq_d(nn, d)));
+        return wrap(fft::fftfreq(nn, freq_d(n, d)));
       },
       nb::arg("n"), nb::arg("d") = 1.0, nb::kw_only(), nb::arg("device").none() = none,
       "Sample frequencies of an n-point transform with sample spacing d (float64).");
@@ -179,7 +247,7 @@ void init_fft(nb::module_& m) {
       "rfftfreq",
       [](nb::handle n, nb::handle d, nb::handle) {
         std::int64_t nn = freq_n(n);
-        return wrap(fft::rfftfreq(nn, freq_d(nn, d)));
+        return wrap(fft::rfftfreq(nn, freq_d(n, d)));
       },
       nb::arg("n"), nb::arg("d") = 1.0, nb::kw_only(), nb::arg("device").none() = none,
       "The non-negative sample frequencies of rfft (float64).");

@@ -103,7 +103,9 @@ void init_index_funcs(nb::module_& m) {
     if (is_python_scalar(val) && !is_ndarray(val)) {
       // Checked before the value converts: NumPy's shape errors come first.
       if (arr.ndim() < 2) throw value_error("array must be at least 2-d");
-      fill_diagonal(arr, to_scalar(val, arr.type(), true), wrap_);
+      // NumPy writes through a.flat[...] = val: Python scalars convert strictly (300 into int8 is an
+      // OverflowError), NumPy scalars are cast (numpy.int64(300) becomes 44).
+      fill_diagonal(arr, to_scalar(val, arr.type(), !args::is_numpy_scalar(val)), wrap_);
     } else {
       fill_diagonal(arr, to_device_array(val), wrap_);
     }

@@ -25,13 +25,18 @@ array to_indices(nb::handle obj, const char* func) {
   return a;
 }
 
-// A value argument: cuarray array, scalar, or host data uploaded.
-array to_values(nb::handle obj, const char* func) {
-  if (is_ndarray(obj) || is_python_scalar(obj) || nb::hasattr(obj, "__cuda_array_interface__")) {
-    return to_array(obj, func);
-  }
-  return as_py_array(nb::module_::import_("cuarray").attr("asarray")(obj)).a;
+// The index argument of take and put: NumPy casts anything but an array to intp as int() would (1.5,
+// numpy.float64(1.5) and [0.5] index, 'x' is int()'s ValueError); an array (device or NumPy) keeps its dtype,
+// and the callee refuses a non-integer one (NumPy's same-kind TypeError).
+array to_flat_indices(nb::handle obj, const char* func) {
+  bool host_array = nb::hasattr(obj, "__array_interface__") && !is_numpy_scalar(obj);
+  if (is_ndarray(obj) || nb::hasattr(obj, "__cuda_array_interface__") || host_array) return to_indices(obj, func);
+  nb::object host = numpy().attr("asarray")(obj, numpy().attr("intp"));
+  return as_py_array(nb::module_::import_("cuarray").attr("asarray")(host)).a;
 }
+
+// A value argument for a target of dtype `t`: Note [assigned values].
+array to_values(nb::handle obj, dtype t) { return to_assigned_value(obj, t).as_array(t); }
 
 // NumPy's take and compress (PyArray_CheckAxis) take a 0-d array as a 1-element 1-D one when an axis is given,
 // so that axis 0 or -1 is valid; a bool axis is a TypeError there.
@@ -45,14 +50,20 @@ array as_axis_operand(const array& a, std::optional<int>& axis) {
 nb::object take_py(nb::handle a, nb::handle indices, nb::handle axis, nb::handle out, nb::handle mode) {
   std::optional<int> ax = to_opt_int_axis(axis);
   array x = as_axis_operand(to_array(a, "take"), ax);
-  array result = take(x, to_indices(indices, "take"), ax, to_mode(mode), to_out(out));
+  if (ax) normalize_axis(*ax, x.ndim());  // NumPy's AxisError comes before anything about the indices
+  array result = take(x, to_flat_indices(indices, "take"), ax, to_mode(mode), to_out(out));
   if (!out.is_none()) return nb::borrow(out);
   return wrap(std::move(result));
 }
 
 void put_py(nb::handle a, nb::handle ind, nb::handle v, nb::handle mode) {
   if (!is_ndarray(a)) throw type_error("argument a of put must be a cuarray.ndarray");
-  put(as_py_array(a).a, to_indices(ind, "put"), to_values(v, "put"), to_mode(mode));
+  const array& target = as_py_array(a).a;
+  // NumPy's PyArray_PutTo: the indices, then the empty-target check, then the values' conversion.
+  array idx = to_flat_indices(ind, "put");
+  if (idx.size() > 0 && target.size() == 0) throw index_error("cannot replace elements of an empty array");
+  array values = to_values(v, target.type());
+  put(target, idx, values, to_mode(mode));
 }
 
 nb::object compress_py(nb::handle condition, nb::handle a, nb::handle axis, nb::handle out) {
@@ -84,19 +95,28 @@ void init_indexing(nb::module_& m) {
   }, nb::arg("arr"), nb::arg("indices"), nb::arg("axis").none() = -1, "Values of `arr` at `indices` along `axis`.");
   m.def("put_along_axis", [](nb::handle a, nb::handle indices, nb::handle values, nb::handle axis) {
     if (!is_ndarray(a)) throw type_error("argument arr of put_along_axis must be a cuarray.ndarray");
-    put_along_axis(as_py_array(a).a, to_indices(indices, "put_along_axis"), to_values(values, "put_along_axis"),
-                   to_axis(axis));
+    const array& target = as_py_array(a).a;
+    std::optional<int> ax = to_axis(axis);
+    if (ax) normalize_axis(*ax, target.ndim());  // NumPy's AxisError comes before the value's conversion
+    array idx = to_indices(indices, "put_along_axis");
+    put_along_axis(target, idx, to_values(values, target.type()), ax);
   }, nb::arg("arr"), nb::arg("indices"), nb::arg("values"), nb::arg("axis").none(),
         "Write `values` into `arr` at `indices` along `axis`.");
   m.def("compress", &compress_py, nb::arg("condition"), nb::arg("a"), nb::arg("axis").none() = nb::none(),
         nb::arg("out").none() = nb::none(), "Slices of `a` along `axis` where `condition` is true.");
   m.def("place", [](nb::handle arr, nb::handle mask, nb::handle vals) {
     if (!is_ndarray(arr)) throw type_error("argument arr of place must be a cuarray.ndarray");
-    place(as_py_array(arr).a, to_mask(mask, "place"), to_values(vals, "place"));
+    const array& target = as_py_array(arr).a;
+    array m = to_mask(mask, "place");
+    if (m.size() != target.size()) throw value_error("place: mask and data must be the same size");
+    place(target, m, to_values(vals, target.type()));
   }, nb::arg("arr"), nb::arg("mask"), nb::arg("vals"), "arr[mask] = vals, vals repeated as needed.");
   m.def("putmask", [](nb::handle a, nb::handle mask, nb::handle values) {
     if (!is_ndarray(a)) throw type_error("argument a of putmask must be a cuarray.ndarray");
-    putmask(as_py_array(a).a, to_mask(mask, "putmask"), to_values(values, "putmask"));
+    const array& target = as_py_array(a).a;
+    array m = to_mask(mask, "putmask");
+    if (m.size() != target.size()) throw value_error("putmask: mask and data must be the same size");
+    putmask(target, m, to_values(values, target.type()));
   }, nb::arg("a"), nb::arg("mask"), nb::arg("values"), "a.flat[n] = values.flat[n % values.size] where mask.flat[n].");
 
   nb::handle cls = ndarray_type();

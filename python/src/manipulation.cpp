@@ -1,6 +1,7 @@
 // Bindings of array manipulation (cuarray/manipulation.hpp) and the ndarray methods that reshape and rearrange.
 #include <nanobind/stl/string.h>
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -261,7 +262,14 @@ nb::list as_pairs(nb::handle x_in, int ndim, bool as_index) {
 }
 
 nb::object do_pad(nb::handle arr_obj, nb::handle pad_width_in, nb::handle mode_obj, nb::kwargs kwargs) {
-  // NumPy rejects an unknown mode before looking at the data.
+  // NumPy refuses a pad_width that is not of a signed integer kind first, then an unknown mode, before
+  // looking at the data.
+  if (!PyDict_Check(pad_width_in.ptr()) && !is_ndarray(pad_width_in)) {
+    nb::object pw = numpy().attr("asarray")(pad_width_in);
+    if (nb::cast<std::string>(pw.attr("dtype").attr("kind")) != "i") {
+      throw type_error("`pad_width` must be of integral type.");
+    }
+  }
   if (!PyCallable_Check(mode_obj.ptr())) parse_pad_mode(nb::cast<std::string>(mode_obj));
   array a = arg_array(arr_obj);
   int nd = a.ndim();
@@ -480,13 +488,35 @@ void init_manipulation(nb::module_& m) {
     if (has_axis) {
       m.def(name, [=](nb::handle a, nb::handle ios, nb::handle axis) {
         int ax = to_c_int_axis(axis);
-        if (is_int_like(ios)) {
-          std::int64_t n = to_int(ios);
+        if (is_int_like(ios) || PyFloat_Check(ios.ptr())) {
+          // NumPy reads ary.shape[axis] first (an out-of-range axis is its IndexError, AxisError here), then
+          // split checks N % sections: a float count splits when it divides N, into int(count) parts.
+          array x = arg_array(a);
+          int k = normalize_axis(ax, x.ndim());
+          std::int64_t n;
+          if (PyFloat_Check(ios.ptr())) {
+            double f = PyFloat_AS_DOUBLE(ios.ptr());
+            if (zero_check && f == 0) {
+              PyErr_SetString(PyExc_ZeroDivisionError, "float modulo by zero");
+              throw nb::python_error();
+            }
+            if (zero_check && std::fmod(static_cast<double>(x.shape()[k]), f) != 0) {
+              throw value_error("array split does not result in an equal division");
+            }
+            nb::object as_int = nb::steal(PyNumber_Long(ios.ptr()));
+            if (!as_int.is_valid()) throw nb::python_error();
+            n = to_int(as_int);
+            // NumPy's split hands a count that passed its N % sections check to array_split: 5 elements in 2.5
+            // sections are int(2.5) = 2 parts of 3 and 2.
+            if (zero_check && n != 0) return wrap_list(a, array_split(x, n, ax));
+          } else {
+            n = to_int(ios);
+          }
           if (zero_check && n == 0) {
             PyErr_SetString(PyExc_ZeroDivisionError, "integer modulo by zero");
             throw nb::python_error();
           }
-          return wrap_list(a, by_sections(arg_array(a), n, ax));
+          return wrap_list(a, by_sections(x, n, ax));
         }
         return wrap_list(a, by_indices(arg_array(a), to_int_list(ios), ax));
       }, nb::arg("ary"), nb::arg("indices_or_sections"), nb::arg("axis") = 0);
@@ -514,7 +544,11 @@ void init_manipulation(nb::module_& m) {
   }, nb::arg("x"), nb::kw_only(), nb::arg("axis") = 0, "Split into views along an axis.");
 
   // ---- rearranging ----
-  m.def("flip", [](nb::handle a, nb::handle axis) { return ret(a, flip(arg_array(a), to_axes(axis))); },
+  m.def("flip", [](nb::handle a, nb::handle axis) {
+    // NumPy's normalize_axis_tuple takes a Python bool through operator.index: axis=True is axis 1.
+    if (PyBool_Check(axis.ptr())) return ret(a, flip(arg_array(a), std::vector<int>{axis.ptr() == Py_True ? 1 : 0}));
+    return ret(a, flip(arg_array(a), to_axes(axis)));
+  },
         nb::arg("m"), nb::arg("axis").none() = nb::none(), "Reverse the order of elements along axes (a view).");
   m.def("fliplr", [](nb::handle a) { return ret(a, fliplr(arg_array(a))); }, nb::arg("m"));
   m.def("flipud", [](nb::handle a) { return ret(a, flipud(arg_array(a))); }, nb::arg("m"));
@@ -543,6 +577,10 @@ void init_manipulation(nb::module_& m) {
     array x = repeat_operand(arg_array(a), axis, ax);
     if (is_int_like(repeats)) return wrap(repeat(x, to_int(repeats), ax));
     nb::object host = numpy().attr("asarray")(is_ndarray(repeats) ? repeats.attr("get")() : nb::borrow(repeats));
+    // NumPy casts repeats to intp unsafely: floats truncate (1.5 repeats once), bools count, strings parse.
+    std::string kind = nb::cast<std::string>(host.attr("dtype").attr("kind"));
+    if (kind == "f" || kind == "b" || kind == "U" || kind == "S") host = host.attr("astype")("int64");
+    if (nb::cast<int>(host.attr("ndim")) == 0) return wrap(repeat(x, to_int(host.attr("item")()), ax));
     if (nb::cast<int>(host.attr("ndim")) > 1) throw value_error("repeats must be a scalar or a 1-D sequence");
     return wrap(repeat(x, to_int_list(host.attr("ravel")()), ax));
   };

@@ -307,7 +307,11 @@ void assign_value(array& dst, nb::handle value) {
   } else if (is_python_scalar(value)) {
     dst.fill(to_scalar(value, dst.type()));
   } else {
-    nb::object host = numpy().attr("asarray")(value);
+    // A list converts straight into the target dtype, as NumPy's assignment does (Note [assigned values]):
+    // [-1] into uint8 is an OverflowError, [1j] into an integer int()'s TypeError.
+    nb::object host = PyObject_HasAttrString(value.ptr(), "__array_interface__")
+                          ? numpy().attr("asarray")(value)
+                          : numpy().attr("asarray")(value, numpy_dtype(dst.type()));
     if (nb::cast<int>(host.attr("ndim")) == 0) {
       dst.fill(to_scalar(host, dst.type()));
       return;
@@ -324,29 +328,100 @@ void assign_value(array& dst, nb::handle value) {
   }
 }
 
+}  // namespace
+
+array assigned_value::as_array(dtype t) const {
+  if (!is_scalar) return arr;
+  return full(shape_t{}, s, t);
+}
+
+assigned_value to_assigned_value(nb::handle value, dtype t) {
+  assigned_value r;
+  PyObject* o = value.ptr();
+  if (is_ndarray(value)) {
+    r.arr = as_py_array(value).a;
+    return r;
+  }
+  if (PyObject_HasAttrString(o, "__cuda_array_interface__")) {
+    r.arr = as_py_array(nb::module_::import_("cuarray").attr("asarray")(value)).a;
+    return r;
+  }
+  if (is_python_scalar(value)) {
+    r.is_scalar = true;
+    // A NumPy scalar is cast ('unsafe', FORCECAST); a Python one converts as int()/float() would.
+    static nb::object generic = numpy().attr("generic");
+    r.s = to_scalar(value, t, PyObject_IsInstance(o, generic.ptr()) != 1);
+    return r;
+  }
+  nb::object host = PyObject_HasAttrString(o, "__array_interface__")
+                        ? as_numeric_host(numpy().attr("asarray")(value), t)
+                        : numpy().attr("asarray")(value, numpy_dtype(t));  // lists, strings, None: NumPy's conversion
+  if (nb::cast<int>(host.attr("ndim")) == 0) {
+    r.is_scalar = true;
+    r.s = to_scalar(host, t, false);
+    return r;
+  }
+  r.arr = as_py_array(from_numpy(host, nb::none(), false)).a;
+  return r;
+}
+
+namespace {
+
+// NumPy's "full integer index": one integer (Python, NumPy or 0-d integer array) per dimension and nothing
+// else; `()` on a 0-d array. Its value is one element's (Note [element assignment]).
+bool is_element_key(const index_key& k, int ndim) {
+  if (static_cast<int>(k.size()) != ndim) return false;
+  for (const index_item& it : k) {
+    if (it.k != index_item::kind::integer) return false;
+  }
+  return true;
+}
+
+// `a[i, j] = value` for a full integer index: the value is one element, converted by NumPy's element setter.
+// A device array of ndim > 0 gets the exception NumPy's setter gives an array of its shape and dtype (tried on a
+// zero-byte broadcast stand-in): "setting an array element with a sequence.", or a TypeError for a complex
+// target; bool takes a size-1 array.
+void assign_element(array& view, nb::handle value) {
+  if (is_ndarray(value)) {
+    const array& v = as_py_array(value).a;
+    if (v.ndim() > 0) {
+      nb::object stand_in = numpy().attr("broadcast_to")(numpy().attr("zeros")(nb::tuple(), numpy_dtype(v.type())),
+                                                         to_tuple(v.shape()));
+      numpy_element(stand_in, view.type());
+      view.assign(v.reshape(shape_t{}));
+      return;
+    }
+    view.assign(v);
+    return;
+  }
+  PyObject* o = value.ptr();
+  bool python_scalar = PyBool_Check(o) || PyLong_CheckExact(o) || PyFloat_CheckExact(o) || PyComplex_CheckExact(o);
+  view.fill(python_scalar ? to_scalar(value, view.type(), true) : numpy_element(value, view.type()));
+}
+
 void setitem(nb::handle self, nb::handle key, nb::handle value) {
   const array& a = self_of(self).a;
   index_key k = to_index_key(key);
   if (is_basic(k)) {
     array view = cuarray::getitem(a, k);
+    if (is_element_key(k, a.ndim())) {
+      assign_element(view, value);
+      return;
+    }
     assign_value(view, value);
     return;
   }
-  if (is_ndarray(value)) {
-    cuarray::setitem(a, k, as_py_array(value).a);
-    return;
+  assigned_value v;
+  try {
+    v = to_assigned_value(value, a.type());
+  } catch (...) {
+    // NumPy checks the key (too many indices, a boolean index of the wrong shape, an integer out of range)
+    // before it converts the value: a key error wins. This path only runs when the value is bad anyway.
+    cuarray::getitem(a, k, index_mode::wrap);
+    throw;
   }
-  if (is_python_scalar(value)) {
-    cuarray::setitem(a, k, to_scalar(value, a.type()));
-    return;
-  }
-  nb::object host = numpy().attr("asarray")(value);
-  if (nb::cast<int>(host.attr("ndim")) == 0) {
-    cuarray::setitem(a, k, to_scalar(host, a.type()));
-    return;
-  }
-  host = as_numeric_host(host, a.type());  // strings, None...: NumPy's conversion and exceptions
-  cuarray::setitem(a, k, as_py_array(from_numpy(host, nb::none(), false)).a);
+  if (v.is_scalar) cuarray::setitem(a, k, v.s);
+  else cuarray::setitem(a, k, v.arr);
 }
 
 // ndarray.item(*args): no argument for a size-1 array, a flat index, or one index per dimension.

@@ -2,6 +2,7 @@
 #include <nanobind/stl/string.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -24,6 +25,21 @@ using args::is_numpy_scalar;
 // work); anything else array-like (lists, NumPy arrays) through cuarray.asarray, as NumPy's asarray.
 ufunc_arg to_param(nb::handle obj) {
   if (is_ndarray(obj)) return ufunc_arg(as_py_array(obj).a);
+  // A Python int just above 2**64 rounds to 2**64 as a double, which integers() takes as the exact 2**64
+  // (uint64's exclusive high): send those as the next double up, out of every dtype's bounds.
+  if (PyLong_CheckExact(obj.ptr())) {
+    static const double two64 = 0x1p64;
+    double d = PyLong_AsDouble(obj.ptr());
+    if (d == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear();
+    } else if (d == two64) {
+      nb::object exact = nb::int_(1).attr("__lshift__")(64);
+      // Only those above 2**64: 2**64 - 1 rounds to 2**64 too, and is uint64's largest value, exact as a uint64.
+      int above = PyObject_RichCompareBool(obj.ptr(), exact.ptr(), Py_GT);
+      if (above < 0) throw nb::python_error();
+      if (above) return ufunc_arg(array(), scalar::from_double(std::nextafter(two64, 0x1p65)), true);
+    }
+  }
   // Beyond uint64 a Python int has no integer dtype, which integers() reports as NumPy does.
   if (std::optional<ufunc_arg> v = args::scalar_operand(obj, true)) return *v;
   return ufunc_arg(as_py_array(nb::module_::import_("cuarray").attr("asarray")(obj)).a);
@@ -172,6 +188,16 @@ void init_random(nb::module_& m) {
       .def("integers",
            [](engine& e, nb::handle low, nb::handle high, nb::handle size, nb::handle t, bool endpoint) {
              dtype dt = to_dtype(t, int64);
+             // NumPy's integers() evaluates np.prod(size) before anything else: text in size is a TypeError.
+             auto text = [](nb::handle h) { return PyUnicode_Check(h.ptr()) || PyBytes_Check(h.ptr()); };
+             bool has_text = text(size);
+             if (!has_text && (PyTuple_Check(size.ptr()) || PyList_Check(size.ptr()))) {
+               for (nb::handle h : size) has_text = has_text || text(h);
+             }
+             if (has_text) {
+               throw type_error("ufunc 'multiply' did not contain a loop with signature matching types (size " +
+                                nb::cast<std::string>(nb::repr(size)) + ")");
+             }
              ufunc_arg lo = to_param(low);
              std::optional<ufunc_arg> h;
              if (!high.is_none()) h = to_param(high);

@@ -58,6 +58,7 @@ std::vector<numpy_scalar_type>& numpy_scalar_types() {
   return *table;
 }
 
+// A byte count (shared_mem): an int, as CuPy's size_t parameter takes (None is a TypeError there too).
 unsigned to_unsigned(PyObject* o, const char* what) {
   unsigned long v;
   if (PyLong_CheckExact(o)) {
@@ -66,13 +67,13 @@ unsigned to_unsigned(PyObject* o, const char* what) {
     PyObject* idx = PyNumber_Index(o);
     if (!idx) {
       PyErr_Clear();
-      throw type_error(std::string(what) + " must be an int or a tuple of ints, not " + type_name_of(o));
+      throw type_error(std::string(what) + " must be an int (a number of bytes), not " + type_name_of(o));
     }
     v = PyLong_AsUnsignedLong(idx);
     Py_DECREF(idx);
   }
   if (v == static_cast<unsigned long>(-1) && PyErr_Occurred()) throw nb::python_error();
-  if (v > 0xFFFFFFFFul) throw value_error(std::string(what) + " extent " + std::to_string(v) + " is too large");
+  if (v > 0xFFFFFFFFul) throw value_error(std::string(what) + " of " + std::to_string(v) + " bytes is too large");
   return static_cast<unsigned>(v);
 }
 
@@ -248,6 +249,8 @@ PyObject* raw_kernel_call(PyObject* self, PyObject* args, PyObject* kwargs) noex
     for (Py_ssize_t i = 0; i < npos; ++i) given[i] = PyTuple_GET_ITEM(args, i);
     unsigned shared_mem = 0;
     PyObject* stream = Py_None;
+    // Keywords are checked before grid and block, as CuPy's call signature converts shared_mem (a size_t) before
+    // its body looks at grid and block: shared_mem=None with a bad grid is a TypeError in both.
     if (kwargs) {
       Py_ssize_t pos = 0;
       PyObject *key, *value;

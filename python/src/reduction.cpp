@@ -30,6 +30,35 @@ bool scalar_axis_ok(const char* name, dtype t) {
   return true;
 }
 
+// The result dtype of reduction `name` without dtype=: what NumPy casts initial= to (sum of bool is int64, so
+// initial=2.5 adds 2). add/multiply widen small integers to the platform integer, as the engine does.
+dtype initial_type(const char* name, dtype t) {
+  std::string_view n(name);
+  if (n != "sum" && n != "prod" && n != "nansum" && n != "nanprod") return t;
+  switch (t) {
+    case dtype::bool_:
+    case dtype::int8:
+    case dtype::int16:
+    case dtype::int32: return dtype::int64;
+    case dtype::uint8:
+    case dtype::uint16:
+    case dtype::uint32: return dtype::uint64;
+    default: return t;
+  }
+}
+
+// NumPy's nanmean/nanvar/nanstd refuse a non-inexact dtype= or out= for inexact input (before any axis check).
+void check_nan_inexact(const char* name, const array& a, nb::handle dtype_obj, nb::handle out) {
+  std::string_view n(name);
+  if ((n != "nanmean" && n != "nanvar" && n != "nanstd") || !is_inexact(a.type())) return;
+  if (!dtype_obj.is_none() && !is_inexact(to_dtype(dtype_obj))) {
+    throw type_error("If a is inexact, then dtype must be inexact");
+  }
+  if (!out.is_none() && is_ndarray(out) && !is_inexact(as_py_array(out).a.type())) {
+    throw type_error("If a is inexact, then out must be inexact");
+  }
+}
+
 reduce_options options(nb::handle axis, nb::handle dtype_obj, nb::handle out, bool keepdims, nb::handle initial,
                        nb::handle where, const array& a, bool initial_ok, const char* name) {
   reduce_options o;
@@ -39,7 +68,7 @@ reduce_options options(nb::handle axis, nb::handle dtype_obj, nb::handle out, bo
   o.keepdims = keepdims;
   if (!initial.is_none()) {
     if (!initial_ok) throw type_error("this reduction takes no 'initial'");
-    o.initial = to_scalar(initial, o.dtype_ ? *o.dtype_ : a.type(), false);
+    o.initial = to_scalar(initial, o.dtype_ ? *o.dtype_ : initial_type(name, a.type()), false);
   }
   if (!where.is_none() && !(PyBool_Check(where.ptr()) && where.ptr() == Py_True)) {
     if (PyBool_Check(where.ptr())) {
@@ -64,6 +93,7 @@ void def_reduction(nb::module_& m, nb::handle cls, const char* name, red_fn f, b
   auto fn = [f, name, initial_ok](nb::handle a, nb::handle axis, nb::handle dt, nb::handle out, bool keepdims,
                                   nb::handle initial, nb::handle where) {
     array x = to_array(a, name);
+    check_nan_inexact(name, x, dt, out);
     return result(f(x, options(axis, dt, out, keepdims, initial, where, x, initial_ok, name)), out);
   };
   m.def(name, fn, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("dtype").none() = nb::none(),
@@ -82,6 +112,7 @@ void def_variance(nb::module_& m, nb::handle cls, const char* name, var_fn f, bo
                       nb::handle where, nb::handle mean, nb::handle correction) {
     if (!mean.is_none()) throw type_error(std::string(name) + ": the 'mean' keyword is not supported yet");
     array x = to_array(a, name);
+    check_nan_inexact(name, x, dt, out);
     double d = ddof;
     if (!correction.is_none()) {
       if (ddof != 0) throw value_error("ddof and correction can't be provided simultaneously.");
@@ -110,7 +141,9 @@ void def_arg(nb::module_& m, nb::handle cls, const char* name, arg_fn f, bool me
       // NumPy's nanargmax reduces its NaN mask with all(axis=...) before argmax refuses the tuple: a tuple
       // out of range or with a repeat fails there first (AxisError, ValueError).
       std::vector<int> seen;
-      for (int v : *to_reduce_axes(axis)) seen.push_back(normalize_axis(v, x.ndim()));
+      // The optional must outlive the loop: a range-for over *temporary() reads a destroyed vector.
+      std::optional<std::vector<int>> axes = to_reduce_axes(axis);
+      for (int v : *axes) seen.push_back(normalize_axis(v, x.ndim()));
       std::sort(seen.begin(), seen.end());
       if (std::adjacent_find(seen.begin(), seen.end()) != seen.end()) throw value_error("duplicate value in 'axis'");
     }

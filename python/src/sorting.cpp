@@ -63,14 +63,37 @@ std::vector<std::int64_t> to_kth(nb::handle obj) {
   return out;
 }
 
-// searchsorted's v: a Python number takes the array's dtype where NumPy's weak-scalar rules allow it.
-array search_values(nb::handle v, const array& a) {
+// partition's axis is checked before kth (NumPy's PyArray_Partition): an AxisError wins over a bad kth.
+std::optional<int> checked_axis(std::optional<int> axis, const array& a) {
+  if (axis) normalize_axis(*axis, a.ndim());
+  return axis;
+}
+
+// searchsorted's v: a Python number takes the array's dtype where NumPy's weak-scalar rules allow it. A Python
+// int beyond the range of an integer or bool `a` (NumPy compares it as an object) lies beyond every element:
+// it becomes the dtype's extreme value searched from the matching side (max from the right gives len(a), min
+// from the left 0).
+array search_values(nb::handle v, const array& a, std::string& side) {
   PyObject* o = v.ptr();
   bool weak = !is_ndarray(v) && !PyBool_Check(o) && (PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o)) &&
               !PyObject_IsInstance(o, numpy().attr("generic").ptr());
   if (!weak) return to_array(v, "searchsorted");
   dtype at = a.type();
   dtype t;
+  if (PyLong_Check(o) && (is_integer(at) || at == dtype::bool_)) {
+    nb::object lo = nb::int_(0), hi = nb::int_(1);
+    if (is_integer(at)) {
+      nb::object info = numpy().attr("iinfo")(numpy_dtype(at));
+      lo = info.attr("min");
+      hi = info.attr("max");
+    }
+    bool above = PyObject_RichCompareBool(o, hi.ptr(), Py_GT) == 1;
+    bool below = PyObject_RichCompareBool(o, lo.ptr(), Py_LT) == 1;
+    if (above || below) {
+      side = above ? "right" : "left";
+      return full(shape_t{}, to_scalar(above ? hi : lo, at, false), at);
+    }
+  }
   if (PyLong_Check(o)) {
     t = is_integer(at) || is_inexact(at) ? at : dtype::int64;
     if (is_integer(at)) {
@@ -149,12 +172,16 @@ void init_sorting(nb::module_& m) {
   }, nb::arg("keys"), nb::arg("axis") = -1, "Indices sorting by the last key, then the one before, ...");
   m.def("partition", [](nb::handle a, nb::handle kth, nb::handle axis, nb::handle kind, nb::handle order) {
     check_order(order);
-    return wrap(partition(to_array(a, "partition"), to_kth(kth), to_axis(axis), select_kind(kind)));
+    array x = to_array(a, "partition");
+    std::optional<int> ax = checked_axis(to_axis(axis), x);
+    return wrap(partition(x, to_kth(kth), ax, select_kind(kind)));
   }, nb::arg("a"), nb::arg("kth"), nb::arg("axis").none() = -1, nb::arg("kind") = "introselect",
      nb::arg("order").none() = none, "Partitioned copy: the kth elements in sorted position (here fully sorted).");
   m.def("argpartition", [](nb::handle a, nb::handle kth, nb::handle axis, nb::handle kind, nb::handle order) {
     check_order(order);
-    return wrap(argpartition(to_array(a, "argpartition"), to_kth(kth), args::to_opt_int_axis(axis), select_kind(kind)));
+    array x = to_array(a, "argpartition");
+    std::optional<int> ax = checked_axis(args::to_opt_int_axis(axis), x);
+    return wrap(argpartition(x, to_kth(kth), ax, select_kind(kind)));
   }, nb::arg("a"), nb::arg("kth"), nb::arg("axis").none() = -1, nb::arg("kind") = "introselect",
      nb::arg("order").none() = none, "Indices that partition an array (here: that sort it, stably).");
   m.def("sort_complex", [](nb::handle a) { return wrap(sort_complex(to_array(a, "sort_complex"))); }, nb::arg("a"),
@@ -162,7 +189,8 @@ void init_sorting(nb::module_& m) {
   m.def("searchsorted", [](nb::handle a, nb::handle v, nb::handle side, nb::handle sorter) {
     std::string s = to_side(side);
     array aa = to_array(a, "searchsorted");
-    return wrap(searchsorted(aa, search_values(v, aa), s, sorter.is_none() ? array() : to_array(sorter, "searchsorted")));
+    array vv = search_values(v, aa, s);
+    return wrap(searchsorted(aa, vv, s, sorter.is_none() ? array() : to_array(sorter, "searchsorted")));
   }, nb::arg("a"), nb::arg("v"), nb::arg("side").none() = "left", nb::arg("sorter").none() = none,
      "Indices where v would be inserted into the sorted 1-D a to keep it sorted.");
   m.def("digitize", [](nb::handle x, nb::handle bins, bool right) {
@@ -243,24 +271,28 @@ void init_sorting(nb::module_& m) {
                                                     nb::handle kind, nb::handle order) {
     check_order(order);
     const array& a = as_py_array(self).a;
-    std::vector<std::int64_t> k = to_kth(kth);
-    std::string sk = select_kind(kind);
     std::optional<int> ax = to_axis(axis);
     if (!ax) throw type_error("'NoneType' object cannot be interpreted as an integer");
+    checked_axis(ax, a);
+    std::vector<std::int64_t> k = to_kth(kth);
+    std::string sk = select_kind(kind);
     partition_inplace(a, k, *ax, sk);
   }, nb::is_method(), nb::name("partition"), nb::arg("kth"), nb::arg("axis") = -1, nb::arg("kind") = "introselect",
      nb::arg("order").none() = none));
   nb::setattr(cls, "argpartition", nb::cpp_function([](nb::handle self, nb::handle kth, nb::handle axis,
                                                        nb::handle kind, nb::handle order) {
     check_order(order);
-    return wrap(argpartition(as_py_array(self).a, to_kth(kth), args::to_opt_int_axis(axis), select_kind(kind)));
+    const array& a = as_py_array(self).a;
+    std::optional<int> ax = checked_axis(args::to_opt_int_axis(axis), a);
+    return wrap(argpartition(a, to_kth(kth), ax, select_kind(kind)));
   }, nb::is_method(), nb::name("argpartition"), nb::arg("kth"), nb::arg("axis").none() = -1,
      nb::arg("kind") = "introselect", nb::arg("order").none() = none));
   nb::setattr(cls, "searchsorted", nb::cpp_function([](nb::handle self, nb::handle v, nb::handle side,
                                                        nb::handle sorter) {
     const array& a = as_py_array(self).a;
     std::string s = to_side(side);
-    return wrap(searchsorted(a, search_values(v, a), s, sorter.is_none() ? array() : to_array(sorter, "searchsorted")));
+    array vv = search_values(v, a, s);
+    return wrap(searchsorted(a, vv, s, sorter.is_none() ? array() : to_array(sorter, "searchsorted")));
   }, nb::is_method(), nb::name("searchsorted"), nb::arg("v"), nb::arg("side").none() = "left",
      nb::arg("sorter").none() = none));
 }

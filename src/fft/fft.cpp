@@ -474,8 +474,12 @@ array irfft2(const array& a, const sizes& s, const axes_list& axes, norm_mode no
   return n_d(a, s, axes, norm, out, family::c2r, false, "irfft2");
 }
 
+// NumPy's formulas: val = 1 / (n * d) is IEEE's (inf where n * d is 0, as with NumPy scalars; the Python
+// binding raises ZeroDivisionError where NumPy's Python arithmetic does), fftfreq's result is empty(n) filled
+// (negative n fails there), rfftfreq's arange(0, n // 2 + 1) (empty for negative n).
 array fftfreq(std::int64_t n, double d) {
-  if (n < 1 || d == 0.0) throw value_error("fftfreq: n must be positive and d nonzero");
+  if (n < 0) throw value_error("negative dimensions are not allowed");
+  if (n == 0) return empty(shape_t{0}, dtype::float64);
   double val = 1.0 / (static_cast<double>(n) * d);
   std::int64_t pos = (n - 1) / 2 + 1;
   array r = concatenate({arange(std::int64_t{0}, pos, std::int64_t{1}, dtype::int64),
@@ -484,9 +488,10 @@ array fftfreq(std::int64_t n, double d) {
 }
 
 array rfftfreq(std::int64_t n, double d) {
-  if (n < 1 || d == 0.0) throw value_error("rfftfreq: n must be positive and d nonzero");
+  std::int64_t count = (n >= 0 ? n / 2 : -((-n + 1) / 2)) + 1;  // Python's n // 2 + 1
+  if (count <= 0) return empty(shape_t{0}, dtype::float64);
   double val = 1.0 / (static_cast<double>(n) * d);
-  return multiply(arange(std::int64_t{0}, n / 2 + 1, std::int64_t{1}, dtype::int64), val);
+  return multiply(arange(std::int64_t{0}, count, std::int64_t{1}, dtype::int64), val);
 }
 
 array fftshift(const array& x, const axes_list& axes) { return shift(x, axes, false); }

@@ -134,6 +134,13 @@ array solve(const array& a, const array& b) {
   array x;
   if (shape_size(bshape) == 0) {
     x = zeros(bshape, t);
+    if (m > 0 && shape_size(batch) > 0) {
+      // No right-hand sides (k == 0): LAPACK's gesv, which NumPy calls per matrix, still factors A and
+      // reports a singular one.
+      array lu = to_colmajor(a.broadcast_to(ashape), t), ipiv, info;
+      lu_factor(lu, ipiv, info);
+      raise_if_singular(info, a.broadcast_to(ashape), x);
+    }
   } else {
     array lu = to_colmajor(a.broadcast_to(ashape), t), ipiv, info;
     lu_factor(lu, ipiv, info);

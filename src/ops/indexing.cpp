@@ -259,7 +259,28 @@ struct index_plan {
   std::int64_t len = 0, stride = 0;
 };
 
-index_plan plan_advanced(const array& a, prepared_key key, index_mode mode) {
+// NumPy drops the value's leading unit dimensions first, as in basic assignment (a (1, 2, 3) value fills an
+// indexing result of shape (2, 3)), then broadcasts it to the result: a ValueError otherwise.
+array fit_value(array val, const shape_t& result_shape) {
+  while (val.ndim() > static_cast<int>(result_shape.size()) && val.shape()[0] == 1) {
+    val = val.reshape(shape_t(val.shape().begin() + 1, val.shape().end()));
+  }
+  shape_t common;
+  try {
+    common = broadcast_shapes({val.shape(), result_shape});
+  } catch (const value_error&) {
+    common.clear();
+  }
+  if (common != result_shape) {
+    throw value_error("shape mismatch: value array of shape " + shape_text(val.shape()) +
+                      " could not be broadcast to indexing result of shape " + shape_text(result_shape));
+  }
+  return val;
+}
+
+// `value` (for an assignment) is fitted to the result shape before any index is checked against its axis:
+// NumPy reports a value of the wrong shape before an out-of-range index.
+index_plan plan_advanced(const array& a, prepared_key key, index_mode mode, array* value = nullptr) {
   index_plan plan;
   std::vector<shape_t> shapes;
   for (const advanced_axis& ax : key.advanced) shapes.push_back(ax.idx.shape());
@@ -286,6 +307,7 @@ index_plan plan_advanced(const array& a, prepared_key key, index_mode mode) {
   if (key.insert_at >= static_cast<int>(plan.plain.size())) {
     for (std::int64_t n : plan.b_shape) plan.result_shape.push_back(n);
   }
+  if (value) *value = fit_value(*value, plan.result_shape);
   for (const advanced_axis& ax : key.advanced) {
     std::int64_t n = v.shape()[ax.view_axis];
     if (n == 0 && nb > 0 && ax.idx.size() > 0) {
@@ -409,29 +431,14 @@ std::optional<array> whole_mask(const array& a, const index_key& key) {
 }
 
 void scatter(const array& a, const index_key& key, const array* value, const scalar* constant, index_mode mode) {
-  index_plan plan = plan_advanced(a, prepare(a, key), mode);
+  array val = value ? *value : array();
+  index_plan plan = plan_advanced(a, prepare(a, key), mode, value ? &val : nullptr);
   if (constant) {
     scalar c = constant->cast(a.type());
     // The plain side is never read: a descriptor without storage gives the loop its (zero) strides.
     descriptor none{a.type(), plan.result_shape, strides_t(plan.result_shape.size(), 0), 0};
     run_plan(plan, array(storage_ptr(), std::move(none)), true, &c, mode);
     return;
-  }
-  array val = *value;
-  // NumPy drops the value's leading unit dimensions first, as in basic assignment: a (1, 2, 3) value fills
-  // an indexing result of shape (2, 3).
-  while (val.ndim() > static_cast<int>(plan.result_shape.size()) && val.shape()[0] == 1) {
-    val = val.reshape(shape_t(val.shape().begin() + 1, val.shape().end()));
-  }
-  shape_t common;
-  try {
-    common = broadcast_shapes({val.shape(), plan.result_shape});
-  } catch (const value_error&) {
-    common.clear();
-  }
-  if (common != plan.result_shape) {
-    throw value_error("shape mismatch: value array of shape " + shape_text(val.shape()) +
-                      " could not be broadcast to indexing result of shape " + shape_text(plan.result_shape));
   }
   if (shape_size(plan.result_shape) == 0) return;
   if (val.type() != a.type() || detail::may_overlap(val, a)) val = val.astype(a.type(), order::K, true);

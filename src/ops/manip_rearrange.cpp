@@ -111,8 +111,11 @@ array tile(const array& a, const std::vector<std::int64_t>& reps_in) {
   array c = a.ndim() < d ? detail::prepend_unit_axes(a, d - a.ndim()) : a;
   std::vector<std::int64_t> reps(static_cast<std::size_t>(c.ndim() - d), 1);
   reps.insert(reps.end(), reps_in.begin(), reps_in.end());
-  for (auto r : reps) {
-    if (r < 0) throw value_error("negative dimensions are not allowed");
+  // NumPy repeats only non-empty input, so an empty one takes a negative rep where its dimension is 0 (the
+  // result's is 0 too); a negative result dimension fails its final reshape.
+  for (int i = 0; i < c.ndim(); ++i) {
+    std::int64_t r = reps[static_cast<std::size_t>(i)];
+    if (r < 0 && (c.size() != 0 || c.shape()[i] != 0)) throw value_error("negative dimensions are not allowed");
   }
   if (std::all_of(reps.begin(), reps.end(), [](std::int64_t r) { return r == 1; })) return c.copy(order::K);
   shape_t out_shape;

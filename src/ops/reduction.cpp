@@ -259,12 +259,88 @@ array mean_impl(const array& a, const reduce_options& o, bool skip_nan, array* m
   return finish(m.astype(out, order::K, false), a, axes, o.keepdims, o.out, "add");
 }
 
+// The type of NumPy's sqrt loop for an input of type t (bool and 8-bit integers: float16, 16-bit: float32).
+dtype sqrt_type(dtype t) {
+  switch (t) {
+    case dtype::bool_:
+    case dtype::int8:
+    case dtype::uint8: return dtype::float16;
+    case dtype::int16:
+    case dtype::uint16: return dtype::float32;
+    default: return is_inexact(t) ? t : dtype::float64;
+  }
+}
+
+// NumPy's std takes the root in place (sqrt(ret, out=ret)) whenever its result is an array (out= given, or
+// not 0-d): an integer or bool result is then the ufunc's same_kind output-cast error.
+void check_std_target(const array& r, const array& out) {
+  bool in_place = out.defined() || r.ndim() > 0;
+  dtype t = out.defined() ? out.type() : r.type();
+  if (in_place && !is_inexact(t)) {
+    throw type_error(std::string("Cannot cast ufunc 'sqrt' output from dtype('") + std::string(name(sqrt_type(t))) +
+                     "') to dtype('" + std::string(name(t)) + "') with casting rule 'same_kind'");
+  }
+}
+
+// Note [integer var dtype]: var/std with an integer or bool dtype= follow NumPy's _var step by step in that
+// dtype: the mean is truncated to it, the squared deviations are summed in it, the division by the count is
+// cast back to it (or to out='s dtype, which the sum writes into), and std takes the root in place when the
+// result is an array (so that is an error), else as a scalar of the dtype.
+array var_exact_dtype(const array& a, const reduce_options& o, double ddof, bool root) {
+  std::vector<int> axes = normalize_axes(o.axis, a.ndim());
+  dtype d = *o.dtype_;
+  array mask = mask_of(a, o.where);
+  shape_t kd = keepdims_shape(a.shape(), axes);
+  std::int64_t n_all = reduced_count(a, axes);
+  array n = mask.defined() ? counts(a, axes, mask, false).reshape(kd) : array();
+  auto over_count = [&](const array& x, const array& cnt) {
+    if (!cnt.defined()) return call_ufunc("divide", {ufunc_arg(x), ufunc_arg(n_all)}, {})[0];
+    return uf("divide", x, cnt);
+  };
+  reduce_options so;
+  so.axis = o.axis;
+  so.dtype_ = d;
+  so.keepdims = true;
+  so.where = o.where;
+  array mean = over_count(sum(a, so), n).astype(d, order::K, false);
+  array x = uf("subtract", a, mean);
+  if (is_complex(x.type())) {
+    x = uf("multiply", x, uf("conjugate", x)).astype(real_of(x.type()), order::K, false);
+  } else {
+    x = uf("multiply", x, x);
+  }
+  reduce_options ro = so;
+  ro.keepdims = o.keepdims;
+  ro.out = o.out;
+  array ret = sum(x, ro);
+  array r;
+  if (n.defined()) {
+    array cnt = o.keepdims ? n : n.reshape(ret.shape());
+    array dd = full(shape_t{}, scalar::from_double(ddof), dtype::float64);
+    r = uf("divide", ret, uf("maximum", uf("subtract", cnt, dd), zeros(shape_t{}, dtype::float64)));
+  } else {
+    double c = std::max(static_cast<double>(n_all) - ddof, 0.0);
+    r = call_ufunc("divide", {ufunc_arg(ret), ufunc_arg(c)}, {})[0];
+  }
+  r = r.astype(ret.type(), order::K, false);
+  if (root) {
+    check_std_target(r, o.out);
+    r = uf("sqrt", r).astype(r.type(), order::K, false);
+  }
+  if (!o.out.defined()) return r;
+  array w = o.out;
+  w.assign(r);
+  return o.out;
+}
+
 // Mean of squared deviations (Note: two passes, as NumPy; the mean is read per output by the second).
 array var_impl(const array& a, const reduce_options& o, double ddof, bool skip_nan, bool root) {
+  if (o.dtype_ && !is_inexact(*o.dtype_)) return var_exact_dtype(a, o, ddof, root);  // Note [integer var dtype]
   std::vector<int> axes = normalize_axes(o.axis, a.ndim());
   dtype acc = mean_acc(a.type(), o.dtype_);
   dtype racc = real_of(acc);
-  dtype out = real_of(mean_out(a.type(), o.dtype_));
+  // A complex dtype= gives a complex result (with a zero imaginary part), as NumPy's sum in that dtype does.
+  dtype out = o.dtype_ ? *o.dtype_ : real_of(mean_out(a.type(), o.dtype_));
   array mask = mask_of(a, o.where);
   reduce_options mo;
   mo.axis = o.axis;
@@ -292,7 +368,9 @@ array var_impl(const array& a, const reduce_options& o, double ddof, bool skip_n
     if (root) r = uf("sqrt", r);
     r = r.astype(out, order::K, false);
   }
-  return finish(r, a, axes, o.keepdims, o.out, "add");
+  array res = finish(r, a, axes, o.keepdims, o.out, "add");
+  if (root) check_std_target(res, o.out);
+  return res;
 }
 
 // argmax / argmin: (value, index) pairs, the first extreme wins, NaN counts as the extreme (Note [reduction
@@ -348,6 +426,11 @@ array arg_impl(const array& a, std::optional<int> axis, bool keepdims, const arr
   }
   if (!out.defined()) return r;
   if (out.shape() != r.shape()) throw value_error("output array does not match result of " + std::string(fname));
+  // NumPy writes through a copy of `out` in int64 (WRITEBACKIFCOPY), which needs out's dtype to cast safely to it.
+  if (!can_cast_safely(out.type(), dtype::int64)) {
+    throw type_error(std::string("Cannot cast array data from dtype('") + std::string(name(out.type())) +
+                     "') to dtype('int64') according to the rule 'safe'");
+  }
   array o = out;
   o.assign(r);
   return out;
@@ -397,11 +480,16 @@ array ptp(const array& a, const axis_list& axis, bool keepdims, const array& out
   reduce_options o;
   o.axis = axis;
   o.keepdims = keepdims;
-  array r = uf("subtract", amax(a, o), amin(a, o));
-  if (!out.defined()) return r;
-  if (out.shape() != r.shape()) throw value_error("output parameter for reduction operation ptp has the wrong shape");
-  array w = out;
-  w.assign(r);
+  if (!out.defined()) return uf("subtract", amax(a, o), amin(a, o));
+  // As NumPy: subtract(maximum.reduce(a, out=out), minimum.reduce(a), out=out), so the shape check is the
+  // maximum's and the subtraction (out's dtype against the minimum's) casts into out by 'same_kind'.
+  reduce_options mo = o;
+  mo.out = out;
+  array mx = amax(a, mo);
+  array mn = amin(a, o);
+  ufunc_options uo;
+  uo.out = {out};
+  call_ufunc("subtract", {ufunc_arg(mx), ufunc_arg(mn)}, uo);
   return out;
 }
 

@@ -236,18 +236,34 @@ const ufunc_loop& search_loop(const ufunc_def& u, const dtype* types, const ufun
       if (loop.types == "dd->d") return loop;
     }
   }
+  if (opts.dtype_) {
+    // NumPy's type_tuple_type_resolver: dtype= names every output's type (numpy.frexp(x, dtype=...) has no loop;
+    // divmod's two outputs do). First a loop with those outputs whose inputs take the operands safely (so
+    // less(int16, 7, dtype=bool) keeps 'hh->?', never 'bb->?' with the int16 cast to int8), then the
+    // homogeneous loop, all of whose types are dtype=, with the operands cast by the casting rule
+    // (add(int16, 1, dtype=int8) is 'bb->b').
+    dtype want = *opts.dtype_;
+    casting in_rule = opts.rule > casting::safe ? casting::safe : opts.rule;
+    auto outs_ok = [&](const ufunc_loop& loop) {
+      return !loop.out.empty() && std::all_of(loop.out.begin(), loop.out.end(), [&](dtype t) { return t == want; });
+    };
+    for (const auto& loop : u.loops) {
+      if (!outs_ok(loop)) continue;
+      bool ok = true;
+      for (int i = 0; i < u.nin && ok; ++i) ok = can_cast(types[i], loop.in[static_cast<std::size_t>(i)], in_rule);
+      if (ok) return loop;
+    }
+    for (const auto& loop : u.loops) {
+      if (!outs_ok(loop) || std::any_of(loop.in.begin(), loop.in.end(), [&](dtype t) { return t != want; })) continue;
+      bool ok = true;
+      for (int i = 0; i < u.nin && ok; ++i) ok = can_cast(types[i], want, opts.rule);
+      if (ok) return loop;
+    }
+    no_loop(u, types, opts);
+  }
   for (const auto& loop : u.loops) {
     bool ok = true;
-    if (opts.dtype_) {
-      // dtype= names every output's type (numpy.frexp(x, dtype=...) has no loop; divmod's two outputs do).
-      if (loop.out.empty() ||
-          std::any_of(loop.out.begin(), loop.out.end(), [&](dtype t) { return t != *opts.dtype_; })) {
-        continue;
-      }
-      for (int i = 0; i < u.nin && ok; ++i) ok = can_cast(types[i], loop.in[static_cast<std::size_t>(i)], opts.rule);
-    } else {
-      for (int i = 0; i < u.nin && ok; ++i) ok = can_cast_safely(types[i], loop.in[static_cast<std::size_t>(i)]);
-    }
+    for (int i = 0; i < u.nin && ok; ++i) ok = can_cast_safely(types[i], loop.in[static_cast<std::size_t>(i)]);
     if (ok) return loop;
   }
   no_loop(u, types, opts);
@@ -393,6 +409,16 @@ template <class Arg>
 const ufunc_loop& resolve_types(const ufunc_def& u, const Arg* args, int nargs, const ufunc_options& opts,
                                 dtype* types) {
   effective_types(args, nargs, types);
+  // A unary ufunc takes a lone Python int as NumPy's array of it, no weak promotion: uint64 in [2**63, 2**64),
+  // an object array beyond 64 bits, whose object loop raises TypeError or gives an object result (unsupported
+  // here) unless dtype= with casting='unsafe' converts it (Note [big Python ints] then applies).
+  if (u.nin == 1 && is_weak_int(args[0])) {
+    if (args[0].big_int && opts.rule != casting::unsafe) {
+      throw type_error("ufunc '" + u.name + "' of a Python int beyond 64 bits needs NumPy's object loop "
+                       "(loop of ufunc does not support argument 0 of type int); object arrays are not supported");
+    }
+    if (!args[0].big_int && args[0].value.type == dtype::uint64) types[0] = dtype::uint64;
+  }
   const ufunc_loop* loop;
   try {
     loop = &find_loop(u, types, opts);
@@ -408,6 +434,7 @@ const ufunc_loop& resolve_types(const ufunc_def& u, const Arg* args, int nargs, 
       continue;
     }
     if (!is_weak_int(a) || !is_integer(lt) || int_fits(a.value, lt)) continue;
+    if (u.nin == 1 && a.value.type == dtype::uint64) continue;  // a strong uint64 (above), cast as an array is
     bool logical = u.name.rfind("logical_", 0) == 0;
     if (compares_values(u) && (a.value.type != dtype::uint64 || !logical) && widen_weak_ints(args, nargs, types)) {
       return find_loop(u, types, opts);

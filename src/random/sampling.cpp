@@ -32,7 +32,10 @@ std::vector<i128> integer_values(const ufunc_arg& a, const shape_t& shape) {
     if (is_floating(v.type)) {
       double d = v.to_double();
       if (!std::isfinite(d) || std::fabs(d) >= 0x1p100) throw overflow_error("cannot convert float to integer");
-      // Python ints beyond uint64 arrive rounded to a double; any of them is out of every dtype's bounds.
+      // Python ints beyond uint64 arrive rounded to a double; any of them is out of every dtype's bounds. 2**64
+      // itself (uint64's exclusive high) arrives exact: the binding sends the ints above it that round to it
+      // as the next double up.
+      if (d == 0x1p64) return {static_cast<i128>(1) << 64};
       if (std::fabs(d) >= 0x1p64) return {static_cast<i128>(d) + (d > 0 ? 1 : -1)};
       return {static_cast<i128>(d)};
     }
@@ -204,7 +207,8 @@ array generator::permuted(const array& x, std::optional<int> axis, const array& 
 
 array generator::choice(std::int64_t n, const size_arg& size, bool replace, const array& p, bool /*shuffle*/) {
   // NumPy's order: the population, p, then `size` (Note [random size]).
-  if (n < 0 || (n == 0 && !has_zero_extent(size))) {
+  // NumPy: `pop_size <= 0 and np.prod(size) != 0`, so a negative population with no samples is fine.
+  if (n <= 0 && !has_zero_extent(size)) {
     throw value_error("a must be a positive integer unless no samples are taken");
   }
   std::vector<double> ph;

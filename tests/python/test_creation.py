@@ -523,3 +523,15 @@ def test_host_readers_match_numpy(xp, tmp_path):
             xp.fromstring('1 2 3', dtype=int, sep=' '),
             xp.loadtxt(str(path)),
             xp.genfromtxt(str(path)))
+
+
+# NumPy's underflow and divide-by-inf rule: (stop - start) / step == 0 with stop != start holds the start alone
+# when the signs agree (fuzz 0:6780:creation, arange(2.0, 5.5, inf) was empty).
+@pytest.mark.parametrize('args', [
+    (2.0, 5.5, numpy.inf), (2.0, 5.5, -numpy.inf), (5.5, 2.0, -numpy.inf), (5.5, 2.0, numpy.inf),
+    (2.0, 2.0, numpy.inf), (0, 1e-300, 1e300), (0, -1e-300, 1e300), (0, 5, numpy.float32(numpy.inf)),
+    (-0.0, 0.0, numpy.inf), (2.0, 5.5, numpy.nan), (0, numpy.inf, 1), (1, 2, 1e-320),
+], ids=repr)
+@testing.numpy_cuarray_equal()
+def test_arange_infinite_and_tiny_steps(xp, args):
+    return xp.arange(*args)

@@ -174,3 +174,17 @@ def test_numpy_ufunc_methods_run_on_the_device(dtype):
     r = numpy.add.reduce(x, axis=0, out=out)
     assert r is out
     numpy.testing.assert_allclose(out.get(), h.sum(axis=0), rtol=1e-6)
+
+
+@gpu
+@pytest.mark.parametrize('scalar', [numpy.complex64(1j), numpy.float32(2.5), numpy.int8(3)])
+def test_numpy_scalar_on_the_left_runs_on_the_device(scalar):
+    # numpy.float32(2.5) == gpu_a: NumPy passes its scalar as a 0-d host array to __array_ufunc__.
+    h = numpy.arange(4, dtype=numpy.float32)
+    x = cp.asarray(h)
+    for op in (lambda a, b: a == b, lambda a, b: a + b, lambda a, b: a * b):
+        r = op(scalar, x)
+        assert isinstance(r, cp.ndarray)
+        want = op(scalar, h)
+        assert r.dtype == want.dtype
+        numpy.testing.assert_allclose(r.get(), want)

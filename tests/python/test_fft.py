@@ -543,3 +543,40 @@ def test_results_on_a_non_default_stream():
     _close(z, host.real.astype(numpy.float32))
     # The same cached plan, now on the default stream.
     _close(cp.fft.fft2(cp.asarray(host)), want)
+
+
+# -- fuzz regressions (issue 14's fuzz run): NumPy's order of argument checks and fftfreq's arithmetic --------
+
+def test_fftfreq_negative_n_and_zero_d_without_device():
+    # NumPy computes 1.0 / (n * d) first (Python's ZeroDivisionError), then fftfreq's empty(n) refuses n < 0.
+    for f in (cp.fft.fftfreq, cp.fft.rfftfreq):
+        with pytest.raises(ZeroDivisionError):
+            f(-1, 0)
+    with pytest.raises(ValueError, match="negative dimensions"):
+        cp.fft.fftfreq(-1, 1.0)
+
+
+@gpu
+@pytest.mark.parametrize("args", [(-1, 1.0), (-3, 2), (numpy.int32(6), 0), (6, numpy.float64(0.0)),
+                                  (numpy.int64(0), 1.0)], ids=repr)
+@testing.numpy_cuarray_equal()
+def test_fftfreq_edge_arguments(xp, args):
+    with numpy.errstate(all="ignore"):
+        return xp.fft.fftfreq(*args) if args[0] >= 0 else xp.fft.rfftfreq(*args)
+
+
+@gpu
+@pytest.mark.parametrize("call", [
+    ("ifft", (1, 5, 1), dict(norm="backward", n=2.5, axis=-4)),   # AxisError before n's type
+    ("hfft", (), dict(n=2.5, axis=1)),
+    ("ihfft", (), dict(n=-1, axis=None)),                          # n < 1 before the axis
+    ("rfft", (6, 0, 2), dict(norm="forward", n=-1, axis=None)),
+    ("rfft", (3,), dict(norm="bogus", axis=None)),                 # a.shape[None] before the norm
+    ("ifft2", (), dict(norm="bogus", axes=(-2, -1))),              # _cook_nd_args before the norm
+    ("irfft2", (), dict(norm="bogus")),
+    ("fftn", (3,), dict(norm="bogus", axes=())),                   # no axis: the input back, norm unread
+], ids=repr)
+@testing.numpy_cuarray_equal()
+def test_argument_errors_in_numpys_order(xp, call):
+    name, shape, kw = call
+    return getattr(xp.fft, name)(xp.asarray(numpy.ones(shape)), **kw)

@@ -536,3 +536,81 @@ def test_flat_gather_long(xp, dtype, index_dtype):
     wide = rng.integers(-3000, 3000, 4099).astype(index_dtype)
     wrapped = x[xp.asarray(wide)] if xp is not numpy else x[wide % 1000]
     return x[i], x[::-3][i[:4096] % 334], wrapped, xp.take(x, xp.asarray(wide), mode="clip")
+
+
+def _z(xp, shape, dtype):
+    return xp.asarray((numpy.arange(int(numpy.prod(shape))).reshape(shape) % 3).astype(dtype))
+
+
+def _setitem(target, key, value):
+    target[key] = value
+    return target
+
+
+def _call(f, target, *args):
+    f(target, *args)
+    return target
+
+
+# Value conversions of in-place operations, each as NumPy's (fuzz run 1): the element rule of a full integer
+# index, Python scalars out of range or of the wrong kind, strings, key errors before value errors, value
+# shape errors before index range errors, take/put's index casting and the order of their checks.
+ASSIGN_CASES = {
+    "element_array_value": lambda xp: _setitem(_z(xp, (4,), "float64"), -3, xp.ones(1, "float32")),
+    "element_array_value_tuple_key": lambda xp: _setitem(_z(xp, (5,), "int32"), (1,), xp.ones((1, 1), "int32")),
+    "element_array_value_0d_target": lambda xp: _setitem(_z(xp, (), "int16"), (), xp.ones(1, "int16")),
+    "element_array_value_complex": lambda xp: _setitem(_z(xp, (1, 1), "complex64"), (0, -1), xp.ones(1, "complex64")),
+    "element_array_value_bool": lambda xp: _setitem(_z(xp, (3,), "bool"), 1, xp.ones((1, 1), "float32")),
+    "element_array_value_0d": lambda xp: _setitem(_z(xp, (3,), "int8"), numpy.int64(1), xp.asarray(7.5)),
+    "element_ellipsis_array_value": lambda xp: _setitem(_z(xp, (3,), "uint8"), (0, Ellipsis), xp.ones(1)),
+    "element_list_value_int": lambda xp: _setitem(_z(xp, (3,), "uint8"), (0,), [1, "x"]),
+    "element_list_value_float": lambda xp: _setitem(_z(xp, (3,), "float32"), 0, [1.0]),
+    "element_numpy_scalar_range": lambda xp: _setitem(_z(xp, (3,), "int8"), 0, numpy.int64(300)),
+    "element_numpy_complex": lambda xp: _setitem(_z(xp, (3,), "int8"), 0, numpy.complex128(2 + 1j)),
+    "slice_numpy_scalar_range": lambda xp: _setitem(_z(xp, (0,), "int8"), slice(1, 0, 3), numpy.uint64(2 ** 63)),
+    "fancy_numpy_scalar_cast": lambda xp: _setitem(_z(xp, (3,), "int8"), [0, 2], numpy.int64(300)),
+    "fill_numpy_scalar_range": lambda xp: _call(lambda a, v: a.fill(v), _z(xp, (3,), "int8"), numpy.uint64(2 ** 63)),
+    "slice_list_complex": lambda xp: _setitem(_z(xp, (5,), "int8"), slice(2, -5, -1), [1j, 2j, 3j]),
+    "whole_list_out_of_range": lambda xp: _setitem(_z(xp, (3, 2), "uint16"), (), [[-32768, 1], [1, 1], [1, 1]]),
+    "fancy_list_out_of_range": lambda xp: _setitem(_z(xp, (5,), "int8"), xp.asarray([1, 2]), [-1, 300]),
+    "fancy_key_error_first": lambda xp: _setitem(_z(xp, (2, 5, 5), "uint8"), (xp.asarray([0]), 0, 10), 2 ** 63),
+    "fancy_too_many_indices_first": lambda xp: _setitem(_z(xp, (4, 0), "int8"),
+                                                        (xp.asarray([1]), xp.asarray([0]), slice(1, -6)), {}),
+    "fancy_value_shape_first": lambda xp: _setitem(_z(xp, (0, 1, 3), "int16"), xp.asarray([0, 1], "uint8"),
+                                                   xp.ones((2, 5), "float32")),
+    "take_float_scalar_index": lambda xp: xp.take(_z(xp, (4, 4), "uint64"), 1.5, axis=0),
+    "take_numpy_float_index": lambda xp: xp.take(_z(xp, (3, 2), "int16"), numpy.float64(2.5), axis=0),
+    "take_float_list_index": lambda xp: xp.take(_z(xp, (4, 1, 5), "int64"), [0.5], axis=None),
+    "take_float_index_raise": lambda xp: _z(xp, (), "int32").take(1.5, axis=0, mode="raise"),
+    "take_str_index": lambda xp: xp.take(_z(xp, (3,), "int32"), "x", axis=-1),
+    "take_axis_before_index": lambda xp: xp.take(_z(xp, (1, 1, 1), "uint8"), "x", axis=3),
+    "take_axis_before_float_index": lambda xp: xp.take(_z(xp, (1,), "complex64"), 1.5, axis=1),
+    "put_complex_value": lambda xp: _call(xp.put, _z(xp, (2, 1), "uint16"), xp.asarray([0]), 2 - 3j),
+    "put_complex_before_range": lambda xp: _call(lambda a, i, v: a.put(i, v), _z(xp, (2, 3), "float64"), 7, 1j),
+    "put_out_of_range_int": lambda xp: _call(xp.put, _z(xp, (4,), "uint64"), -6, -1),
+    "put_big_int_complex": lambda xp: _call(xp.put, _z(xp, (4, 1, 3), "complex64"), 2, 2 ** 64 - 1),
+    "put_str_value": lambda xp: _call(xp.put, _z(xp, (2,), "complex64"), -1, "x"),
+    "put_float_index": lambda xp: _call(xp.put, _z(xp, (3,), "int64"), [0.5], 7),
+    "put_mode_none": lambda xp: _call(lambda a, i, v: xp.put(a, i, v, mode=None), _z(xp, (3,), "int64"), [0], 5),
+    "place_str_value": lambda xp: _call(xp.place, _z(xp, (3, 2), "uint8"), xp.ones((3, 2), bool), "x"),
+    "place_uint64_big": lambda xp: _call(xp.place, _z(xp, (1, 1), "uint64"), xp.ones((1, 1), bool), 2 ** 63),
+    "place_float_overflow": lambda xp: _call(xp.place, _z(xp, (2, 2), "uint64"), xp.ones((2, 2), bool), 1e300),
+    "place_mask_size_first": lambda xp: _call(xp.place, _z(xp, (1,), "int64"), xp.ones(2, bool), 2 ** 64 - 1),
+    "putmask_inf": lambda xp: _call(xp.putmask, _z(xp, (2, 2), "int32"), xp.ones((2, 2), bool), float("inf")),
+    "putmask_empty_out_of_range": lambda xp: _call(xp.putmask, _z(xp, (2, 0), "uint16"), xp.ones((2, 0), bool), -1),
+    "putmask_mask_size_first": lambda xp: _call(xp.putmask, _z(xp, (4, 1), "int8"), xp.ones((5, 1), bool), 2 ** 63),
+    "put_along_axis_complex": lambda xp: _call(xp.put_along_axis, _z(xp, (1, 3, 1), "int32"),
+                                               xp.zeros((2, 3, 1), "int64"), 2 - 3j, 0),
+    "put_along_axis_axis_first": lambda xp: _call(xp.put_along_axis, _z(xp, (4,), "float16"),
+                                                  xp.zeros(4, "int64"), 2 ** 64 - 1, 1),
+    "put_along_axis_big_int_float16": lambda xp: _call(xp.put_along_axis, _z(xp, (2, 2, 1), "float16"),
+                                                       xp.zeros((2, 2, 1), "int64"), 2 ** 70, -1),
+}
+
+
+@gpu
+@pytest.mark.parametrize("case", sorted(ASSIGN_CASES))
+@testing.numpy_cuarray_equal()
+def test_assignment_value_conversion_as_numpy(xp, case):
+    with numpy.errstate(all="ignore"):
+        return ASSIGN_CASES[case](xp)

@@ -8,6 +8,7 @@ import numpy
 import pytest
 
 import cuarray as cp
+from cuarray import testing
 
 gpu = pytest.mark.gpu
 LinAlgError = numpy.linalg.LinAlgError
@@ -797,3 +798,27 @@ def test_integer_and_bool_input_computes_in_float64(dtype):
     sq = _rand((3, 4, 4), dtype, seed=21)
     w = cp.linalg.eigvalsh(_dev(sq))
     assert w.dtype == numpy.float64 and _rel(w.get(), numpy.linalg.eigvalsh(sq)) < 1e-10
+
+
+# -- fuzz regressions ------------------------------------------------------------------------------------------
+
+# LAPACK's gesv factors A even with no right-hand sides, so NumPy raises for a singular A and an empty b
+# (fuzz 0:848, 0:2900); an empty stack of matrices has nothing to factor.
+@gpu
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64, numpy.complex64, numpy.complex128])
+@pytest.mark.parametrize("shapes", [((3, 3), (3, 0)), ((2, 2), (2, 0)), ((2, 3, 3), (2, 3, 0)),
+                                    ((0, 3, 3), (0, 3, 0)), ((0, 0), (0, 0))], ids=repr)
+@testing.numpy_cuarray_equal()
+def test_solve_singular_with_empty_rhs_raises(xp, dtype, shapes):
+    a = numpy.ones(shapes[0], dtype=dtype)
+    a[..., :, -1:] = 0
+    return xp.linalg.solve(xp.asarray(a), xp.zeros(shapes[1], dtype=dtype))
+
+
+# A zero column stays exactly zero through any LU (LAPACK's and cuSOLVER's), so both meet an exact zero pivot.
+@gpu
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64, numpy.complex64, numpy.complex128])
+@testing.numpy_cuarray_equal()
+def test_inv_of_a_zero_column_matrix_raises(xp, dtype):
+    a = numpy.array([[0.451, -0.027, 0.0], [-3.064, 5.471, 0.0], [0.451, -0.027, 0.0]], dtype=dtype)
+    return xp.linalg.inv(xp.asarray(a))

@@ -670,3 +670,47 @@ def test_transposing_copies_take_the_tiled_path(xp, dtype, shape):
     if len(shape) == 2:
         outs.append(a[::2, 1:].T.copy())
     return outs
+
+
+# Fuzz run 1 (manipulation family).
+@gpu
+@pytest.mark.parametrize("call", [
+    lambda xp, a: a.repeat(1.5, axis=0), lambda xp, a: xp.repeat(a, 2.7), lambda xp, a: xp.repeat(a, [1.5, 2, 1, 0], axis=0),
+    lambda xp, a: xp.repeat(a, numpy.float64(1.5), axis=2), lambda xp, a: xp.repeat(a[:0, 0, 0], 1.5, axis=1),
+    lambda xp, a: xp.repeat(a, -1.5), lambda xp, a: xp.repeat(a, 1 + 0j)])
+@testing.numpy_cuarray_equal(accept_error=True)
+def test_repeat_float_repeats_truncate(xp, call):
+    return call(xp, _arr(xp, (4, 1, 3), "float32"))
+
+
+@gpu
+@pytest.mark.parametrize("shape", [(2, 2, 2), (1, 4), (2,)])
+@pytest.mark.parametrize("axis", [True, False, (True,)])
+@testing.numpy_cuarray_equal()
+def test_flip_bool_axis_is_an_integer(xp, shape, axis):
+    return xp.flip(_arr(xp, shape, "int16"), axis=axis)
+
+
+@gpu
+@pytest.mark.parametrize("shape,sections,axis", [((1, 1), 2.5, 2), ((1, 4, 1), 2.5, -1), ((4,), 2.5, -1), ((4,), 0, 1),
+                                                 ((5,), 2.5, 0), ((4,), 2.0, 0), ((4,), 0, 0), ((4,), 0.0, 0)])
+@pytest.mark.parametrize("fn", ["split", "array_split"])
+@testing.numpy_cuarray_equal(accept_error=True)
+def test_split_float_sections_and_axis_first(xp, fn, shape, sections, axis):
+    return getattr(xp, fn)(_arr(xp, shape, "float32"), sections, axis=axis)
+
+
+@gpu
+@pytest.mark.parametrize("pad_width,mode", [(1.5, "bogus"), (1.5, "constant"), (((1, 2),), "bogus"), ((), "constant"),
+                                            (numpy.uint8(1), "constant")])
+@testing.numpy_cuarray_equal(accept_error=True)
+def test_pad_width_type_checked_before_mode(xp, pad_width, mode):
+    return xp.pad(_arr(xp, (3,), "float64"), pad_width, mode=mode)
+
+
+@gpu
+@pytest.mark.parametrize("shape,reps", [((2, 2, 0), (2, -1)), ((2, 2, 0), -1), ((0,), -1), ((2, 2, 1), (2, -1)),
+                                        ((2, 0), (-1, 2))])
+@testing.numpy_cuarray_equal(accept_error=ValueError)
+def test_tile_negative_reps_of_empty_input(xp, shape, reps):
+    return xp.tile(_arr(xp, shape, "uint8"), reps)

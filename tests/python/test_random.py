@@ -817,3 +817,33 @@ def test_numpy_accepts_what_it_accepts():
     k = _host(cr.default_rng(0).integers(cuarray.asarray([0, 10]), cuarray.asarray([5, 20]), size=(300, 2)))
     assert k[:, 0].min() >= 0 and k[:, 0].max() < 5 and k[:, 1].min() >= 10 and k[:, 1].max() < 20
     assert cr.default_rng(0).integers(5, 1, size=(0, 3)).shape == (0, 3)
+
+
+# -- fuzz regressions ------------------------------------------------------------------------------------------
+
+def test_integers_text_size_is_a_type_error_first():
+    # NumPy's integers() evaluates np.prod(size) before the bounds (fuzz 0:7294, 0:9910).
+    for size in ('x', (2, 'x')):
+        with pytest.raises(TypeError):
+            numpy.random.default_rng(0).integers(0, None, size=size)
+        with pytest.raises(TypeError):
+            cr.default_rng(0).integers(0, None, size=size)
+
+
+@gpu
+def test_integers_uint64_full_range_and_choice_of_nothing():
+    # 2**64 is uint64's exclusive high (fuzz 0:5830); ints just past it stay out of bounds.
+    r = cr.default_rng(548).integers(0, 2 ** 64, size=(), dtype='uint64')
+    assert r.dtype == numpy.uint64 and r.shape == ()
+    for high in (2 ** 64 + 1, 2 ** 64 + 2 ** 11, 2 ** 65):
+        with pytest.raises(ValueError):
+            numpy.random.default_rng(0).integers(0, high, dtype='uint64')
+        with pytest.raises(ValueError):
+            cr.default_rng(0).integers(0, high, dtype='uint64')
+    with pytest.raises(ValueError):
+        cr.default_rng(0).integers(0, 2 ** 64, endpoint=True, dtype='uint64')
+    # A population <= 0 is fine when no samples are taken (fuzz 0:9250).
+    r = cr.default_rng(868).choice(-1, size=(3, 0))
+    assert r.shape == (3, 0) and r.dtype == numpy.int64
+    with pytest.raises(ValueError):
+        cr.default_rng(868).choice(-1, size=2)

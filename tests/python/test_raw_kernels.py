@@ -133,6 +133,21 @@ def test_raw_kernel_launch_argument_errors(grid, block, args_kind, error):
     numpy.testing.assert_array_equal(y.get(), numpy.ones(1000, dtype=numpy.float32))
 
 
+# CuPy converts shared_mem (a size_t) when the call's signature is parsed, before grid, block and args are looked
+# at: shared_mem=None is a TypeError, and it comes first when grid or the args are bad too (the fuzz model in
+# _fuzz._op_raw follows this order). Nothing here touches the device.
+@pytest.mark.parametrize("grid,args_kind", [((4,), "tuple"), ((1, 1, 1, 1), "tuple"), (1.5, "tuple"),
+                                            ((4,), "list"), ((0,), "list")])
+def test_raw_kernel_shared_mem_none_is_a_type_error_checked_first(grid, args_kind):
+    k = cp.RawKernel(SAXPY, "saxpy")
+    values = (numpy.float32(2.0), 0, 0, 1000)
+    args = values if args_kind == "tuple" else list(values)
+    with pytest.raises(TypeError, match="shared_mem must be an int"):
+        k(grid, (256,), args, shared_mem=None)
+    with pytest.raises(TypeError, match="shared_mem must be an int"):
+        k(grid, (256,), args, shared_mem=1.0)
+
+
 def test_raw_kernel_int_grid_and_block_still_launch():
     k = cp.RawKernel(SAXPY, "saxpy")
     x = cp.arange(1000, dtype=cp.float32)

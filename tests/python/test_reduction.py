@@ -508,3 +508,93 @@ def test_reduction_kernel_argument_errors():
     k = cp.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0")
     with pytest.raises(TypeError):
         k(numpy.zeros(3))
+
+
+# Fuzz run 1 (reduction family): out=/dtype= checks and results NumPy gives.
+@gpu
+@pytest.mark.parametrize("fn", ["argmax", "argmin", "nanargmax", "nanargmin"])
+@pytest.mark.parametrize("out_dtype", ["float64", "complex128", "uint64", "int32", "int64", "bool"])
+@testing.numpy_cuarray_equal()
+def test_arg_reduction_out_must_cast_safely_to_int64(xp, fn, out_dtype):
+    a = xp.asarray(_data("int8", shape=(5, 1)))
+    out = xp.zeros((1,), out_dtype)
+    getattr(xp, fn)(a, axis=0, out=out)
+    return out
+
+
+@gpu
+@pytest.mark.parametrize("fn", ["nanmean", "nanvar", "nanstd"])
+@pytest.mark.parametrize("kw", [{"dtype": "int64"}, {"dtype": "bool"}, {"out": "int64"}, {"out": "bool"}])
+@testing.numpy_cuarray_equal(accept_error=TypeError)
+def test_nan_statistics_of_inexact_refuse_exact_dtype_or_out(xp, fn, kw):
+    a = xp.asarray(_data("float32", shape=(2, 3)))
+    kw = dict(kw)
+    if "out" in kw:
+        kw["out"] = xp.zeros((7,), kw["out"])  # a wrong shape too: the dtype check comes first
+    return getattr(xp, fn)(a, **kw)
+
+
+@gpu
+@pytest.mark.parametrize("call", [
+    lambda xp, a: xp.ptp(a.astype("uint32"), axis=0, keepdims=True, out=xp.zeros((1, 4, 5), bool)),
+    lambda xp, a: xp.ptp(a.astype("float64"), axis=0, out=xp.zeros((4, 5), "int64")),
+    lambda xp, a: xp.ptp(a.astype(bool), out=xp.zeros((2, 3), "complex128")),
+    lambda xp, a: xp.nanstd(a.astype("int64"), axis=(0,), out=xp.zeros((4, 5), bool)),
+    lambda xp, a: xp.std(a.astype("float16"), axis=0, dtype=bool),
+    lambda xp, a: xp.std(a.astype("int64"), axis=0, dtype="int64"),
+    lambda xp, a: xp.std(a, axis=0, out=xp.zeros((4, 5), "int32"))])
+@testing.numpy_cuarray_equal(accept_error=(TypeError, ValueError))
+def test_reduction_output_cast_errors(xp, call):
+    return call(xp, xp.asarray(_data("int8")))
+
+
+@gpu
+@pytest.mark.parametrize("call", [
+    lambda xp, a: (xp.ptp(a.astype("uint32"), axis=0, out=xp.zeros((4, 5), "float32")),),
+    lambda xp, a: (xp.ptp(a.astype(bool), out=xp.zeros((), "complex128")),),
+    lambda xp, a: xp.var(a.astype("int64"), axis=0, out=xp.zeros((4, 5), bool))])
+@testing.numpy_cuarray_allclose(rtol=1e-5)
+def test_reduction_output_casts_numpy_allows(xp, call):
+    return call(xp, xp.asarray(_data("int8")))
+
+
+@gpu
+@pytest.mark.parametrize("value", [False, True])
+@testing.numpy_cuarray_equal()
+def test_sum_initial_is_cast_to_the_result_dtype(xp, value):
+    a = xp.asarray(numpy.array(value))
+    return xp.sum(a, axis=(), initial=2.5), xp.sum(xp.asarray(numpy.array([value, True])), initial=2.5)
+
+
+# Note [integer var dtype]
+@gpu
+@pytest.mark.parametrize("src,dt,kw", [
+    ("int32", "uint32", {"axis": -1}), ("bool", "int16", {"ddof": -1}), ("complex64", "int64", {}),
+    ("float64", "int64", {"ddof": 5}), ("int8", "int8", {}), ("float64", "int64", {"axis": 1})])
+@pytest.mark.parametrize("fn", ["var", "std"])
+@testing.numpy_cuarray_equal(accept_error=TypeError)
+def test_var_std_with_integer_dtype_as_numpy(xp, fn, src, dt, kw):
+    a = xp.asarray(_data(src, shape=(2, 6)))
+    if kw.get("ddof") == 5:
+        a = a[0, :1].reshape(())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return getattr(xp, fn)(a, dtype=dt, **kw)
+
+
+@gpu
+@pytest.mark.parametrize("fn", ["var", "std", "nanvar", "nanstd"])
+@pytest.mark.parametrize("src", ["int64", "float64", "complex64"])
+@testing.numpy_cuarray_allclose(rtol=1e-5)
+def test_var_std_complex_dtype_gives_complex(xp, fn, src):
+    a = xp.asarray(_data(src, shape=(6,)))
+    return getattr(xp, fn)(a, keepdims=True, dtype="c8"), getattr(xp, fn)(a, dtype="c16")
+
+
+# Note [huge axes]: args::to_axis raises AxisOverflowError (an OverflowError, as NumPy's) for an axis beyond C int.
+@gpu
+@pytest.mark.parametrize("axis", [2 ** 31, 2 ** 32, -2 ** 31 - 1])
+@pytest.mark.parametrize("fn", ["nanstd", "nanmean", "median"])
+@testing.numpy_cuarray_equal(accept_error=(OverflowError, ValueError))
+def test_statistics_axis_beyond_c_int(xp, fn, axis):
+    return getattr(xp, fn)(xp.asarray(_data("int8", shape=(2, 3))), axis=axis)

@@ -529,3 +529,33 @@ def test_isin_kind_errors():
     with pytest.raises(ValueError):
         cp.isin(a.astype(float), a, kind="table")
     _same(cp.isin(a, a[:2], kind="table"), numpy.isin(numpy.arange(5), numpy.arange(2), kind="table"))
+
+
+# Fuzz run 1 (sorting family).
+@gpu
+@pytest.mark.parametrize("axis", [2 ** 31, 2 ** 32, -2 ** 31 - 1])
+@pytest.mark.parametrize("call", [lambda xp, a, v: xp.sort(a, axis=v), lambda xp, a, v: a.copy().sort(axis=v),
+                                  lambda xp, a, v: xp.partition(a, 0, axis=v)])
+@testing.numpy_cuarray_equal(accept_error=(OverflowError, ValueError))
+def test_sort_axis_beyond_c_int_is_overflow_error(xp, call, axis):
+    return call(xp, xp.asarray(numpy.arange(6, dtype=numpy.int16).reshape(2, 3)), axis)
+
+
+@gpu
+@pytest.mark.parametrize("kth", ["x", 1.5, True, numpy.array([0.0])])
+@pytest.mark.parametrize("call", [lambda xp, a, k: xp.partition(a, k, axis=5), lambda xp, a, k: xp.argpartition(a, k, axis=5),
+                                  lambda xp, a, k: a.copy().partition(k, axis=5), lambda xp, a, k: a.argpartition(k, axis=5)])
+@testing.numpy_cuarray_equal()
+def test_partition_checks_axis_before_kth(xp, call, kth):
+    return call(xp, xp.asarray(numpy.arange(4, dtype=numpy.int8).reshape(1, 4)), kth)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "uint16", "int32", "int64", "uint64"])
+@pytest.mark.parametrize("v", [2 ** 63, 2 ** 64 - 1, 2 ** 64, 2 ** 70, -2 ** 70, -2 ** 63 - 1, 300, -300])
+@pytest.mark.parametrize("side", ["left", "right"])
+@testing.numpy_cuarray_equal()
+def test_searchsorted_python_int_beyond_the_dtype(xp, dtype, v, side):
+    a = xp.asarray(numpy.array([0, 1, 1, 2], dtype=dtype) if dtype != "bool" else numpy.array([False, True, True]))
+    sorter = xp.arange(a.shape[0])
+    return xp.searchsorted(a, v, side=side), a.searchsorted(v, side=side, sorter=sorter)
