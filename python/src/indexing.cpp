@@ -59,11 +59,13 @@ nb::object take_py(nb::handle a, nb::handle indices, nb::handle axis, nb::handle
 void put_py(nb::handle a, nb::handle ind, nb::handle v, nb::handle mode) {
   if (!is_ndarray(a)) throw type_error("argument a of put must be a cuarray.ndarray");
   const array& target = as_py_array(a).a;
-  // NumPy's PyArray_PutTo: the indices, then the empty-target check, then the values' conversion.
+  // NumPy's order: the mode (its argument parser), then in PyArray_PutTo the indices, the empty-target check
+  // and the values' conversion.
+  index_mode m = to_mode(mode);
   array idx = to_flat_indices(ind, "put");
   if (idx.size() > 0 && target.size() == 0) throw index_error("cannot replace elements of an empty array");
   array values = to_values(v, target.type());
-  put(target, idx, values, to_mode(mode));
+  put(target, idx, values, m);
 }
 
 nb::object compress_py(nb::handle condition, nb::handle a, nb::handle axis, nb::handle out) {
