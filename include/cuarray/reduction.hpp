@@ -22,6 +22,10 @@ struct reduce_options {
   array where;                   ///< bool mask broadcast against the input: only true elements take part
 };
 
+/// The result dtype of sum/prod (and nansum/nanprod) without dtype=, as NumPy's add.reduce: bool and small
+/// integers widen to int64 / uint64, other types stay.
+dtype sum_result_type(dtype t);
+
 /// Results are arrays: a full reduction gives a 0-d array (CuPy's rule), never a host scalar.
 array sum(const array& a, const reduce_options& o = {});
 array prod(const array& a, const reduce_options& o = {});

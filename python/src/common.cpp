@@ -131,17 +131,18 @@ nb::tuple to_tuple(const dim_vector& v) {
   return nb::steal<nb::tuple>(t);
 }
 
+std::string str_or_bytes(nb::handle obj, const char* what) {
+  if (PyUnicode_Check(obj.ptr())) return nb::cast<std::string>(obj);
+  if (PyBytes_Check(obj.ptr())) {
+    return std::string(PyBytes_AS_STRING(obj.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(obj.ptr())));
+  }
+  throw type_error(std::string(what) + " must be str, not " +
+                   nb::cast<std::string>(nb::handle((PyObject*)Py_TYPE(obj.ptr())).attr("__name__")));
+}
+
 order to_order(nb::handle obj, order if_none) {
   if (obj.is_none()) return if_none;
-  std::string s;
-  if (PyUnicode_Check(obj.ptr())) {
-    s = nb::cast<std::string>(obj);
-  } else if (PyBytes_Check(obj.ptr())) {
-    s = std::string(PyBytes_AS_STRING(obj.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(obj.ptr())));
-  } else {
-    throw type_error("order must be str, not " + nb::cast<std::string>(
-                                                    nb::handle((PyObject*)Py_TYPE(obj.ptr())).attr("__name__")));
-  }
+  std::string s = str_or_bytes(obj, "order");
   if (s.size() != 1) throw value_error("order must be one of 'C', 'F', 'A', or 'K' (got '" + s + "')");
   return parse_order(s[0]);
 }

@@ -40,6 +40,8 @@ nb::tuple to_tuple(const dim_vector& v);
 /// A sequence of possibly negative ints (strides).
 shape_t to_shape_signed(nb::handle obj);
 
+/// A str or bytes argument as text (NumPy's converters take both); anything else: TypeError naming `what`.
+std::string str_or_bytes(nb::handle obj, const char* what);
 /// 'C', 'F', 'A', 'K' or None (-> `if_none`).
 order to_order(nb::handle obj, order if_none);
 /// An axis argument (operator.index) as a C int; beyond C int's range, AxisOverflowError (Note [huge axes]).

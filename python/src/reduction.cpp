@@ -9,6 +9,7 @@
 
 #include "args.hpp"
 #include "common.hpp"
+#include "fusion_hook.hpp"
 #include "src/ops/reduction_engine.hpp"
 
 namespace cuarray::py {
@@ -35,16 +36,7 @@ bool scalar_axis_ok(const char* name, dtype t) {
 dtype initial_type(const char* name, dtype t) {
   std::string_view n(name);
   if (n != "sum" && n != "prod" && n != "nansum" && n != "nanprod") return t;
-  switch (t) {
-    case dtype::bool_:
-    case dtype::int8:
-    case dtype::int16:
-    case dtype::int32: return dtype::int64;
-    case dtype::uint8:
-    case dtype::uint16:
-    case dtype::uint32: return dtype::uint64;
-    default: return t;
-  }
+  return sum_result_type(t);
 }
 
 // NumPy's nanmean/nanvar/nanstd refuse a non-inexact dtype= or out= for inexact input (before any axis check).
@@ -91,7 +83,17 @@ using arg_fn = array (*)(const array&, std::optional<int>, bool, const array&);
 
 void def_reduction(nb::module_& m, nb::handle cls, const char* name, red_fn f, bool initial_ok, bool method) {
   auto fn = [f, name, initial_ok](nb::handle a, nb::handle axis, nb::handle dt, nb::handle out, bool keepdims,
-                                  nb::handle initial, nb::handle where) {
+                                  nb::handle initial, nb::handle where) -> nb::object {
+    if (!is_ndarray(a) && is_traced(a)) {  // Note [fuse by value]
+      nb::dict kw;
+      kw["axis"] = axis;
+      kw["dtype"] = dt;
+      kw["out"] = out;
+      kw["keepdims"] = nb::bool_(keepdims);
+      if (!initial.is_none()) kw["initial"] = initial;
+      if (!where.is_none() && where.ptr() != Py_True) kw["where"] = where;
+      return call_traced(name, nb::make_tuple(a), kw);
+    }
     array x = to_array(a, name);
     check_nan_inexact(name, x, dt, out);
     return result(f(x, options(axis, dt, out, keepdims, initial, where, x, initial_ok, name)), out);
@@ -111,6 +113,7 @@ void def_variance(nb::module_& m, nb::handle cls, const char* name, var_fn f, bo
   auto fn = [f, name](nb::handle a, nb::handle axis, nb::handle dt, nb::handle out, double ddof, bool keepdims,
                       nb::handle where, nb::handle mean, nb::handle correction) {
     if (!mean.is_none()) throw type_error(std::string(name) + ": the 'mean' keyword is not supported yet");
+    if (!is_ndarray(a) && is_traced(a)) return call_traced(name, nb::make_tuple(a), nb::dict());  // unsupported
     array x = to_array(a, name);
     check_nan_inexact(name, x, dt, out);
     double d = ddof;
@@ -135,7 +138,8 @@ void def_variance(nb::module_& m, nb::handle cls, const char* name, var_fn f, bo
 }
 
 void def_arg(nb::module_& m, nb::handle cls, const char* name, arg_fn f, bool method) {
-  auto fn = [f, name](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
+  auto fn = [f, name](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) -> nb::object {
+    if (!is_ndarray(a) && is_traced(a)) return call_traced(name, nb::make_tuple(a), nb::dict());  // unsupported
     array x = to_array(a, name);
     if (name[0] == 'n' && is_inexact(x.type()) && x.size() > 0 && PyTuple_Check(axis.ptr())) {
       // NumPy's nanargmax reduces its NaN mask with all(axis=...) before argmax refuses the tuple: a tuple

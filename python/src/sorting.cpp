@@ -25,14 +25,7 @@ std::optional<std::string> to_opt_str(nb::handle obj, const char* what) {
 // searchsorted's side, checked first as NumPy's converter does (so before any device use): a str or bytes,
 // 'left' or 'right'; None is a TypeError, not the default.
 std::string to_side(nb::handle obj) {
-  std::string s;
-  if (PyUnicode_Check(obj.ptr())) {
-    s = nb::cast<std::string>(obj);
-  } else if (PyBytes_Check(obj.ptr())) {
-    s = std::string(PyBytes_AS_STRING(obj.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(obj.ptr())));
-  } else {
-    throw type_error("search side must be str, not " + args::type_name_of(obj));
-  }
+  std::string s = str_or_bytes(obj, "search side");
   if (s != "left" && s != "right") throw value_error("search side must be one of 'left' or 'right' (got '" + s + "')");
   return s;
 }

@@ -15,6 +15,20 @@
 
 namespace cuarray {
 
+// NumPy's add.reduce / multiply.reduce accumulator: small integers widen to the platform integer.
+dtype sum_result_type(dtype t) {
+  switch (t) {
+    case dtype::bool_:
+    case dtype::int8:
+    case dtype::int16:
+    case dtype::int32: return dtype::int64;
+    case dtype::uint8:
+    case dtype::uint16:
+    case dtype::uint32: return dtype::uint64;
+    default: return t;
+  }
+}
+
 namespace {
 
 array uf(std::string_view name, const array& a) { return call_ufunc(name, std::vector<array>{a})[0]; }
@@ -132,20 +146,6 @@ array mask_of(const array& a, const array& where) {
   return w.broadcast_to(a.shape());
 }
 
-// NumPy's add.reduce / multiply.reduce accumulator: small integers widen to the platform integer.
-dtype sum_type(dtype t) {
-  switch (t) {
-    case dtype::bool_:
-    case dtype::int8:
-    case dtype::int16:
-    case dtype::int32: return dtype::int64;
-    case dtype::uint8:
-    case dtype::uint16:
-    case dtype::uint32: return dtype::uint64;
-    default: return t;
-  }
-}
-
 array run(const red::spec& s, const array& a, const std::vector<int>& axes, dtype out_type, const array& mask,
           const array& per_output = array(), double p0 = 0) {
   red::call c;
@@ -172,7 +172,7 @@ void require_nonempty(const array& a, const std::vector<int>& axes, const reduce
 
 array sum_like(const array& a, const reduce_options& o, bool product, bool skip_nan) {
   std::vector<int> axes = normalize_axes(o.axis, a.ndim());
-  dtype out = o.dtype_ ? *o.dtype_ : sum_type(a.type());
+  dtype out = o.dtype_ ? *o.dtype_ : sum_result_type(a.type());
   dtype acc = compute_of(out);
   red::spec s = simple_spec(product ? (skip_nan ? "nanprod" : "prod") : (skip_nan ? "nansum" : "sum"), a.type(), acc,
                             out, product ? "r = a * b;" : "r = a + b;",
