@@ -267,10 +267,13 @@ class _Value:
 
     # -- NumPy's protocols: numpy.sin(x), numpy.where(c, x, y) ---------------------------------------
     def __array_ufunc__(self, uf, method, *inputs, **kwargs):
+        # NumPy's ufuncs call this, and so do cuarray's when an argument is a traced value (their NEP 13
+        # deferral, Note [fuse by value] in python/src/fusion_hook.hpp).
         name = getattr(uf, "__name__", str(uf))
+        shown = f"{'cuarray' if isinstance(uf, _core.ufunc) else 'numpy'}.{name}"
         if method != "__call__":
-            raise _unsupported(f"numpy.{name}.{method}")
-        return _call_ufunc(name, inputs, kwargs, f"numpy.{name}")
+            raise _unsupported(f"{shown}.{method}")
+        return _call_ufunc(name, inputs, kwargs, shown)
 
     def __array_function__(self, func, types, args, kwargs):
         name = getattr(func, "__name__", str(func))
@@ -463,6 +466,20 @@ _FUNCTIONS = {"where": _where, "real": _real, "imag": _imag, "clip": _clip, "aro
 
 def _value_dtype(x):
     return x.dtype if isinstance(x, _Value) else _literal(x)[1]
+
+
+def _function_hook(name, args, kwargs):
+    """cuarray.`name`(*args, **kwargs) met a traced value by a path _rewrite did not replace (a module alias, a
+    helper of another module, a function kept in a container): the C++ bindings of where, clip, round, real,
+    imag and the reductions call this (Note [fuse by value] in python/src/fusion_hook.hpp)."""
+    ours = _FUNCTIONS.get(name)
+    if ours is None:
+        raise _unsupported(f"cuarray.{name}",
+                           " (only elementwise ufuncs, " + ", ".join(sorted(_FUNCTIONS)) + " and astype are)")
+    return ours(*args, **kwargs)
+
+
+_core._set_fusion_hooks(_Value, _function_hook)
 
 
 def _call_ufunc(name, args, kwargs, shown):

@@ -8,6 +8,7 @@
 
 #include "args.hpp"
 #include "cuarray/elementwise_funcs.hpp"
+#include "fusion_hook.hpp"
 
 namespace cuarray::py {
 
@@ -119,6 +120,12 @@ nb::object do_clip(nb::handle a_obj, nb::handle lo, nb::handle hi, nb::handle ou
 }
 
 nb::object do_round(nb::handle a_obj, nb::handle decimals, nb::handle out) {
+  if (!is_ndarray(a_obj) && is_traced(a_obj)) {  // Note [fuse by value]
+    nb::dict kw;
+    kw["decimals"] = decimals;
+    kw["out"] = out;
+    return call_traced("around", nb::make_tuple(a_obj), kw);
+  }
   array a = to_array(a_obj, "round");
   array r = around(a, to_decimals(decimals), to_out(out));
   if (!out.is_none()) return nb::borrow(out);
@@ -139,6 +146,18 @@ void init_elementwise_funcs(nb::module_& m) {
                    nb::handle max_kw) {
     nb::handle nv = no_value();
     bool has_min = !min_kw.is(nv), has_max = !max_kw.is(nv);
+    if (!is_ndarray(a) && (is_traced(a) || is_traced(a_min) || is_traced(a_max) || is_traced(min_kw) ||
+                           is_traced(max_kw))) {  // Note [fuse by value]
+      nb::list pos;
+      pos.append(a);
+      if (!a_min.is(nv)) pos.append(a_min);
+      if (!a_max.is(nv)) pos.append(a_max);
+      nb::dict kw;
+      if (!out.is_none()) kw["out"] = out;
+      if (has_min) kw["min"] = min_kw;
+      if (has_max) kw["max"] = max_kw;
+      return call_traced("clip", nb::tuple(pos), kw);
+    }
     if (a_min.is(nv) && a_max.is(nv)) {
       return do_clip(a, has_min ? min_kw : nb::none(), has_max ? max_kw : nb::none(), out);
     }
@@ -154,10 +173,12 @@ void init_elementwise_funcs(nb::module_& m) {
 
   m.def("real", [](nb::handle x) {
     if (is_ndarray(x)) return real_get(x);
+    if (is_traced(x)) return call_traced("real", nb::make_tuple(x), nb::dict());  // Note [fuse by value]
     return real_get(wrap(to_array(x, "real")));
   }, nb::arg("val"), "The real part: a view for complex arrays, the array itself otherwise.");
   m.def("imag", [](nb::handle x) {
     if (is_ndarray(x)) return imag_get(x);
+    if (is_traced(x)) return call_traced("imag", nb::make_tuple(x), nb::dict());  // Note [fuse by value]
     return imag_get(wrap(to_array(x, "imag")));
   }, nb::arg("val"), "The imaginary part: a view for complex arrays, zeros otherwise.");
   m.def("angle", [](nb::handle z, bool deg) { return wrap(angle(to_array(z, "angle"), deg)); },
@@ -215,6 +236,9 @@ void init_elementwise_funcs(nb::module_& m) {
     if (args.size() == 2) throw value_error("either both or neither of x and y should be given");
     if (args.size() != 3) {
       throw type_error("where() takes at most 3 arguments (" + std::to_string(args.size()) + " given)");
+    }
+    if (is_traced(args[0]) || is_traced(args[1]) || is_traced(args[2])) {
+      return call_traced("where", args, kwargs);  // Note [fuse by value]
     }
     ufunc_arg c = to_operand(args[0], "where"), x = to_operand(args[1], "where"), y = to_operand(args[2], "where");
     return wrap(where(c, x, y));

@@ -2,6 +2,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <limits>
@@ -11,6 +12,7 @@
 
 #include "args.hpp"
 #include "common.hpp"
+#include "fusion_hook.hpp"
 #include "src/jit/nvrtc.hpp"
 #include "src/ops/elementwise.hpp"
 #include "src/ops/ufunc.hpp"
@@ -117,12 +119,76 @@ bool to_arg(nb::handle obj, ufunc_arg& out, bool strict) {
   return true;
 }
 
+// Note [ufunc overrides]: an operand the ufunc cannot convert gets the call if it overrides __array_ufunc__
+// (NEP 13), as NumPy's ufuncs do: cuarray.fuse's traced values (Note [fuse by value] in fusion_hook.hpp), and
+// any other such object. It is looked for only after a conversion failed (a TypeError), so a call that
+// converts its arguments never looks. NumPy arrays and scalars are not asked: cuarray refuses host arrays on
+// purpose, and keeps that error; neither are objects with __cuda_array_interface__, which cuarray converts
+// itself (CuPy's arrays). Candidates are asked left to right (inputs, then out=, then where=), one per type;
+// NotImplemented from all of them leaves the conversion error. NEP 13's subclass-first order is not kept.
+bool overrides_ufunc(PyObject* o) {
+  if (o == Py_None || is_ndarray(o) || PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o)) return false;
+  if (PyType_Check(o)) return false;  // a class, not an instance
+  static nb::object np_ndarray = numpy().attr("ndarray"), np_generic = numpy().attr("generic");
+  int host = PyObject_IsInstance(o, np_ndarray.ptr());
+  if (host == 0) host = PyObject_IsInstance(o, np_generic.ptr());
+  if (host != 0) {
+    if (host < 0) PyErr_Clear();
+    return false;
+  }
+  auto* tp = reinterpret_cast<PyObject*>(Py_TYPE(o));  // NEP 13 looks the attribute up on the type
+  PyObject* attr = PyObject_GetAttrString(tp, "__array_ufunc__");
+  if (attr == nullptr) {
+    PyErr_Clear();
+    return false;
+  }
+  bool overrides = attr != Py_None;
+  Py_DECREF(attr);
+  if (overrides && PyObject_HasAttrString(tp, "__cuda_array_interface__")) overrides = false;
+  return overrides;
+}
+
+// The result of the first override among a ufunc call's operands that does not answer NotImplemented (Note
+// [ufunc overrides]); an invalid object when there is none, or all answered NotImplemented.
+nb::object defer_to_override(nb::handle self, nb::handle args, nb::handle kwargs) {
+  std::vector<PyObject*> candidates;
+  const Py_ssize_t n = PyTuple_GET_SIZE(args.ptr());
+  for (Py_ssize_t i = 0; i < n; ++i) candidates.push_back(PyTuple_GET_ITEM(args.ptr(), i));
+  if (PyObject* out = PyDict_GetItemString(kwargs.ptr(), "out")) {
+    if (PyTuple_Check(out)) {
+      for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(out); ++j) candidates.push_back(PyTuple_GET_ITEM(out, j));
+    } else {
+      candidates.push_back(out);
+    }
+  }
+  if (PyObject* where = PyDict_GetItemString(kwargs.ptr(), "where")) candidates.push_back(where);
+  std::vector<PyTypeObject*> asked;
+  for (PyObject* o : candidates) {
+    if (std::find(asked.begin(), asked.end(), Py_TYPE(o)) != asked.end() || !overrides_ufunc(o)) continue;
+    asked.push_back(Py_TYPE(o));
+    nb::object method = nb::steal(PyObject_GetAttrString(o, "__array_ufunc__"));
+    if (!method.is_valid()) throw nb::python_error();
+    nb::object call_args = nb::steal(PyTuple_New(n + 2));
+    PyTuple_SET_ITEM(call_args.ptr(), 0, nb::borrow(self).release().ptr());
+    PyTuple_SET_ITEM(call_args.ptr(), 1, nb::str("__call__").release().ptr());
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyTuple_SET_ITEM(call_args.ptr(), i + 2, nb::borrow(PyTuple_GET_ITEM(args.ptr(), i)).release().ptr());
+    }
+    PyObject* kw = PyDict_GET_SIZE(kwargs.ptr()) > 0 ? kwargs.ptr() : nullptr;
+    PyObject* r = PyObject_Call(method.ptr(), call_args.ptr(), kw);
+    if (r == nullptr) throw nb::python_error();
+    if (r != Py_NotImplemented) return nb::steal(r);
+    Py_DECREF(r);
+  }
+  return nb::object();
+}
+
 // Note [ufunc argument order]: with several faults NumPy reports the first it meets, so the general call
 // checks in NumPy's order: the number of positional arguments, the keyword names, then dtype=, out=,
 // where=, casting=, order= and subok= in that order, then the inputs; call_ufunc then resolves the loop
 // (TypeError), checks the casts of the inputs and of the outputs (TypeError), and only then broadcasts
 // (ValueError).
-nb::object call(const py_ufunc& u, nb::args args, nb::kwargs kwargs) {
+nb::object call_checked(const py_ufunc& u, nb::args args, nb::kwargs kwargs) {
   const ufunc_def& d = *u.def;
   std::size_t nargs = args.size();
   if (d.nout == 1 && d.nin <= 2 && nargs == static_cast<std::size_t>(d.nin) && kwargs.size() == 0) {
@@ -240,6 +306,17 @@ nb::object call(const py_ufunc& u, nb::args args, nb::kwargs kwargs) {
   return nb::steal(t);
 }
 
+// A ufunc call with its arguments as a tuple and a dict: the general path, and __call__.
+nb::object call(const py_ufunc& u, nb::args args, nb::kwargs kwargs) {
+  try {
+    return call_checked(u, args, kwargs);
+  } catch (const type_error&) {
+    nb::object r = defer_to_override(nb::find(u), args, kwargs);  // Note [ufunc overrides]
+    if (r.is_valid()) return r;
+    throw;
+  }
+}
+
 // The axis of accumulate and reduceat as NumPy takes it: an integer (not a bool), a tuple of exactly one, or
 // None (every axis: one only for a 1-d array).
 int single_axis(nb::handle axis, int ndim, const char* method) {
@@ -334,30 +411,41 @@ PyObject* ufunc_vectorcall(PyObject* self, PyObject* const* args, std::size_t na
     const ufunc_def& d = *u.def;
     Py_ssize_t n = PyVectorcall_NARGS(nargsf);
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    if (nkw == 0 && d.nout == 1 && d.nin <= 2 && n == d.nin) {
-      ufunc_arg_ref in[2];
-      std::optional<array> holders[2];
-      for (int i = 0; i < d.nin; ++i) to_arg_ref(args[i], in[i], holders[i], true);
-      return wrap_made([&] { return call_ufunc1(d, in, d.nin); });
-    }
-    // `ufunc(a, b, out=c)` with one ndarray output (or a 1-tuple of one): the same borrowed path.
-    if (nkw == 1 && d.nout == 1 && d.nin <= 2 && n == d.nin &&
-        PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "out") == 0) {
-      PyObject* out = args[n];
-      if (PyTuple_CheckExact(out) && PyTuple_GET_SIZE(out) == 1) out = PyTuple_GET_ITEM(out, 0);
-      if (Py_TYPE(out) == reinterpret_cast<PyTypeObject*>(ndarray_type().ptr())) {
+    auto packed = [&] {  // the arguments as a tuple and a dict
+      nb::tuple targs = nb::steal<nb::tuple>(PyTuple_New(n));
+      for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(targs.ptr(), i, nb::borrow(args[i]).release().ptr());
+      nb::dict kw;
+      for (Py_ssize_t j = 0; j < nkw; ++j) kw[nb::handle(PyTuple_GET_ITEM(kwnames, j))] = nb::handle(args[n + j]);
+      return std::make_pair(nb::borrow<nb::args>(targs), nb::borrow<nb::kwargs>(kw));
+    };
+    try {
+      if (nkw == 0 && d.nout == 1 && d.nin <= 2 && n == d.nin) {
         ufunc_arg_ref in[2];
         std::optional<array> holders[2];
         for (int i = 0; i < d.nin; ++i) to_arg_ref(args[i], in[i], holders[i], true);
-        call_ufunc1_into(d, in, d.nin, as_py_array(out).a);
-        return nb::borrow(out);
+        return wrap_made([&] { return call_ufunc1(d, in, d.nin); });
       }
+      // `ufunc(a, b, out=c)` with one ndarray output (or a 1-tuple of one): the same borrowed path.
+      if (nkw == 1 && d.nout == 1 && d.nin <= 2 && n == d.nin &&
+          PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "out") == 0) {
+        PyObject* out = args[n];
+        if (PyTuple_CheckExact(out) && PyTuple_GET_SIZE(out) == 1) out = PyTuple_GET_ITEM(out, 0);
+        if (Py_TYPE(out) == reinterpret_cast<PyTypeObject*>(ndarray_type().ptr())) {
+          ufunc_arg_ref in[2];
+          std::optional<array> holders[2];
+          for (int i = 0; i < d.nin; ++i) to_arg_ref(args[i], in[i], holders[i], true);
+          call_ufunc1_into(d, in, d.nin, as_py_array(out).a);
+          return nb::borrow(out);
+        }
+      }
+    } catch (const type_error&) {
+      auto [targs, kw] = packed();
+      nb::object r = defer_to_override(self, targs, kw);  // Note [ufunc overrides]
+      if (r.is_valid()) return r;
+      throw;
     }
-    nb::tuple targs = nb::steal<nb::tuple>(PyTuple_New(n));
-    for (Py_ssize_t i = 0; i < n; ++i) PyTuple_SET_ITEM(targs.ptr(), i, nb::borrow(args[i]).release().ptr());
-    nb::dict kw;
-    for (Py_ssize_t j = 0; j < nkw; ++j) kw[nb::handle(PyTuple_GET_ITEM(kwnames, j))] = nb::handle(args[n + j]);
-    return call(u, nb::borrow<nb::args>(targs), nb::borrow<nb::kwargs>(kw));
+    auto [targs, kw] = packed();
+    return call(u, targs, kw);
   });
 }
 
@@ -527,6 +615,17 @@ void init_ufunc(nb::module_& m) {
   }
   install_ufunc_vectorcall(ufunc_cls);
 
+  // cuarray._fusion's traced-value type and function hook (Note [fuse by value] in fusion_hook.hpp); kept for
+  // the life of the process (a module-level type outlives every call that could meet its instances).
+  m.def("_set_fusion_hooks", [](nb::handle traced, nb::handle hook) {
+    if (!PyType_Check(traced.ptr()) || !PyCallable_Check(hook.ptr())) {
+      throw type_error("_set_fusion_hooks(type, callable)");
+    }
+    Py_XDECREF(reinterpret_cast<PyObject*>(traced_type));
+    Py_XDECREF(traced_function_hook);
+    traced_type = reinterpret_cast<PyTypeObject*>(nb::borrow(traced).release().ptr());
+    traced_function_hook = nb::borrow(hook).release().ptr();
+  }, nb::arg("traced_type"), nb::arg("hook"));
   m.def("get_ufunc", [](const std::string& name) {
     const ufunc_def* d = find_ufunc(name);
     if (!d) throw value_error("no ufunc named " + name);

@@ -494,3 +494,189 @@ def test_fused_reduction_result_cannot_be_used_further():
 
     with pytest.raises(TypeError):
         bad._source(numpy.dtype(numpy.float32))
+
+
+# --- fuse by value: cuarray reached by a path _rewrite does not replace (Note [fuse by value]) ---------------
+
+
+def _alias_module():
+    """A module made elsewhere that re-exports cuarray's functions under a name not like cuarray's."""
+    import types
+    alias = types.ModuleType("alias")
+    for name in ("sin", "exp", "add", "sum", "max", "amin", "prod", "where", "clip", "around", "real", "imag", "mean"):
+        setattr(alias, name, getattr(cp, name))
+    return alias
+
+
+_mod = _alias_module()  # a global of this module whose value is not cuarray: _rewrite leaves it alone
+
+
+def _import_module(tmp_path, name, text):
+    import importlib.util
+    path = tmp_path / f"{name}.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_HELPER = """
+from cuarray import sin, where
+
+
+def helper(x, y):
+    return where(x > 0, sin(x) * y, y) + 1
+"""
+
+
+def _src(func, *dtypes):
+    """The kernel source of `func` under one kernel name, so that two functions' sources compare."""
+    return cp.fuse(kernel_name="k")(func)._source(*dtypes)
+
+
+def _trace(fused, *dtypes):
+    return cp._fusion._Trace(fused, tuple(("a", d) for d in dtypes), [cp._fusion._FakeArray(d) for d in dtypes])
+
+
+def test_by_value_alias_traces_like_the_module():
+    def direct(x, y):
+        return cp.where(x > 0, cp.clip(cp.sin(x), -0.5, 0.5), cp.around(cp.real(y))) + cp.add(x, y, dtype=F64)
+
+    def by_alias(x, y):
+        return _mod.where(x > 0, _mod.clip(_mod.sin(x), -0.5, 0.5), _mod.around(_mod.real(y))) + \
+            _mod.add(x, y, dtype=F64)
+
+    assert _src(by_alias, F32, F32) == _src(direct, F32, F32)
+    _compiles(cp.fuse(by_alias), F32, F32)
+
+
+def test_by_value_helper_of_another_module_traces(tmp_path):
+    helper = _import_module(tmp_path, "cuarray_fuse_helper_a", _HELPER).helper
+
+    def direct(x, y):
+        return cp.where(x > 0, cp.sin(x) * y, y) + 1
+
+    assert _src(lambda x, y: helper(x, y), F32, F32) == _src(direct, F32, F32)
+
+
+def test_by_value_module_imported_after_decoration_traces(tmp_path):
+    late = None
+    fused = cp.fuse(kernel_name="k")(lambda x: late.sin(x) * 2)  # `late` is bound after fuse saw the function
+    late = _import_module(tmp_path, "cuarray_fuse_late_a", "from cuarray import sin\n")
+    assert fused._source(F64) == _src(lambda x: cp.sin(x) * 2, F64)
+
+
+def test_by_value_functions_in_a_container_trace():
+    table = {"sin": cp.sin, "imag": cp.imag, "max": cp.max}
+    assert _src(lambda x: table["sin"](x) + table["imag"](x), C64) == _src(lambda x: cp.sin(x) + cp.imag(x), C64)
+    red = _trace(cp.fuse(lambda x: table["max"](x * 2, axis=0)), F32).reduction
+    assert red.op == "max" and red.axis == 0
+
+
+def test_numpy_ufunc_on_a_traced_value_traces_like_cuarray():
+    assert _src(lambda x: numpy.sin(x) + 1, F32) == _src(lambda x: cp.sin(x) + 1, F32)
+
+
+@pytest.mark.parametrize("name, kwargs", [("sum", {"axis": -1}), ("max", {"axis": (0, 1), "keepdims": True}),
+                                          ("amin", {}), ("prod", {"axis": 1, "dtype": F64})])
+def test_by_value_reduction_traces_like_the_module(name, kwargs):
+    by_alias = _trace(cp.fuse(lambda x, y: getattr(_mod, name)(x * y, **kwargs)), F32, F32)
+    direct = _trace(cp.fuse(lambda x, y: getattr(cp, name)(x * y, **kwargs)), F32, F32)
+    a, b = by_alias.reduction, direct.reduction
+    assert (a.op, a.axis, a.keepdims, a.dtype) == (b.op, b.axis, b.keepdims, b.dtype)
+    assert cp._fusion._reduction_code(by_alias) == cp._fusion._reduction_code(direct)
+
+
+def test_by_value_unsupported_function_raises_fuse_error():
+    with pytest.raises(TypeError, match="cuarray.mean is not supported in a fused function"):
+        cp.fuse(lambda x: _mod.mean(x))._source(F32)
+    with pytest.raises(TypeError, match="out= argument of cuarray.sin"):
+        cp.fuse(lambda x: _mod.sin(x, out=x))._source(F32)
+
+
+def test_ufunc_defers_to_an_operand_overriding_array_ufunc():
+    class Other:
+        def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+            return ufunc.__name__, method, len(inputs), kwargs
+
+    class Refuses:
+        def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+            return NotImplemented
+
+    o = Other()
+    assert cp.sin(o) == ("sin", "__call__", 1, {})
+    assert cp.add(1.0, o, dtype=F32) == ("add", "__call__", 2, {"dtype": F32})
+    assert cp.sin.__call__(o) == ("sin", "__call__", 1, {})
+    assert cp.negative(2.0, out=o) == ("negative", "__call__", 1, {"out": o})
+    with pytest.raises(TypeError, match="Unsupported type Refuses"):
+        cp.sin(Refuses())
+    with pytest.raises(TypeError, match="Unsupported type ndarray"):  # host arrays are still refused
+        cp.add(numpy.ones(3), 1.0)
+    with pytest.raises(TypeError, match="Unsupported type ndarray"):
+        cp.sin(numpy.ones(3), where=numpy.ones(3, bool))
+
+
+@gpu
+def test_by_value_alias_on_device_matches_numpy_and_the_module():
+    @cp.fuse()
+    def by_alias(x, y):
+        return _mod.where(x > 0, _mod.sin(x) * y, _mod.clip(y, -1, 1)) + _mod.exp(x)
+
+    @cp.fuse()
+    def direct(x, y):
+        return cp.where(x > 0, cp.sin(x) * y, cp.clip(y, -1, 1)) + cp.exp(x)
+
+    rng = numpy.random.default_rng(3)
+    x, y = rng.standard_normal((2, 4, 17)).astype(numpy.float32)
+    got = by_alias(cp.asarray(x), cp.asarray(y))
+    want = numpy.where(x > 0, numpy.sin(x) * y, numpy.clip(y, -1, 1)) + numpy.exp(x)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    numpy.testing.assert_allclose(got.get(), want, rtol=1e-5, atol=1e-6)
+    numpy.testing.assert_array_equal(got.get(), direct(cp.asarray(x), cp.asarray(y)).get())
+
+
+@gpu
+def test_by_value_helper_of_another_module_on_device(tmp_path):
+    helper = _import_module(tmp_path, "cuarray_fuse_helper_b", _HELPER).helper
+    fused = cp.fuse(lambda x, y: helper(x, y) * 2)
+    x = numpy.linspace(-2, 2, 33)
+    y = numpy.linspace(1, 3, 33)
+    got = fused(cp.asarray(x), cp.asarray(y))
+    numpy.testing.assert_allclose(got.get(), (numpy.where(x > 0, numpy.sin(x) * y, y) + 1) * 2, rtol=1e-12)
+
+
+@gpu
+def test_by_value_module_imported_after_decoration_on_device(tmp_path):
+    late = None
+
+    @cp.fuse()
+    def f(x):
+        return late.sin(x) * 2
+
+    late = _import_module(tmp_path, "cuarray_fuse_late_b", "from cuarray import sin\n")
+    x = numpy.arange(10, dtype=numpy.float64)
+    numpy.testing.assert_allclose(f(cp.asarray(x)).get(), numpy.sin(x) * 2, rtol=1e-12)
+
+
+@gpu
+def test_numpy_ufunc_on_a_traced_value_on_device():
+    f = cp.fuse(lambda x, y: numpy.sin(x) + numpy.multiply(x, y))
+    x = numpy.arange(12, dtype=numpy.float32).reshape(3, 4)
+    got = f(cp.asarray(x), cp.asarray(x))
+    numpy.testing.assert_allclose(got.get(), numpy.sin(x) + x * x, rtol=1e-6)
+
+
+@gpu
+@pytest.mark.parametrize("axis", [None, -1, (0, 1)], ids=str)
+def test_by_value_reduction_through_an_alias_on_device(axis):
+    @cp.fuse()
+    def dot_rows(x, y):
+        return _mod.sum(x * y, axis=axis)
+
+    rng = numpy.random.default_rng(4)
+    x, y = rng.standard_normal((2, 5, 7, 33)).astype(numpy.float32)
+    got = dot_rows(cp.asarray(x), cp.asarray(y))
+    want = numpy.sum(x * y, axis=axis)
+    assert got.shape == numpy.shape(want) and got.dtype == want.dtype
+    numpy.testing.assert_allclose(got.get(), want, rtol=1e-5, atol=1e-5)
