@@ -83,7 +83,13 @@ dtype to_dtype(nb::handle obj) {
   return t;
 }
 
-shape_t to_shape(nb::handle obj) {
+void check_dims(const shape_t& s) {
+  for (auto d : s) {
+    if (d < 0) throw value_error("negative dimensions are not allowed");
+  }
+}
+
+shape_t to_shape(nb::handle obj, bool check_sign) {
   shape_t s;
   // NumPy's PyArray_IntpConverter: a bool is no dimension (TypeError), and an integer beyond intp either way
   // is "Maximum allowed dimension exceeded" (ValueError), before any check of the sign.
@@ -117,11 +123,9 @@ shape_t to_shape(nb::handle obj) {
       throw type_error("'" + nb::cast<std::string>(nb::handle((PyObject*)Py_TYPE(obj.ptr())).attr("__name__")) +
                        "' object cannot be interpreted as an integer");
     }
-    return to_shape(seq);
+    return to_shape(seq, check_sign);
   }
-  for (auto d : s) {
-    if (d < 0) throw value_error("negative dimensions are not allowed");
-  }
+  if (check_sign) check_dims(s);
   return s;
 }
 

@@ -35,7 +35,10 @@ nb::object numpy_dtype(dtype t);
 nb::module_& numpy();
 
 /// An int or a sequence of ints (anything with __index__) as a shape; TypeError / ValueError as NumPy.
-shape_t to_shape(nb::handle obj);
+shape_t to_shape(nb::handle obj, bool check_sign = true);
+/// NumPy's "negative dimensions are not allowed" (ValueError), which it checks after the dtype and order
+/// arguments: creation functions parse with to_shape(obj, false), convert those, then call this.
+void check_dims(const shape_t& s);
 nb::tuple to_tuple(const dim_vector& v);
 /// A sequence of possibly negative ints (strides).
 shape_t to_shape_signed(nb::handle obj);

@@ -65,7 +65,7 @@ scalar fill_scalar(nb::handle value, dtype t) {
 
 // eye's and identity's N and M: dimensions, with to_shape's rules (a bool is a TypeError, an integer beyond
 // int64 a ValueError, as NumPy's zeros((N, M)) has them).
-std::int64_t to_dim(nb::handle v) { return to_shape(nb::make_tuple(v))[0]; }
+std::int64_t to_dim(nb::handle v, bool check_sign = true) { return to_shape(nb::make_tuple(v), check_sign)[0]; }
 
 std::complex<double> as_complex(nb::handle v) {
   PyObject* o = v.ptr();
@@ -78,13 +78,28 @@ std::complex<double> as_complex(nb::handle v) {
 
 void init_creation(nb::module_& m) {
   m.def("empty", [](nb::handle shape, nb::handle dt, nb::handle ord) {
-    return wrap(empty(to_shape(shape), to_dtype(dt, float64), creation_order(ord)));
+    // NumPy's order: the shape's type, dtype=, order=, then the sign of the dimensions.
+    shape_t s = to_shape(shape, false);
+    dtype t = to_dtype(dt, float64);
+    order o = creation_order(ord);
+    check_dims(s);
+    return wrap(empty(s, t, o));
   }, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C");
   m.def("zeros", [](nb::handle shape, nb::handle dt, nb::handle ord) {
-    return wrap(zeros(to_shape(shape), to_dtype(dt, float64), creation_order(ord)));
+    // NumPy's order: the shape's type, dtype=, order=, then the sign of the dimensions.
+    shape_t s = to_shape(shape, false);
+    dtype t = to_dtype(dt, float64);
+    order o = creation_order(ord);
+    check_dims(s);
+    return wrap(zeros(s, t, o));
   }, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C");
   m.def("ones", [](nb::handle shape, nb::handle dt, nb::handle ord) {
-    return wrap(ones(to_shape(shape), to_dtype(dt, float64), creation_order(ord)));
+    // NumPy's order: the shape's type, dtype=, order=, then the sign of the dimensions.
+    shape_t s = to_shape(shape, false);
+    dtype t = to_dtype(dt, float64);
+    order o = creation_order(ord);
+    check_dims(s);
+    return wrap(ones(s, t, o));
   }, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C");
   m.def("full", [](nb::handle shape, nb::handle value, nb::handle dt, nb::handle ord) {
     shape_t s = to_shape(shape);
@@ -188,10 +203,11 @@ void init_creation(nb::module_& m) {
   });
   m.def("eye", [](nb::handle nn, nb::handle mm, nb::handle kk, nb::handle dt, nb::handle ord) {
     // NumPy's order: zeros((N, M), dtype, order), then `k >= M` (no diagonal), then operator.index(k).
-    std::int64_t n = to_dim(nn);
-    std::int64_t cols = mm.is_none() ? n : to_dim(mm);
+    std::int64_t n = to_dim(nn, false);
+    std::int64_t cols = mm.is_none() ? n : to_dim(mm, false);
     dtype t = to_dtype(dt, float64);
     order o = creation_order(ord);
+    check_dims({n, cols});
     long long k = cols;  // any k >= M, int64 or not, gives no diagonal
     nb::object m_obj = nb::int_(cols);
     int beyond = PyObject_RichCompareBool(kk.ptr(), m_obj.ptr(), Py_GE);

@@ -80,3 +80,19 @@ def test_none_order_and_fill_value_are_accepted(call):
         return
     with pytest.raises(cp.cuda.runtime.CUDARuntimeError):
         call()
+
+
+# The GPU machine's hypothesis drew these: NumPy checks the shape's type, then dtype=, then order=, and only
+# then the sign of the dimensions (eye builds zeros((N, M), dtype, order)).
+@pytest.mark.parametrize("call,error", [
+    (lambda xp: xp.empty(2.0, order="A"), TypeError),
+    (lambda xp: xp.zeros((2, -1), order="A"), ValueError),
+    (lambda xp: xp.ones(-1, dtype="int7"), TypeError),
+    (lambda xp: xp.eye(-1, k=0, dtype="int7"), TypeError),
+    (lambda xp: xp.eye(2, -3, order="Q"), ValueError),
+])
+def test_creation_checks_in_numpys_order(call, error):
+    with pytest.raises(error):
+        call(numpy)
+    with pytest.raises(error):
+        call(cp)
