@@ -77,30 +77,19 @@ std::complex<double> as_complex(nb::handle v) {
 }  // namespace
 
 void init_creation(nb::module_& m) {
-  m.def("empty", [](nb::handle shape, nb::handle dt, nb::handle ord) {
-    // NumPy's order: the shape's type, dtype=, order=, then the sign of the dimensions.
-    shape_t s = to_shape(shape, false);
-    dtype t = to_dtype(dt, float64);
-    order o = creation_order(ord);
-    check_dims(s);
-    return wrap(empty(s, t, o));
-  }, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C");
-  m.def("zeros", [](nb::handle shape, nb::handle dt, nb::handle ord) {
-    // NumPy's order: the shape's type, dtype=, order=, then the sign of the dimensions.
-    shape_t s = to_shape(shape, false);
-    dtype t = to_dtype(dt, float64);
-    order o = creation_order(ord);
-    check_dims(s);
-    return wrap(zeros(s, t, o));
-  }, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C");
-  m.def("ones", [](nb::handle shape, nb::handle dt, nb::handle ord) {
-    // NumPy's order: the shape's type, dtype=, order=, then the sign of the dimensions.
-    shape_t s = to_shape(shape, false);
-    dtype t = to_dtype(dt, float64);
-    order o = creation_order(ord);
-    check_dims(s);
-    return wrap(ones(s, t, o));
-  }, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C");
+  // empty/zeros/ones: NumPy's order of checks is the shape's type, dtype=, order=, then the sign of the dimensions.
+  auto def_filled = [&](const char* name, array (*make)(const shape_t&, dtype, order)) {
+    m.def(name, [make](nb::handle shape, nb::handle dt, nb::handle ord) {
+      shape_t s = to_shape(shape, false);
+      dtype t = to_dtype(dt, float64);
+      order o = creation_order(ord);
+      check_dims(s);
+      return wrap(make(s, t, o));
+    }, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C");
+  };
+  def_filled("empty", [](const shape_t& s, dtype t, order o) { return empty(s, t, o); });
+  def_filled("zeros", [](const shape_t& s, dtype t, order o) { return zeros(s, t, o); });
+  def_filled("ones", [](const shape_t& s, dtype t, order o) { return ones(s, t, o); });
   m.def("full", [](nb::handle shape, nb::handle value, nb::handle dt, nb::handle ord) {
     shape_t s = to_shape(shape);
     order o = creation_order(ord);

@@ -342,15 +342,16 @@ assigned_value to_assigned_value(nb::handle value, dtype t) {
     r.arr = as_py_array(value).a;
     return r;
   }
-  if (PyObject_HasAttrString(o, "__cuda_array_interface__")) {
-    r.arr = as_py_array(nb::module_::import_("cuarray").attr("asarray")(value)).a;
-    return r;
-  }
+  // Scalars first: they are the common value, and a failed attribute lookup costs more than the check.
   if (is_python_scalar(value)) {
     r.is_scalar = true;
     // A NumPy scalar is cast ('unsafe', FORCECAST); a Python one converts as int()/float() would.
     static nb::object generic = numpy().attr("generic");
     r.s = to_scalar(value, t, PyObject_IsInstance(o, generic.ptr()) != 1);
+    return r;
+  }
+  if (PyObject_HasAttrString(o, "__cuda_array_interface__")) {
+    r.arr = as_py_array(nb::module_::import_("cuarray").attr("asarray")(value)).a;
     return r;
   }
   nb::object host = PyObject_HasAttrString(o, "__array_interface__")

@@ -293,14 +293,8 @@ def test_elementwise_kernel_definitions_and_argument_checks():
         expr = ' + '.join(names) or '0'
         op = ' '.join('{} = {};'.format(o, expr) for o in onames)
         desc = 'ElementwiseKernel({!r}, {!r}, {!r})'.format(ins_s, outs_s, op)
-        try:
-            k = cp.ElementwiseKernel(ins_s, outs_s, op, 'fuzz_kernel')
-        except Exception as e:  # noqa: BLE001
-            if expected is None or not isinstance(e, expected):
-                bad.append(_rec(desc, expected, e))
-            return
-        if expected is not None:
-            bad.append(_rec(desc, expected, None))
+        k = _attempt(bad, desc, expected, lambda: cp.ElementwiseKernel(ins_s, outs_s, op, 'fuzz_kernel'))
+        if k is _FAILED:
             return
         # Valid kernel: argument checks (no device needed).
         params = [p.split() for p in ins + outs]
@@ -324,14 +318,8 @@ def test_elementwise_kernel_definitions_and_argument_checks():
         if want is None and unbound:
             want = TypeError  # an output placeholder no input fixes
         cdesc = '{}._source({})'.format(desc, ', '.join(_fuzz._fmt(a) for a in args))
-        try:
-            src = k._source(*args)
-        except Exception as e:  # noqa: BLE001
-            if want is None or not isinstance(e, want):
-                bad.append(_rec(cdesc, want, e))
-            return
-        if want is not None:
-            bad.append(_rec(cdesc, want, None))
+        src = _attempt(bad, cdesc, want, lambda: k._source(*args))
+        if src is _FAILED:
             return
         try:
             size = cp._core.nvrtc_compile(src, 'fuzz_kernel.cu', 80, [])
@@ -343,6 +331,24 @@ def test_elementwise_kernel_definitions_and_argument_checks():
 
     run()
     assert not bad, _report(bad, 'ElementwiseKernel definitions', max(25, CPU_EXAMPLES // 3))
+
+
+_FAILED = object()
+
+
+def _attempt(bad, desc, want, fn):
+    """fn()'s value when it succeeds as expected (`want` None); else _FAILED, with a record in `bad` unless it
+    raised the expected exception class `want`."""
+    try:
+        value = fn()
+    except Exception as e:  # noqa: BLE001
+        if want is None or not isinstance(e, want):
+            bad.append(_rec(desc, want, e))
+        return _FAILED
+    if want is not None:
+        bad.append(_rec(desc, want, None))
+        return _FAILED
+    return value
 
 
 def _rec(desc, expected, got):

@@ -288,26 +288,14 @@ def test_axis_errors():
 
 # Issue 14: the axis of a reduction is None, an integer or a tuple of integers, as NumPy's ufunc.reduce
 # takes it: a list, a bool, a float, a string are TypeErrors; numpy integers and 0-d integer arrays work.
+_REDUCING_FUNCTIONS = ("sum", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "mean", "var", "std", "any",
+                       "all", "nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean", "nanvar",
+                       "nanstd", "count_nonzero", "ptp")
+_REDUCING_METHODS = ("sum", "prod", "max", "min", "argmax", "argmin", "mean", "var", "std", "any", "all")
 _REDUCTIONS = {
-    "sum": lambda xp, a, ax: xp.sum(a, axis=ax), "prod": lambda xp, a, ax: xp.prod(a, axis=ax),
-    "max": lambda xp, a, ax: xp.max(a, axis=ax), "min": lambda xp, a, ax: xp.min(a, axis=ax),
-    "amax": lambda xp, a, ax: xp.amax(a, axis=ax), "amin": lambda xp, a, ax: xp.amin(a, axis=ax),
-    "argmax": lambda xp, a, ax: xp.argmax(a, axis=ax), "argmin": lambda xp, a, ax: xp.argmin(a, axis=ax),
-    "mean": lambda xp, a, ax: xp.mean(a, axis=ax), "var": lambda xp, a, ax: xp.var(a, axis=ax),
-    "std": lambda xp, a, ax: xp.std(a, axis=ax), "any": lambda xp, a, ax: xp.any(a, axis=ax),
-    "all": lambda xp, a, ax: xp.all(a, axis=ax), "nansum": lambda xp, a, ax: xp.nansum(a, axis=ax),
-    "nanprod": lambda xp, a, ax: xp.nanprod(a, axis=ax), "nanmax": lambda xp, a, ax: xp.nanmax(a, axis=ax),
-    "nanmin": lambda xp, a, ax: xp.nanmin(a, axis=ax), "nanargmax": lambda xp, a, ax: xp.nanargmax(a, axis=ax),
-    "nanargmin": lambda xp, a, ax: xp.nanargmin(a, axis=ax), "nanmean": lambda xp, a, ax: xp.nanmean(a, axis=ax),
-    "nanvar": lambda xp, a, ax: xp.nanvar(a, axis=ax), "nanstd": lambda xp, a, ax: xp.nanstd(a, axis=ax),
-    "count_nonzero": lambda xp, a, ax: xp.count_nonzero(a, axis=ax), "ptp": lambda xp, a, ax: xp.ptp(a, axis=ax),
-    "a.sum": lambda xp, a, ax: a.sum(axis=ax), "a.prod": lambda xp, a, ax: a.prod(axis=ax),
-    "a.max": lambda xp, a, ax: a.max(axis=ax), "a.min": lambda xp, a, ax: a.min(axis=ax),
-    "a.argmax": lambda xp, a, ax: a.argmax(axis=ax), "a.argmin": lambda xp, a, ax: a.argmin(axis=ax),
-    "a.mean": lambda xp, a, ax: a.mean(axis=ax), "a.var": lambda xp, a, ax: a.var(axis=ax),
-    "a.std": lambda xp, a, ax: a.std(axis=ax), "a.any": lambda xp, a, ax: a.any(axis=ax),
-    "a.all": lambda xp, a, ax: a.all(axis=ax), "add.reduce": lambda xp, a, ax: xp.add.reduce(a, axis=ax),
-    "maximum.reduce": lambda xp, a, ax: xp.maximum.reduce(a, axis=ax),
+    **{n: (lambda xp, a, ax, n=n: getattr(xp, n)(a, axis=ax)) for n in _REDUCING_FUNCTIONS},
+    **{"a." + n: (lambda xp, a, ax, n=n: getattr(a, n)(axis=ax)) for n in _REDUCING_METHODS},
+    **{u + ".reduce": (lambda xp, a, ax, u=u: getattr(xp, u).reduce(a, axis=ax)) for u in ("add", "maximum")},
 }
 
 
