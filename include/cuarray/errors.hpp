@@ -44,6 +44,12 @@ struct no_device_error : cuda_error {
   using cuda_error::cuda_error;
 };
 
+/// An implicit synchronisation while allow_synchronize(false) is in force on the thread
+/// (Python: cuarray.DeviceSynchronized).
+struct device_synchronized_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// The memory pool could not satisfy a request (Python: cuarray.cuda.memory.OutOfMemoryError).
 struct out_of_memory_error : std::runtime_error {
   out_of_memory_error(std::size_t requested, std::size_t used, std::size_t total, std::size_t limit);

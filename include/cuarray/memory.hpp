@@ -63,6 +63,7 @@ class memory_pool : public allocator, public std::enable_shared_from_this<memory
   struct impl;
 
  private:
+  storage_ptr allocate_unobserved(std::size_t bytes, int device, stream_ref stream);
   std::shared_ptr<impl> impl_;
 };
 
@@ -90,6 +91,29 @@ class plain_allocator : public allocator {
 
 /// Managed (unified) memory from cudaMallocManaged.
 storage_ptr malloc_managed(std::size_t bytes, int device);
+
+/// Note [memory hooks]: CuPy's memory hooks. An observer set on a thread hears of that thread's requests to a
+/// memory_pool (malloc), the pool's new segments from cudaMalloc (alloc) and blocks returned to a pool (free).
+/// With no observer on any thread, the pool pays one relaxed load of a global counter per allocation and
+/// free. The pool's lock is never held while an observer runs; alloc events are reported after the pool's
+/// allocation returns (pre and post together), since cudaMalloc runs under that lock.
+class memory_pool_observer {
+ public:
+  virtual ~memory_pool_observer() = default;
+  virtual void malloc_pre(int device, std::size_t size, std::size_t mem_size) = 0;
+  /// `ptr` and `pmem_id` (the block's identity) are 0 when the allocation failed.
+  virtual void malloc_post(int device, std::size_t size, std::size_t mem_size, std::uintptr_t ptr,
+                           std::uintptr_t pmem_id) = 0;
+  virtual void alloc_pre(int device, std::size_t mem_size) = 0;
+  /// `ptr` is 0 when cudaMalloc failed.
+  virtual void alloc_post(int device, std::size_t mem_size, std::uintptr_t ptr) = 0;
+  /// Runs in the destructor of the block: must not throw.
+  virtual void free_pre(int device, std::size_t mem_size, std::uintptr_t ptr, std::uintptr_t pmem_id) noexcept = 0;
+  virtual void free_post(int device, std::size_t mem_size, std::uintptr_t ptr, std::uintptr_t pmem_id) noexcept = 0;
+};
+
+/// Set the calling thread's observer of memory pools; nullptr removes it.
+void set_memory_pool_observer(std::shared_ptr<memory_pool_observer> observer);
 
 /// The process-wide default pool (never destroyed).
 const std::shared_ptr<memory_pool>& default_memory_pool();

@@ -7,6 +7,11 @@
 
 namespace cuarray {
 
+/// CuPy's allow_synchronize for the calling thread: while false, a copy that waits for the device
+/// (memcpy_device_to_host) throws device_synchronized_error instead. Returns the previous setting.
+bool set_synchronize_allowed(bool allowed);
+bool synchronize_allowed();
+
 /// Copy device bytes to pageable or pinned host memory; returns when `dst` holds the data.
 /// Large copies into pageable memory are pipelined through a ring of pinned buffers, with the host-side
 /// copies spread over worker threads (see Note [staged transfers] in src/core/transfer.cpp).

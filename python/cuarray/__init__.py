@@ -95,3 +95,51 @@ ndarray.__module__ = "cuarray"
 from cuarray._core import (  # noqa: F401,E402 - indexing functions
     compress, place, put, put_along_axis, putmask, take, take_along_axis)
 from cuarray import _indexing  # noqa: F401,E402 - ndarray.flat
+# Signatures (issue 15): inspect.signature and help() see the bindings' NumPy-style parameters.
+from cuarray import _signature  # noqa: E402
+_signature.install(_core)
+# I/O, printing, DLPack names, error state and warnings, modules (issue 16: io/print, modules, ndarray, warnings).
+from cuarray._io import (  # noqa: F401,E402 - through NumPy on the host: these move data
+    array2string, array_repr, array_str, base_repr, binary_repr, format_float_positional, format_float_scientific,
+    get_printoptions, load, printoptions, save, savetxt, savez, savez_compressed, set_printoptions)
+from cuarray._dlpack import fromDlpack  # noqa: F401,E402 - ndarray.toDlpack, ndarray.__dlpack__(dl_device=CPU)
+from cuarray._errstate import errstate, geterr, geterrcall, seterr, seterrcall  # noqa: F401,E402
+from cuarray._errstate import nanmax, nanmin  # noqa: F401,E402 - with NumPy's all-NaN RuntimeWarning
+from cuarray import exceptions, lib, typing  # noqa: F401,E402
+from cuarray.exceptions import (  # noqa: F401,E402 - CuPy keeps these at its top level too
+    AxisError, ComplexWarning, ModuleDeprecationWarning, RankWarning, TooHardError, VisibleDeprecationWarning)
+from numpy import iterable, long, mintypecode, typename, ulong  # noqa: F401,E402 - type helpers CuPy takes from NumPy
+from cuarray._show_config import show_config  # noqa: F401,E402
+# The Array API standard 2024.12 (issue 15): __array_api_version__, __array_namespace_info__, ndarray.to_device and
+# ndarray.__array_namespace__, the standard's names NumPy 2 has, and dtype helpers that take cuarray arrays.
+from cuarray._array_api import (  # noqa: E402,F401
+    __array_api_version__, __array_namespace_info__, astype, can_cast, concat, finfo, iinfo, isdtype, result_type)
+# Polynomials (issue 16): NumPy's poly1d API at the top level and the cuarray.polynomial package.
+from cuarray._polynomial import (  # noqa: E402,F401
+    poly, poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, polyval, roots)
+from cuarray import polynomial  # noqa: E402,F401
+# cuarray.jit (issue 18): CUDA kernels written in Python; vectorize (issue 16) compiles through it.
+from cuarray import jit  # noqa: E402,F401
+from cuarray._vectorize import vectorize  # noqa: E402,F401
+# NumPy's composite routines (issue 16: functional and shape helpers, creation and indexing, logic and math).
+from cuarray._indexing import flatiter  # noqa: F401,E402 - the class of ndarray.flat
+from cuarray._numpy_extras import (  # noqa: F401,E402
+    allclose, apply_along_axis, apply_over_axes, array_equal, array_equiv, asarray_chkfinite, bartlett, blackman,
+    broadcast, byte_bounds, common_type, hamming, hanning, interp, isclose, isfortran, isneginf, isposinf, isscalar,
+    kaiser, may_share_memory, ndim, ndindex, packbits, piecewise, real_if_close, require, shape, shares_memory, size,
+    unpackbits, unwrap, who)
+from cuarray._index_tricks import (  # noqa: F401,E402
+    c_, diag_indices, diag_indices_from, fromfunction, index_exp, mgrid, ogrid, r_, s_, tri, vander)
+from cuarray.lib import array_utils as _array_utils  # noqa: E402 - cuarray.lib.array_utils.byte_bounds
+del _array_utils
+# CuPy's cupyx top level (issue 17): pinned NumPy arrays, scatter operations (also ndarray methods), rsqrt,
+# allow_synchronize, get_runtime_info, cuarray.time.
+from cuarray._pinned_array import empty_like_pinned, empty_pinned, zeros_like_pinned, zeros_pinned  # noqa: E402,F401
+from cuarray._scatter import scatter_add, scatter_max, scatter_min  # noqa: E402,F401
+from cuarray._rsqrt import rsqrt  # noqa: E402,F401
+from cuarray._syncdetect import DeviceSynchronized, allow_synchronize  # noqa: E402,F401
+from cuarray._runtime_info import get_runtime_info  # noqa: E402,F401
+from cuarray import time  # noqa: E402,F401
+ndarray.scatter_add = scatter_add
+ndarray.scatter_max = scatter_max
+ndarray.scatter_min = scatter_min

@@ -1,4 +1,5 @@
 """Array creation and conversion: argument handling over the compiled creation functions."""
+import inspect
 import math
 import operator
 
@@ -6,6 +7,7 @@ import numpy
 
 from cuarray import _core
 from cuarray._core import ndarray
+from cuarray._array_api import _device_scope
 
 _SUPPORTED_KINDS = "biufc"
 
@@ -114,9 +116,10 @@ def _dlpack_on_cuda(obj):
     return int(dev_type) in (2, 13)
 
 
-def asarray(a, dtype=None, order=None, *, blocking=False, copy=None):
-    """Like array() but without a copy when `a` is already a suitable device array."""
-    return array(a, dtype=dtype, copy=copy, order=order if order is not None else "K", blocking=blocking)
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False):
+    """Like array() but without a copy when `a` is already a suitable device array; on `device` if given."""
+    with _device_scope(device):
+        return array(a, dtype=dtype, copy=copy, order=order if order is not None else "K", blocking=blocking)
 
 
 def asanyarray(a, dtype=None, order=None, *, blocking=False):
@@ -144,17 +147,24 @@ def asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
     return result
 
 
-def copy(a, order="K"):
-    return array(a, order=order, copy=True)
+def copy(a, order="K", subok=False):
+    return array(a, order=order, copy=True, subok=subok)
 
 
 def from_dlpack(x, *, device=None, copy=None):
-    """A device array sharing memory with a DLPack producer (a host producer is copied to the device)."""
+    """A device array sharing memory with a DLPack producer (a host producer is copied to the device); on
+    `device` if given, which copies unless the data is there (BufferError for copy=False then)."""
+    d = _core.device_arg(device)
     if hasattr(x, "__dlpack_device__") and not _dlpack_on_cuda(x):
         if copy is False:
             raise BufferError("from_dlpack: a host tensor cannot be used without a copy")
-        return array(numpy.from_dlpack(x))
+        with _device_scope(device):
+            return array(numpy.from_dlpack(x))
     a = _core.from_dlpack(x)
+    if d >= 0 and d != a._device_id:
+        if copy is False:
+            raise BufferError(f"from_dlpack: the tensor is on device {a._device_id}, not {d}, and copy=False")
+        return _core.to_device(a, d)
     return a.copy() if copy else a
 
 
@@ -177,8 +187,9 @@ ones_like = _core.ones_like
 full_like = _core.full_like
 
 
-def eye(N, M=None, k=0, dtype=float, order="C"):
-    return _core.eye(N, M, k, dtype, order)
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None):
+    with _device_scope(device):
+        return _core.eye(N, M, k, dtype, order)
 
 
 def identity(n, dtype=None):
@@ -197,7 +208,7 @@ def _require_scalars(name, *values):
                             "(array-valued ends come with the elementwise engine)")
 
 
-def arange(start=None, stop=None, step=None, dtype=None):
+def arange(start=None, stop=None, step=None, dtype=None, *, device=None):
     """Evenly spaced values in [start, stop), with NumPy's length and dtype rules."""
     if start is None and stop is None:
         raise TypeError("arange() requires stop to be specified.")
@@ -236,10 +247,11 @@ def arange(start=None, stop=None, step=None, dtype=None):
     n = max(n, 0)
     if n == 1:
         step = 0  # NumPy's first element is start itself: start + 0 * inf would be NaN
-    return _core.arange_n(n, start, step, dtype)
+    with _device_scope(device):
+        return _core.arange_n(n, start, step, dtype)
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
     """`num` evenly spaced samples over [start, stop] (NumPy's formula)."""
     num = operator.index(num)
     if num < 0:
@@ -247,7 +259,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     _require_scalars("linspace", start, stop)
     dt = numpy.result_type(start, stop, float(num))
     dtype = dt if dtype is None else numpy.dtype(dtype)
-    y, step = _core.linspace(complex(start), complex(stop), num, bool(endpoint), dtype)
+    with _device_scope(device):
+        y, step = _core.linspace(complex(start), complex(stop), num, bool(endpoint), dtype)
     if retstep:
         div = (num - 1) if endpoint else num
         if div <= 0:
@@ -282,16 +295,16 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
 
 # Host-side readers, as CuPy has them: NumPy parses or reads on the host, then one transfer to the device.
 
-def frombuffer(buffer, dtype=float, count=-1, offset=0):
+def frombuffer(buffer, dtype=None, count=-1, offset=0):
     return array(numpy.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
 
 
-def fromfile(file, dtype=float, count=-1, sep="", offset=0):
+def fromfile(file, dtype=None, count=-1, sep="", offset=0):
     return array(numpy.fromfile(file, dtype=dtype, count=count, sep=sep, offset=offset))
 
 
-def fromiter(iterable, dtype, count=-1):
-    return array(numpy.fromiter(iterable, dtype=dtype, count=count))
+def fromiter(iter, dtype, count=-1):  # noqa: A002 - NumPy's parameter name
+    return array(numpy.fromiter(iter, dtype=dtype, count=count))
 
 
 def fromstring(string, dtype=float, count=-1, *, sep):
@@ -304,3 +317,8 @@ def loadtxt(*args, **kwargs):
 
 def genfromtxt(*args, **kwargs):
     return array(numpy.genfromtxt(*args, **kwargs))
+
+
+# The readers forward every argument to NumPy's: they show its parameters.
+loadtxt.__signature__ = inspect.signature(numpy.loadtxt)
+genfromtxt.__signature__ = inspect.signature(numpy.genfromtxt)

@@ -113,3 +113,115 @@ def benchmark(func, args=(), kwargs=None, n_repeat=10000, *, name=None, n_warmup
                 ev2[k][i].synchronize()
                 ts[1 + k, i] = get_elapsed_time(ev1[k][i], ev2[k][i]) * 1e-3
     return _PerfCaseResult(name, ts, devices=tuple(devices))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Plots of benchmark results, NVTX ranges and the CUDA profiler's start/stop (issue 17).
+
+def _plot_result(self, ax=None, show_gpu=True):
+    """Draw the time of each run (microseconds) on the CPU and, with ``show_gpu``, on each device; matplotlib
+    is imported here, on first use. Returns the axes."""
+    if ax is None:
+        import matplotlib.pyplot as plt
+        _, ax = plt.subplots()
+    runs = numpy.arange(self._ts.shape[1])
+    ax.plot(runs, self.cpu_times * 1e6, label="CPU")
+    if show_gpu:
+        for k, d in enumerate(self._devices):
+            ax.plot(runs, self.gpu_times[k] * 1e6, label=f"GPU-{d}")
+    ax.set_xlabel("run")
+    ax.set_ylabel("time (us)")
+    ax.set_title(self.name)
+    ax.legend()
+    return ax
+
+
+_PerfCaseResult.plot = _plot_result
+
+
+def plot(results, x=None, ax=None, show_gpu=True, xlabel="size"):
+    """Draw the mean CPU and GPU times (microseconds, with the standard deviation as error bars) of several
+    benchmark results against ``x`` (e.g. the sizes benchmarked; 0, 1, 2... by default), log-log::
+
+        sizes = [2**k for k in range(10, 25, 2)]
+        results = [benchmark(f, (cuarray.ones(n),), n_repeat=100) for n in sizes]
+        cuarray.profiler.plot(results, sizes)
+
+    matplotlib is imported here, on first use. Returns the axes."""
+    results = list(results)
+    if not results:
+        raise ValueError("plot needs at least one benchmark result")
+    if x is None:
+        x = list(range(len(results)))
+    if len(x) != len(results):
+        raise ValueError(f"x has {len(x)} values for {len(results)} results")
+    if ax is None:
+        import matplotlib.pyplot as plt
+        _, ax = plt.subplots()
+    cpu = numpy.array([r.cpu_times.mean() for r in results]) * 1e6
+    cpu_err = numpy.array([r.cpu_times.std() for r in results]) * 1e6
+    ax.errorbar(x, cpu, yerr=cpu_err, marker="o", label="CPU")
+    if show_gpu:
+        for k, d in enumerate(results[0]._devices):
+            gpu = numpy.array([r.gpu_times[k].mean() for r in results]) * 1e6
+            gpu_err = numpy.array([r.gpu_times[k].std() for r in results]) * 1e6
+            ax.errorbar(x, gpu, yerr=gpu_err, marker="s", label=f"GPU-{d}")
+    if all(isinstance(v, (int, float)) and v > 0 for v in x):
+        ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("time (us)")
+    ax.legend()
+    return ax
+
+
+class time_range:
+    """Mark a range in Nsight timelines with NVTX: a decorator (``@time_range()``: each call is a range named
+    after the function, unless ``message`` is given) or a context manager (``with time_range('step'):``).
+    ``color_id`` picks one of NVTX's colors, ``argb_color`` gives one (0xAARRGGBB); ``sync`` synchronises the
+    device at both ends, so that the range covers the GPU work too."""
+
+    def __init__(self, message=None, color_id=None, argb_color=None, sync=False):
+        if color_id is not None and argb_color is not None:
+            raise ValueError("Only either color_id or argb_color can be specified")
+        self.message = message
+        self.color_id = color_id if color_id is not None else -1
+        self.argb_color = argb_color
+        self.sync = sync
+
+    def __enter__(self):
+        from cuarray.cuda import nvtx, runtime
+        if self.message is None:
+            raise ValueError("when used as a context manager, the message argument cannot be None")
+        if self.sync:
+            runtime.deviceSynchronize()
+        if self.argb_color is not None:
+            nvtx.RangePushC(self.message, self.argb_color)
+        else:
+            nvtx.RangePush(self.message, self.color_id)
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        from cuarray.cuda import nvtx, runtime
+        if self.sync:
+            runtime.deviceSynchronize()
+        nvtx.RangePop()
+
+    def __call__(self, func):
+        import functools
+
+        message = self.message if self.message is not None else func.__name__
+
+        @functools.wraps(func)
+        def inner(*args, **kwargs):
+            with time_range(message, None if self.argb_color is not None else self.color_id, self.argb_color,
+                            self.sync):
+                return func(*args, **kwargs)
+        return inner
+
+
+def profile():
+    """A context manager that runs the CUDA profiler (cudaProfilerStart/Stop) over its block; with
+    ``nsys profile -c cudaProfilerApi`` only that block is recorded."""
+    from cuarray.cuda import profiler as _cuda_profiler
+    return _cuda_profiler.profile()

@@ -192,9 +192,22 @@ dtype scalar_dtype(nb::handle obj) {
 }
 
 nb::object as_numeric_host(nb::handle host, dtype t) {
-  char k = nb::cast<std::string>(host.attr("dtype").attr("kind"))[0];
-  if (k != 'U' && k != 'S' && k != 'O' && k != 'V') return nb::borrow(host);
+  nb::object dt = host.attr("dtype");
+  char k = nb::cast<std::string>(dt.attr("kind"))[0];
+  if (k != 'U' && k != 'S' && k != 'O' && k != 'V') {
+    // Non-native byte order ('>i4' on x86) becomes native on the host before any transfer, as CuPy does.
+    if (!nb::cast<bool>(dt.attr("isnative"))) return host.attr("astype")(dt.attr("newbyteorder")("="));
+    return nb::borrow(host);
+  }
   return numpy().attr("asarray")(host, numpy_dtype(t));
+}
+
+void warn_complex_cast(dtype from, dtype to) {
+  if (!is_complex(from) || is_complex(to) || to == bool_) return;
+  static nb::object cls = nb::module_::import_("numpy.exceptions").attr("ComplexWarning");
+  if (PyErr_WarnEx(cls.ptr(), "Casting complex values to real discards the imaginary part", 1) < 0) {
+    throw nb::python_error();
+  }
 }
 
 // Note [element assignment]: NumPy converts the value of `a[i, j] = v` (a full integer index), of fill() and of a

@@ -21,6 +21,7 @@ struct py_array {
 struct py_memory_pointer {
   storage_ptr mem;
   std::int64_t offset = 0;
+  nb::object mem_object;  ///< the Memory object `.mem` returns, when made from one (null: a plain Memory)
   std::uintptr_t ptr() const {
     return mem && mem->ptr() ? reinterpret_cast<std::uintptr_t>(mem->ptr()) + static_cast<std::uintptr_t>(offset) : 0;
   }
@@ -65,6 +66,9 @@ scalar numpy_element(nb::handle value, dtype t);
 nb::object as_numeric_host(nb::handle host, dtype t);
 /// Whether `obj` is a Python or NumPy scalar (bool, int, float, complex, numpy.generic).
 bool is_python_scalar(nb::handle obj);
+/// NumPy's ComplexWarning when values of dtype `from` are stored as `to`: a complex to an integer or floating
+/// dtype (not bool, which NumPy takes silently). Throws nb::python_error where warnings are errors.
+void warn_complex_cast(dtype from, dtype to);
 /// Default dtype NumPy gives a Python scalar (or the NumPy scalar's own dtype).
 dtype scalar_dtype(nb::handle obj);
 
@@ -148,5 +152,6 @@ void init_random(nb::module_& m);
 void init_indexing(nb::module_& m);
 void init_products(nb::module_& m);
 void init_linalg(nb::module_& m);
+void init_cuda_api(nb::module_& m);
 
 }  // namespace cuarray::py

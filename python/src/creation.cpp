@@ -3,6 +3,7 @@
 #include <nanobind/stl/string.h>
 
 #include "common.hpp"
+#include "device_arg.hpp"
 
 namespace cuarray::py {
 
@@ -79,20 +80,23 @@ std::complex<double> as_complex(nb::handle v) {
 void init_creation(nb::module_& m) {
   // empty/zeros/ones: NumPy's order of checks is the shape's type, dtype=, order=, then the sign of the dimensions.
   auto def_filled = [&](const char* name, array (*make)(const shape_t&, dtype, order)) {
-    m.def(name, [make](nb::handle shape, nb::handle dt, nb::handle ord) {
+    m.def(name, [make](nb::handle shape, nb::handle dt, nb::handle ord, nb::handle device) {
       shape_t s = to_shape(shape, false);
       dtype t = to_dtype(dt, float64);
       order o = creation_order(ord);
       check_dims(s);
+      device_arg_scope on(device);
       return wrap(make(s, t, o));
-    }, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C");
+    }, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
+       nb::arg("device").none() = nb::none());
   };
   def_filled("empty", [](const shape_t& s, dtype t, order o) { return empty(s, t, o); });
   def_filled("zeros", [](const shape_t& s, dtype t, order o) { return zeros(s, t, o); });
   def_filled("ones", [](const shape_t& s, dtype t, order o) { return ones(s, t, o); });
-  m.def("full", [](nb::handle shape, nb::handle value, nb::handle dt, nb::handle ord) {
+  m.def("full", [](nb::handle shape, nb::handle value, nb::handle dt, nb::handle ord, nb::handle device) {
     shape_t s = to_shape(shape);
     order o = creation_order(ord);
+    device_arg_scope on(device);
     if (is_ndarray(value)) {
       const array& v = as_py_array(value).a;
       array out = empty(s, dt.is_none() ? v.type() : to_dtype(dt), o);
@@ -112,30 +116,38 @@ void init_creation(nb::module_& m) {
     }
     dtype t = dt.is_none() ? fill_dtype(value) : to_dtype(dt);
     return wrap(full(s, fill_scalar(value, t), t, o));
-  }, nb::arg("shape"), nb::arg("fill_value").none(), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C");
+  }, nb::arg("shape"), nb::arg("fill_value").none(), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C",
+     nb::kw_only(), nb::arg("device").none() = nb::none());
 
-  m.def("empty_like", [](const py_array& a, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape) {
+  m.def("empty_like", [](const py_array& a, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape,
+                         nb::handle device) {
     (void)subok;
+    device_arg_scope on(device);
     return wrap(like(a.a, dt, ord, shape));
-  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok") = nb::none(),
-     nb::arg("shape") = nb::none());
-  m.def("zeros_like", [](const py_array& a, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape) {
+  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok").none() = true,
+     nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device").none() = nb::none());
+  m.def("zeros_like", [](const py_array& a, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape,
+                         nb::handle device) {
     (void)subok;
+    device_arg_scope on(device);
     array out = like(a.a, dt, ord, shape);
     out.fill(scalar::from_int(0, out.type()));
     return wrap(std::move(out));
-  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok") = nb::none(),
-     nb::arg("shape") = nb::none());
-  m.def("ones_like", [](const py_array& a, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape) {
+  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok").none() = true,
+     nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device").none() = nb::none());
+  m.def("ones_like", [](const py_array& a, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape,
+                        nb::handle device) {
     (void)subok;
+    device_arg_scope on(device);
     array out = like(a.a, dt, ord, shape);
     out.fill(scalar::from_int(1, out.type()));
     return wrap(std::move(out));
-  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok") = nb::none(),
-     nb::arg("shape") = nb::none());
+  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok").none() = true,
+     nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device").none() = nb::none());
   m.def("full_like", [](const py_array& a, nb::handle value, nb::handle dt, nb::handle ord, nb::handle subok,
-                        nb::handle shape) {
+                        nb::handle shape, nb::handle device) {
     (void)subok;
+    device_arg_scope on(device);
     if (is_ndarray(value)) {
       array out = like(a.a, dt, ord, shape);
       out.assign(as_py_array(value).a);
@@ -158,7 +170,8 @@ void init_creation(nb::module_& m) {
     assign_from_python(out, host);
     return wrap(std::move(out));
   }, nb::arg("a"), nb::arg("fill_value").none(), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K",
-     nb::arg("subok") = nb::none(), nb::arg("shape") = nb::none());
+     nb::arg("subok").none() = true, nb::arg("shape") = nb::none(), nb::kw_only(),
+     nb::arg("device").none() = nb::none());
 
   m.def("arange_n", [](std::int64_t n, nb::handle start, nb::handle step, nb::handle dt) {
     dtype t = to_dtype(dt);
@@ -215,6 +228,8 @@ void init_creation(nb::module_& m) {
   m.def("identity", [](nb::handle n, nb::handle dt) { return wrap(identity(to_dim(n), to_dtype(dt, float64))); },
         nb::arg("n"), nb::arg("dtype") = nb::none());
   m.def("to_device", [](const py_array& a, int device) { return wrap(to_device(a.a, device)); });
+  m.def("device_arg", &device_arg, nb::arg("device").none(),
+        "The CUDA device id an Array API `device=` argument names (-1 for None); ValueError for others.");
   m.def("copy_array", [](const py_array& a, nb::handle ord) { return wrap(a.a.copy(to_order(ord, order::K))); });
   m.def("astype_array", [](const py_array& a, nb::handle dt, nb::handle ord, bool copy) {
     return wrap(a.a.astype(to_dtype(dt), to_order(ord, order::K), copy));

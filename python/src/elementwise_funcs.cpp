@@ -242,7 +242,7 @@ void init_elementwise_funcs(nb::module_& m) {
     }
     ufunc_arg c = to_operand(args[0], "where"), x = to_operand(args[1], "where"), y = to_operand(args[2], "where");
     return wrap(where(c, x, y));
-  }, "Elements of x where condition is true, else of y (NumPy's where).");
+  }, nb::sig("def where(condition, x=None, y=None, /)"), "Elements of x where condition is true, else of y (NumPy's where).");
 
   m.def("copyto", [](nb::handle dst, nb::handle src, nb::handle casting_obj, nb::handle where_obj) {
     if (!is_ndarray(dst)) {
@@ -262,6 +262,8 @@ void init_elementwise_funcs(nb::module_& m) {
       unsupported(where_obj, "copyto");
     }
     copyto(as_py_array(dst).a, s, rule, mask);
+    // After the casting check: NumPy refuses complex into real under 'same_kind' before it would warn.
+    warn_complex_cast(s.arr.defined() ? s.arr.type() : s.value.type, as_py_array(dst).a.type());
   }, nb::arg("dst"), nb::arg("src"), nb::arg("casting") = "same_kind", nb::arg("where") = true,
      "Copy src into dst with broadcasting, NumPy's casting check and an optional mask.");
 

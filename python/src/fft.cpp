@@ -7,6 +7,7 @@
 
 #include "args.hpp"
 #include "common.hpp"
+#include "device_arg.hpp"
 #include "cuarray/fft.hpp"
 
 namespace cuarray::py {
@@ -174,6 +175,16 @@ std::int64_t freq_n(nb::handle n) {
   return to_index(n);  // a negative n: fftfreq's ValueError, rfftfreq's empty result (fft::fftfreq)
 }
 
+// fftfreq's and rfftfreq's dtype= (Array API 2025.12): a real floating type; None is float64.
+std::optional<dtype> freq_dtype(nb::handle dt) {
+  if (dt.is_none()) return std::nullopt;
+  dtype t = to_dtype(dt);
+  if (!is_floating(t)) {
+    throw value_error("fftfreq: dtype must be a real floating-point type, not " + std::string(name(t)));
+  }
+  return t;
+}
+
 // NumPy computes 1.0 / (n * d) first, with the operands' own arithmetic: Python numbers raise
 // ZeroDivisionError, NumPy scalars give inf (the C++ side's IEEE division).
 double freq_d(nb::handle n, nb::handle d) {
@@ -237,20 +248,31 @@ void init_fft(nb::module_& m) {
 
   f.def(
       "fftfreq",
-      [](nb::handle n, nb::handle d, nb::handle) {
+      [](nb::handle n, nb::handle d, nb::handle device, nb::handle dt) {
         std::int64_t nn = freq_n(n);
-        return wrap(fft::fftfreq(nn, freq_d(n, d)));
+        double dd = freq_d(n, d);
+        std::optional<dtype> t = freq_dtype(dt);
+        device_arg_scope on(device);
+        array r = fft::fftfreq(nn, dd);
+        return wrap(t ? r.astype(*t, order::K, false) : r);
       },
-      nb::arg("n"), nb::arg("d") = 1.0, nb::kw_only(), nb::arg("device").none() = none,
-      "Sample frequencies of an n-point transform with sample spacing d (float64).");
+      nb::arg("n"), nb::arg("d") = 1.0, nb::arg("device").none() = none,  // NumPy's device is positional too
+      nb::kw_only(), nb::arg("dtype").none() = none,
+      "Sample frequencies of an n-point transform with sample spacing d (float64, or dtype=, the Array API's "
+      "real floating type).");
   f.def(
       "rfftfreq",
-      [](nb::handle n, nb::handle d, nb::handle) {
+      [](nb::handle n, nb::handle d, nb::handle device, nb::handle dt) {
         std::int64_t nn = freq_n(n);
-        return wrap(fft::rfftfreq(nn, freq_d(n, d)));
+        double dd = freq_d(n, d);
+        std::optional<dtype> t = freq_dtype(dt);
+        device_arg_scope on(device);
+        array r = fft::rfftfreq(nn, dd);
+        return wrap(t ? r.astype(*t, order::K, false) : r);
       },
-      nb::arg("n"), nb::arg("d") = 1.0, nb::kw_only(), nb::arg("device").none() = none,
-      "The non-negative sample frequencies of rfft (float64).");
+      nb::arg("n"), nb::arg("d") = 1.0, nb::arg("device").none() = none,  // NumPy's device is positional too
+      nb::kw_only(), nb::arg("dtype").none() = none,
+      "The non-negative sample frequencies of rfft (float64, or dtype=, the Array API's real floating type).");
   f.def(
       "fftshift",
       [](nb::handle x, nb::handle axes) { return wrap(fft::fftshift(to_array(x, "fft.fftshift"), args::to_axes(axes))); },

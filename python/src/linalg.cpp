@@ -215,7 +215,9 @@ void init_linalg(nb::module_& m) {
         }
         return wrap(linalg::pinv(a, rc, hermitian));
       },
-      nb::arg("a"), nb::arg("rcond").none() = nb::none(), nb::arg("hermitian") = false, nb::arg("kwargs"));
+      nb::arg("a"), nb::arg("rcond").none() = nb::none(), nb::arg("hermitian") = false, nb::arg("kwargs"),
+      // rtol comes through kwargs so that an absent rtol differs from rtol=None, as in NumPy.
+      nb::sig("def pinv(a, rcond=None, hermitian=False, *, rtol=<no value>)"));
   l.def(
       "lstsq",
       [](nb::handle a, nb::handle b, nb::handle rcond) {

@@ -394,13 +394,16 @@ void init_manipulation(nb::module_& m) {
   m.def("expand_dims", [](nb::handle a, nb::handle axis) {
     return ret(a, expand_dims(arg_array(a), to_axis_list(axis)));
   }, nb::arg("a"), nb::arg("axis"), "Insert axes of length one.");
-  m.def("atleast_1d", [](nb::args args) { return atleast(args, [](const array& x) { return atleast_1d(x); }); });
-  m.def("atleast_2d", [](nb::args args) { return atleast(args, [](const array& x) { return atleast_2d(x); }); });
-  m.def("atleast_3d", [](nb::args args) { return atleast(args, [](const array& x) { return atleast_3d(x); }); });
+  m.def("atleast_1d", [](nb::args args) { return atleast(args, [](const array& x) { return atleast_1d(x); }); },
+        nb::sig("def atleast_1d(*arys)"));
+  m.def("atleast_2d", [](nb::args args) { return atleast(args, [](const array& x) { return atleast_2d(x); }); },
+        nb::sig("def atleast_2d(*arys)"));
+  m.def("atleast_3d", [](nb::args args) { return atleast(args, [](const array& x) { return atleast_3d(x); }); },
+        nb::sig("def atleast_3d(*arys)"));
   m.def("broadcast_to", [](nb::handle a, nb::handle shape, bool) {
     return ret(a, broadcast_to(arg_array(a), shape_from(shape)));
   }, nb::arg("array"), nb::arg("shape"), nb::arg("subok") = false, "A broadcast view of the array.");
-  m.def("broadcast_arrays", [](nb::args args, nb::kwargs) {
+  m.def("broadcast_arrays", [](nb::args args, bool) {
     std::vector<array> in = arg_arrays(args);
     std::vector<array> r = broadcast_arrays(in);
     nb::list l;
@@ -412,7 +415,7 @@ void init_manipulation(nb::module_& m) {
       }
     }
     return nb::tuple(l);
-  }, "Views of the arrays broadcast to one shape.");
+  }, nb::arg("args"), nb::arg("subok") = false, "Views of the arrays broadcast to one shape.");
   m.def("broadcast_shapes", [](nb::args args) {
     std::vector<shape_t> shapes;
     // NumPy's broadcast_shapes takes each shape as numpy.empty does (to_shape's rules: no negative sizes, no
@@ -625,7 +628,7 @@ void init_manipulation(nb::module_& m) {
     }
     if (args.size() == 0) throw type_error("reshape() takes exactly 1 argument (0 given)");
     return ret(self, reshape(as_py_array(self).a, shape_from_args(args), o, copy));
-  }, nb::is_method(), nb::name("reshape")));
+  }, nb::is_method(), nb::name("reshape"), nb::sig("def reshape(self, /, *shape, order='C', copy=None)")));
   nb::setattr(cls, "ravel", nb::cpp_function([](nb::handle self, nb::handle ord) {
     return ret(self, ravel(as_py_array(self).a, to_order(ord, order::C)));
   }, nb::is_method(), nb::name("ravel"), nb::arg("order") = "C"));
@@ -642,7 +645,8 @@ void init_manipulation(nb::module_& m) {
   nb::setattr(cls, "repeat", nb::cpp_function([do_repeat](nb::handle self, nb::handle repeats, nb::handle axis) {
     return do_repeat(self, repeats, axis);
   }, nb::is_method(), nb::name("repeat"), nb::arg("repeats"), nb::arg("axis").none() = nb::none()));
-  nb::setattr(cls, "resize", nb::cpp_function(&resize_method, nb::is_method(), nb::name("resize")));
+  nb::setattr(cls, "resize", nb::cpp_function(&resize_method, nb::is_method(), nb::name("resize"),
+                                              nb::sig("def resize(self, /, *new_shape, refcheck=True)")));
   nb::setattr(cls, "mT", property(nb::cpp_function([](nb::handle self) {
     return ret(self, matrix_transpose(as_py_array(self).a));
   }), nb::none(), nb::none(), "The array with its last two axes swapped (a view)."));

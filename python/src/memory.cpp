@@ -1,7 +1,9 @@
 // Bindings of device memory, the pools, the current allocator, and pinned host memory.
+#include <cuda_runtime_api.h>
 #include <nanobind/stl/shared_ptr.h>
 
 #include <cstring>
+#include <string>
 
 #include "common.hpp"
 
@@ -13,6 +15,23 @@ namespace {
 struct py_memory {
   storage_ptr mem;
 };
+/// CuPy's ManagedMemory (cudaMallocManaged) and UnownedMemory (a block owned by another object).
+struct py_managed_memory : py_memory {};
+struct py_unowned_memory : py_memory {};
+
+// The device whose memory `ptr` is; the current device for host or unregistered pointers (as CuPy's
+// UnownedMemory does without device_id).
+int device_of_pointer(std::uintptr_t ptr) {
+  if (ptr == 0) return current_device();
+  cudaPointerAttributes attr{};
+  cudaError_t st = cudaPointerGetAttributes(&attr, reinterpret_cast<const void*>(ptr));
+  if (st != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw cuda_error(static_cast<int>(st), std::string(cudaGetErrorName(st)) + ": " + cudaGetErrorString(st));
+  }
+  if (attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged) return attr.device;
+  return current_device();
+}
 
 struct py_pinned_pointer {
   pinned_ptr mem;
@@ -59,7 +78,7 @@ class python_allocator final : public allocator {
   nb::object func_;
 };
 
-py_memory_pointer pointer_to(storage_ptr s) { return py_memory_pointer{std::move(s), 0}; }
+py_memory_pointer pointer_to(storage_ptr s) { return py_memory_pointer{std::move(s), 0, {}}; }
 
 std::size_t limit_from(nb::handle size, nb::handle fraction) {
   if (!size.is_none() && !fraction.is_none()) throw value_error("size and fraction cannot be specified at one time");
@@ -78,17 +97,57 @@ std::size_t limit_from(nb::handle size, nb::handle fraction) {
 
 void init_memory(nb::module_& m) {
   nb::class_<py_memory>(m, "Memory")
+      .def("__init__",
+           [](py_memory* self, std::size_t size) {
+             // CuPy's Memory(size): cudaMalloc on the current device, no pool.
+             int dev = current_device();
+             new (self) py_memory{plain_allocator().allocate(size, dev, current_stream(dev))};
+           },
+           nb::arg("size"))
       .def_prop_ro("ptr", [](const py_memory& p) { return reinterpret_cast<std::uintptr_t>(p.mem->ptr()); })
       .def_prop_ro("size", [](const py_memory& p) { return p.mem->size(); })
       .def_prop_ro("device_id", [](const py_memory& p) { return p.mem->device(); });
 
+  nb::class_<py_managed_memory, py_memory>(m, "ManagedMemory")
+      .def("__init__",
+           [](py_managed_memory* self, std::size_t size) {
+             new (self) py_managed_memory{{malloc_managed(size, current_device())}};
+           },
+           nb::arg("size"));
+
+  nb::class_<py_unowned_memory, py_memory>(m, "UnownedMemory")
+      .def("__init__",
+           [](py_unowned_memory* self, std::uintptr_t ptr, std::size_t size, nb::object owner, nb::handle device_id) {
+             int dev = device_id.is_none() ? device_of_pointer(ptr) : nb::cast<int>(device_id);
+             auto keep = hold_python(std::move(owner));
+             new (self) py_unowned_memory{
+                 {make_external_storage(reinterpret_cast<void*>(ptr), size, dev, [keep]() mutable { keep.reset(); })}};
+           },
+           nb::arg("ptr"), nb::arg("size"), nb::arg("owner"), nb::arg("device_id") = nb::none());
+
   nb::class_<py_memory_pointer>(m, "MemoryPointer")
+      .def("__init__",
+           [](py_memory_pointer* self, nb::handle mem, std::int64_t offset) {
+             if (!nb::isinstance<py_memory>(mem)) {
+               throw type_error("MemoryPointer(mem, offset): mem must be a cuarray.cuda.Memory, not " +
+                                nb::cast<std::string>(nb::str(mem.type().attr("__name__"))));
+             }
+             new (self) py_memory_pointer{nb::cast<py_memory&>(mem).mem, offset, nb::borrow(mem)};
+           },
+           nb::arg("mem"), nb::arg("offset"))
       .def_prop_ro("ptr", &py_memory_pointer::ptr)
       .def_prop_ro("device_id", [](const py_memory_pointer& p) { return p.mem ? p.mem->device() : 0; })
-      .def_prop_ro("mem", [](const py_memory_pointer& p) { return py_memory{p.mem}; })
+      .def_prop_ro("mem", [](const py_memory_pointer& p) -> nb::object {
+        if (p.mem_object.is_valid()) return p.mem_object;
+        return nb::cast(py_memory{p.mem});
+      })
       .def_prop_ro("size", [](const py_memory_pointer& p) { return p.mem ? p.mem->size() - static_cast<std::size_t>(p.offset) : 0; })
       .def("__int__", &py_memory_pointer::ptr)
-      .def("__add__", [](const py_memory_pointer& p, std::int64_t off) { return py_memory_pointer{p.mem, p.offset + off}; })
+      .def("__add__", [](const py_memory_pointer& p, std::int64_t off) { return py_memory_pointer{p.mem, p.offset + off, p.mem_object}; })
+      .def("__radd__", [](const py_memory_pointer& p, std::int64_t off) { return py_memory_pointer{p.mem, p.offset + off, p.mem_object}; })
+      .def("__iadd__", [](const py_memory_pointer& p, std::int64_t off) { return py_memory_pointer{p.mem, p.offset + off, p.mem_object}; })
+      .def("__sub__", [](const py_memory_pointer& p, std::int64_t off) { return py_memory_pointer{p.mem, p.offset - off, p.mem_object}; })
+      .def("__isub__", [](const py_memory_pointer& p, std::int64_t off) { return py_memory_pointer{p.mem, p.offset - off, p.mem_object}; })
       .def("__repr__", [](const py_memory_pointer& p) {
         return nb::str("<cuarray.cuda.MemoryPointer 0x{:x} device={}>").format(p.ptr(), p.mem ? p.mem->device() : 0);
       });
@@ -103,6 +162,7 @@ void init_memory(nb::module_& m) {
       .def("total_bytes", &memory_pool::total_bytes)
       .def("free_bytes", &memory_pool::free_bytes)
       .def("n_free_blocks", &memory_pool::n_free_blocks)
+      .def("free_all_free", [](memory_pool& p) { p.free_all_blocks(); })  // CuPy's older name
       .def("free_all_blocks", [](memory_pool& p, nb::handle stream) {
         if (stream.is_none()) p.free_all_blocks();
         else p.free_all_blocks(stream_ref(reinterpret_cast<CUstream_st*>(nb::cast<std::uintptr_t>(stream.attr("ptr")))));
@@ -152,7 +212,11 @@ void init_memory(nb::module_& m) {
     else set_allocator(nullptr);
   });
   m.def("alloc", [](std::size_t size) { return pointer_to(allocate(size)); });
-  m.def("malloc_managed", [](std::size_t size) { return pointer_to(malloc_managed(size, current_device())); });
+  m.def("malloc_managed", [](std::size_t size) {
+    py_managed_memory mem{{malloc_managed(size, current_device())}};
+    storage_ptr s = mem.mem;
+    return py_memory_pointer{std::move(s), 0, nb::cast(std::move(mem))};
+  });
 
   nb::class_<py_pinned_pointer>(m, "PinnedMemoryPointer", nb::type_slots(pinned_slots))
       .def_prop_ro("ptr", [](const py_pinned_pointer& p) { return reinterpret_cast<std::uintptr_t>(p.ptr()); })

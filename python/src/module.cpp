@@ -29,4 +29,12 @@ NB_MODULE(_core, m) {
   cuarray::py::init_indexing(m);
   cuarray::py::init_products(m);
   cuarray::py::init_linalg(m);
+  cuarray::py::init_cuda_api(m);
+  // Sets an attribute on a type Python refuses to change: nanobind's function types are immutable, and
+  // cuarray._signature gives them a __signature__ property so inspect.signature sees the bindings' parameters.
+  m.def("_set_type_attr", [](nb::type_object type, const char* name, nb::object value) {
+    PyTypeObject* t = reinterpret_cast<PyTypeObject*>(type.ptr());
+    if (PyDict_SetItemString(t->tp_dict, name, value.ptr()) != 0) throw nb::python_error();
+    PyType_Modified(t);
+  });
 }

@@ -262,7 +262,12 @@ bool is_dense(const Py_buffer& v) {
 // A NumPy array (native byte order, supported dtype) to a new device array. Packed host layouts (C, F or
 // any permutation) keep their strides under order 'K'/'A'/None; 'C' and 'F' are produced on the device.
 nb::object from_numpy(nb::handle host, nb::handle order_obj, bool packed) {
-  dtype t = to_dtype(host.attr("dtype"));
+  nb::object host_dtype = host.attr("dtype");
+  if (!nb::cast<bool>(host_dtype.attr("isnative"))) {
+    // '>i4' and the like: swapped to native bytes on the host, so the device holds native values (CuPy's rule).
+    return from_numpy(host.attr("astype")(host_dtype.attr("newbyteorder")("=")), order_obj, packed);
+  }
+  dtype t = to_dtype(host_dtype);
   shape_t shape = to_shape(host.attr("shape"));
   order want = to_order(order_obj, order::K);
   host_buffer buf(host, false);
@@ -303,6 +308,7 @@ nb::object getitem(nb::handle self, nb::handle key) {
 
 void assign_value(array& dst, nb::handle value) {
   if (is_ndarray(value)) {
+    warn_complex_cast(as_py_array(value).a.type(), dst.type());
     dst.assign(as_py_array(value).a);
   } else if (is_python_scalar(value)) {
     dst.fill(to_scalar(value, dst.type()));
@@ -313,11 +319,13 @@ void assign_value(array& dst, nb::handle value) {
                           ? numpy().attr("asarray")(value)
                           : numpy().attr("asarray")(value, numpy_dtype(dst.type()));
     if (nb::cast<int>(host.attr("ndim")) == 0) {
+      if (nb::cast<std::string>(host.attr("dtype").attr("kind")) == "c") warn_complex_cast(complex128, dst.type());
       dst.fill(to_scalar(host, dst.type()));
       return;
     }
     host = as_numeric_host(host, dst.type());  // strings, None...: NumPy's conversion and exceptions
     dtype t = to_dtype(host.attr("dtype"));
+    warn_complex_cast(t, dst.type());
     shape_t shape = to_shape(host.attr("shape"));
     if (t == dst.type() && shape == dst.shape()) {
       from_host_into(dst, host);
@@ -340,6 +348,7 @@ assigned_value to_assigned_value(nb::handle value, dtype t) {
   PyObject* o = value.ptr();
   if (is_ndarray(value)) {
     r.arr = as_py_array(value).a;
+    warn_complex_cast(r.arr.type(), t);
     return r;
   }
   // Scalars first: they are the common value, and a failed attribute lookup costs more than the check.
@@ -347,11 +356,15 @@ assigned_value to_assigned_value(nb::handle value, dtype t) {
     r.is_scalar = true;
     // A NumPy scalar is cast ('unsafe', FORCECAST); a Python one converts as int()/float() would.
     static nb::object generic = numpy().attr("generic");
-    r.s = to_scalar(value, t, PyObject_IsInstance(o, generic.ptr()) != 1);
+    bool numpy_scalar = PyObject_IsInstance(o, generic.ptr()) == 1;
+    static nb::object complex_type = numpy().attr("complexfloating");
+    if (numpy_scalar && PyObject_IsInstance(o, complex_type.ptr()) == 1) warn_complex_cast(complex128, t);
+    r.s = to_scalar(value, t, !numpy_scalar);
     return r;
   }
   if (PyObject_HasAttrString(o, "__cuda_array_interface__")) {
     r.arr = as_py_array(nb::module_::import_("cuarray").attr("asarray")(value)).a;
+    warn_complex_cast(r.arr.type(), t);
     return r;
   }
   nb::object host = PyObject_HasAttrString(o, "__array_interface__")
@@ -363,6 +376,7 @@ assigned_value to_assigned_value(nb::handle value, dtype t) {
     return r;
   }
   r.arr = as_py_array(from_numpy(host, nb::none(), false)).a;
+  warn_complex_cast(r.arr.type(), t);
   return r;
 }
 
@@ -392,6 +406,7 @@ void assign_element(array& view, nb::handle value) {
       view.assign(v.reshape(shape_t{}));
       return;
     }
+    warn_complex_cast(v.type(), view.type());
     view.assign(v);
     return;
   }
@@ -559,7 +574,7 @@ void init_ndarray(nb::module_& m) {
       .def("transpose", [](nb::handle self, nb::args args) {
         const array& a = self_of(self).a;
         return view_of(self, a.transpose(parse_axes(args, a.ndim())));
-      })
+      }, nb::sig("def transpose(self, /, *axes)"))
       .def("reshape", [](nb::handle self, nb::args args, nb::kwargs kwargs) {
         const array& a = self_of(self).a;
         order o = kwargs.contains("order") ? to_order(kwargs["order"], order::C) : order::C;
@@ -606,7 +621,9 @@ void init_ndarray(nb::module_& m) {
         (void)subok;
         const array& a = self_of(self).a;
         dtype t = to_dtype(dt);
-        if (!casting.is_none()) {
+        // The default 'unsafe' allows every cast: no string conversion on the common call.
+        if (!casting.is_none() && !(PyUnicode_Check(casting.ptr()) &&
+                                    PyUnicode_CompareWithASCIIString(casting.ptr(), "unsafe") == 0)) {
           std::string c = nb::cast<std::string>(casting);
           bool allowed = c == "unsafe" || c == "same_value" || t == a.type() || (c == "safe" && can_cast_safely(a.type(), t)) ||
                          (c == "same_kind" && (can_cast_safely(a.type(), t) || kind(a.type()) == kind(t) ||
@@ -620,11 +637,12 @@ void init_ndarray(nb::module_& m) {
                              std::string(name(t)) + "') according to the rule '" + c + "'");
           }
         }
+        warn_complex_cast(a.type(), t);
         array r = a.astype(t, to_order(ord, order::K), copy);
         if (r.storage() == a.storage() && r.data() == a.data()) return nb::borrow(self);
         return wrap(std::move(r));
-      }, nb::arg("dtype"), nb::arg("order") = "K", nb::arg("casting") = nb::none(), nb::arg("subok") = nb::none(),
-         nb::arg("copy") = true)
+      }, nb::arg("dtype"), nb::arg("order") = "K", nb::arg("casting").none() = "unsafe",
+         nb::arg("subok").none() = true, nb::arg("copy") = true)
       .def("get", &to_host, nb::arg("stream") = nb::none(), nb::arg("order") = "C", nb::arg("out") = nb::none(),
            nb::arg("blocking") = true)
       .def("set", &set_from_host, nb::arg("arr"), nb::arg("stream") = nb::none())

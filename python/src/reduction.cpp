@@ -72,6 +72,22 @@ reduce_options options(nb::handle axis, nb::handle dtype_obj, nb::handle out, bo
   return o;
 }
 
+// Note [shape-only warnings]: NumPy's RuntimeWarnings "Mean of empty slice" and "Degrees of freedom <= 0 for
+// slice" come here from the shapes alone, with no device-to-host copy: the elements per output slice. For the
+// nan- forms NumPy also warns when NaNs leave a slice empty; telling that needs the data on the host, which
+// CuPy does not read either, so those slices give NaN silently. A where= mask is not looked at, for the same
+// reason. Called after the reduction succeeded, so the axes are valid and distinct.
+std::int64_t slice_count(const array& x, const axis_list& axes) {
+  if (!axes) return x.size();
+  std::int64_t n = 1;
+  for (int ax : *axes) n *= x.shape()[normalize_axis(ax, x.ndim())];
+  return n;
+}
+
+void warn_runtime(const char* msg) {
+  if (PyErr_WarnEx(PyExc_RuntimeWarning, msg, 1) < 0) throw nb::python_error();
+}
+
 nb::object result(array r, nb::handle out) {
   if (!out.is_none()) return nb::borrow(out);
   return wrap(std::move(r));
@@ -80,6 +96,15 @@ nb::object result(array r, nb::handle out) {
 using red_fn = array (*)(const array&, const reduce_options&);
 using var_fn = array (*)(const array&, const reduce_options&, double);
 using arg_fn = array (*)(const array&, std::optional<int>, bool, const array&);
+
+// Binds `fn` as cuarray.<name>(a, ...) and, with `method`, as ndarray.<name>(self, ...): the same parameters
+// after the first.
+template <typename F, typename... Rest>
+void bind_both(nb::module_& m, nb::handle cls, const char* name, bool method, F fn, nb::arg first,
+               const Rest&... rest) {
+  m.def(name, fn, first, rest...);
+  if (method) nb::setattr(cls, name, nb::cpp_function(fn, nb::is_method(), nb::name(name), rest...));
+}
 
 void def_reduction(nb::module_& m, nb::handle cls, const char* name, red_fn f, bool initial_ok, bool method) {
   auto fn = [f, name, initial_ok](nb::handle a, nb::handle axis, nb::handle dt, nb::handle out, bool keepdims,
@@ -96,16 +121,44 @@ void def_reduction(nb::module_& m, nb::handle cls, const char* name, red_fn f, b
     }
     array x = to_array(a, name);
     check_nan_inexact(name, x, dt, out);
-    return result(f(x, options(axis, dt, out, keepdims, initial, where, x, initial_ok, name)), out);
+    reduce_options o = options(axis, dt, out, keepdims, initial, where, x, initial_ok, name);
+    array r = f(x, o);
+    std::string_view n(name);
+    if ((n == "mean" || n == "nanmean") && !o.where.defined() && slice_count(x, o.axis) == 0) {
+      warn_runtime("Mean of empty slice");  // Note [shape-only warnings]
+    }
+    return result(std::move(r), out);
   };
-  m.def(name, fn, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("dtype").none() = nb::none(),
-        nb::arg("out").none() = nb::none(), nb::arg("keepdims") = false, nb::arg("initial").none() = nb::none(),
-        nb::arg("where").none() = nb::none());
-  if (method) {
-    nb::setattr(cls, name, nb::cpp_function(fn, nb::is_method(), nb::name(name),
-                                            nb::arg("axis").none() = nb::none(), nb::arg("dtype").none() = nb::none(),
-                                            nb::arg("out").none() = nb::none(), nb::arg("keepdims") = false,
-                                            nb::arg("initial").none() = nb::none(), nb::arg("where").none() = nb::none()));
+  // Note [reduction signatures]: each family takes NumPy's parameters in NumPy's order, so a positional
+  // keepdims lands where NumPy puts it: sum/prod (a, axis, dtype, out, keepdims, initial, where); max/min
+  // (a, axis, out, keepdims, initial, where); all/any (a, axis, out, keepdims, *, where); mean (a, axis,
+  // dtype, out, keepdims, *, where). The adapters below forward to `fn`, which takes every parameter.
+  std::string_view n(name);
+  bool takes_dtype = !(n == "max" || n == "min" || n == "amax" || n == "amin" || n == "nanmax" || n == "nanmin" ||
+                       n == "all" || n == "any");
+  if (takes_dtype && initial_ok) {
+    bind_both(m, cls, name, method, fn, nb::arg("a"), nb::arg("axis").none() = nb::none(),
+              nb::arg("dtype").none() = nb::none(), nb::arg("out").none() = nb::none(), nb::arg("keepdims") = false,
+              nb::arg("initial").none() = nb::none(), nb::arg("where").none() = true);
+  } else if (takes_dtype) {
+    auto mean_fn = [fn](nb::handle a, nb::handle axis, nb::handle dt, nb::handle out, bool keepdims,
+                        nb::handle where) { return fn(a, axis, dt, out, keepdims, nb::none(), where); };
+    bind_both(m, cls, name, method, mean_fn, nb::arg("a"), nb::arg("axis").none() = nb::none(),
+              nb::arg("dtype").none() = nb::none(), nb::arg("out").none() = nb::none(), nb::arg("keepdims") = false,
+              nb::kw_only(), nb::arg("where").none() = true);
+  } else if (initial_ok) {
+    auto max_fn = [fn](nb::handle a, nb::handle axis, nb::handle out, bool keepdims, nb::handle initial,
+                       nb::handle where) { return fn(a, axis, nb::none(), out, keepdims, initial, where); };
+    bind_both(m, cls, name, method, max_fn, nb::arg("a"), nb::arg("axis").none() = nb::none(),
+              nb::arg("out").none() = nb::none(), nb::arg("keepdims") = false,
+              nb::arg("initial").none() = nb::none(), nb::arg("where").none() = true);
+  } else {
+    auto all_fn = [fn](nb::handle a, nb::handle axis, nb::handle out, bool keepdims, nb::handle where) {
+      return fn(a, axis, nb::none(), out, keepdims, nb::none(), where);
+    };
+    bind_both(m, cls, name, method, all_fn, nb::arg("a"), nb::arg("axis").none() = nb::none(),
+              nb::arg("out").none() = nb::none(), nb::arg("keepdims") = false, nb::kw_only(),
+              nb::arg("where").none() = true);
   }
 }
 
@@ -121,20 +174,17 @@ void def_variance(nb::module_& m, nb::handle cls, const char* name, var_fn f, bo
       if (ddof != 0) throw value_error("ddof and correction can't be provided simultaneously.");
       d = nb::cast<double>(correction);
     }
-    return result(f(x, options(axis, dt, out, keepdims, nb::none(), where, x, false, name), d), out);
+    reduce_options o = options(axis, dt, out, keepdims, nb::none(), where, x, false, name);
+    array r = f(x, o, d);
+    if (!o.where.defined() && static_cast<double>(slice_count(x, o.axis)) - d <= 0) {
+      warn_runtime("Degrees of freedom <= 0 for slice");  // Note [shape-only warnings]
+    }
+    return result(std::move(r), out);
   };
-  m.def(name, fn, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("dtype").none() = nb::none(),
-        nb::arg("out").none() = nb::none(), nb::arg("ddof") = 0.0, nb::arg("keepdims") = false,
-        nb::arg("where").none() = nb::none(), nb::arg("mean").none() = nb::none(),
-        nb::arg("correction").none() = nb::none());
-  if (method) {
-    nb::setattr(cls, name, nb::cpp_function(fn, nb::is_method(), nb::name(name),
-                                            nb::arg("axis").none() = nb::none(), nb::arg("dtype").none() = nb::none(),
-                                            nb::arg("out").none() = nb::none(), nb::arg("ddof") = 0.0,
-                                            nb::arg("keepdims") = false, nb::arg("where").none() = nb::none(),
-                                            nb::arg("mean").none() = nb::none(),
-                                            nb::arg("correction").none() = nb::none()));
-  }
+  bind_both(m, cls, name, method, fn, nb::arg("a"), nb::arg("axis").none() = nb::none(),
+            nb::arg("dtype").none() = nb::none(), nb::arg("out").none() = nb::none(), nb::arg("ddof") = 0,
+            nb::arg("keepdims") = false, nb::kw_only(), nb::arg("where").none() = true,
+            nb::arg("mean").none() = nb::none(), nb::arg("correction").none() = nb::none());
 }
 
 void def_arg(nb::module_& m, nb::handle cls, const char* name, arg_fn f, bool method) {

@@ -54,6 +54,55 @@ nb::dict device_properties(int id) {
   d["sharedMemPerBlockOptin"] = p.sharedMemPerBlockOptin;
   d["maxBlocksPerMultiProcessor"] = p.maxBlocksPerMultiProcessor;
   d["uuid"] = nb::bytes(p.uuid.bytes, 16);
+  // The rest of CuPy's keys. Fields CUDA 13 dropped from cudaDeviceProp come from device attributes.
+  auto t2 = [](const int* v) { return nb::make_tuple(v[0], v[1]); };
+  auto t3 = [](const int* v) { return nb::make_tuple(v[0], v[1], v[2]); };
+  auto attr = [id](cudaDeviceAttr a) { return device_attribute(id, static_cast<int>(a)); };
+  d["clockRate"] = attr(cudaDevAttrClockRate);
+  d["kernelExecTimeoutEnabled"] = attr(cudaDevAttrKernelExecTimeout);
+  d["memoryClockRate"] = attr(cudaDevAttrMemoryClockRate);
+  d["computeMode"] = attr(cudaDevAttrComputeMode);
+  d["deviceOverlap"] = attr(cudaDevAttrGpuOverlap);
+  d["maxTexture1DLinear"] = attr(cudaDevAttrMaxTexture1DLinearWidth);
+  d["singleToDoublePrecisionPerfRatio"] = attr(cudaDevAttrSingleToDoublePrecisionPerfRatio);
+  d["cooperativeMultiDeviceLaunch"] = 0;  // CUDA 13 removed multi-device cooperative launches
+  d["texturePitchAlignment"] = p.texturePitchAlignment;
+  d["maxTexture1D"] = p.maxTexture1D;
+  d["maxTexture2D"] = t2(p.maxTexture2D);
+  d["maxTexture3D"] = t3(p.maxTexture3D);
+  d["tccDriver"] = p.tccDriver;
+  d["cooperativeLaunch"] = p.cooperativeLaunch;
+  d["maxTexture1DMipmap"] = p.maxTexture1DMipmap;
+  d["maxTexture1DLayered"] = t2(p.maxTexture1DLayered);
+  d["maxTexture2DMipmap"] = t2(p.maxTexture2DMipmap);
+  d["maxTexture2DLinear"] = t3(p.maxTexture2DLinear);
+  d["maxTexture2DLayered"] = t3(p.maxTexture2DLayered);
+  d["maxTexture2DGather"] = t2(p.maxTexture2DGather);
+  d["maxTexture3DAlt"] = t3(p.maxTexture3DAlt);
+  d["maxTextureCubemap"] = p.maxTextureCubemap;
+  d["maxTextureCubemapLayered"] = t2(p.maxTextureCubemapLayered);
+  d["maxSurface1D"] = p.maxSurface1D;
+  d["maxSurface1DLayered"] = t2(p.maxSurface1DLayered);
+  d["maxSurface2D"] = t2(p.maxSurface2D);
+  d["maxSurface2DLayered"] = t3(p.maxSurface2DLayered);
+  d["maxSurface3D"] = t3(p.maxSurface3D);
+  d["maxSurfaceCubemap"] = p.maxSurfaceCubemap;
+  d["maxSurfaceCubemapLayered"] = t2(p.maxSurfaceCubemapLayered);
+  d["surfaceAlignment"] = p.surfaceAlignment;
+  d["streamPrioritiesSupported"] = p.streamPrioritiesSupported;
+  d["globalL1CacheSupported"] = p.globalL1CacheSupported;
+  d["localL1CacheSupported"] = p.localL1CacheSupported;
+  d["multiGpuBoardGroupID"] = p.multiGpuBoardGroupID;
+  d["hostNativeAtomicSupported"] = p.hostNativeAtomicSupported;
+  d["pageableMemoryAccess"] = p.pageableMemoryAccess;
+  d["computePreemptionSupported"] = p.computePreemptionSupported;
+  d["canUseHostPointerForRegisteredMem"] = p.canUseHostPointerForRegisteredMem;
+  d["pageableMemoryAccessUsesHostPageTables"] = p.pageableMemoryAccessUsesHostPageTables;
+  d["directManagedMemAccessFromHost"] = p.directManagedMemAccessFromHost;
+  d["luid"] = nb::bytes(p.luid, 8);
+  d["luidDeviceNodeMask"] = p.luidDeviceNodeMask;
+  d["accessPolicyMaxWindowSize"] = p.accessPolicyMaxWindowSize;
+  d["reservedSharedMemPerBlock"] = p.reservedSharedMemPerBlock;
   return d;
 }
 

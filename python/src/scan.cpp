@@ -125,6 +125,7 @@ void init_scan(nb::module_& m) {
     if (r.size() == 1) return wrap(std::move(r[0]));
     return to_py_tuple(std::move(r));
   }, nb::arg("f"), nb::arg("varargs"), nb::arg("kwargs"),
+     nb::sig("def gradient(f, *varargs, axis=None, edge_order=1)"),  // the keywords it reads from kwargs
      "The gradient by central differences inside and one-sided differences at the boundaries.");
 
   nb::handle cls = ndarray_type();

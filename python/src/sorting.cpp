@@ -121,17 +121,20 @@ nb::object named_tuple(const char* name, std::vector<const char*> fields) {
   return cls;
 }
 
-nb::object do_sort(nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {
+nb::object do_sort(nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable,
+                   bool descending = false) {
   check_order(order);
   auto k = to_opt_str(kind, "kind");
-  return wrap(sort(to_array(a, "sort"), to_axis(axis), view_of(k), to_opt_bool(stable)));
+  return wrap(sort(to_array(a, "sort"), to_axis(axis), view_of(k), to_opt_bool(stable), descending));
 }
 
-nb::object do_argsort(nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {
+nb::object do_argsort(nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable,
+                      bool descending = false) {
   check_order(order);
   auto k = to_opt_str(kind, "kind");
   // argsort refuses a bool axis, which sort takes (NumPy's two converters differ).
-  return wrap(argsort(to_array(a, "argsort"), args::to_opt_int_axis(axis), view_of(k), to_opt_bool(stable)));
+  return wrap(argsort(to_array(a, "argsort"), args::to_opt_int_axis(axis), view_of(k), to_opt_bool(stable),
+                      descending));
 }
 
 std::string select_kind(nb::handle kind) {
@@ -143,12 +146,16 @@ std::string select_kind(nb::handle kind) {
 
 void init_sorting(nb::module_& m) {
   nb::object none = nb::none();
+  // `descending` is the Array API's keyword (NumPy has none); the rest is NumPy's signature.
   m.def("sort", &do_sort, nb::arg("a"), nb::arg("axis").none() = -1, nb::arg("kind").none() = none,
         nb::arg("order").none() = none, nb::kw_only(), nb::arg("stable").none() = none,
-        "A sorted copy of an array (stable; NaNs last; axis=None sorts the flattened array).");
+        nb::arg("descending") = false,
+        "A sorted copy of an array (stable; NaNs last, first when descending; axis=None sorts the flattened "
+        "array).");
   m.def("argsort", &do_argsort, nb::arg("a"), nb::arg("axis").none() = -1, nb::arg("kind").none() = none,
         nb::arg("order").none() = none, nb::kw_only(), nb::arg("stable").none() = none,
-        "The int64 indices that sort an array along an axis (stable: ties keep their order).");
+        nb::arg("descending") = false,
+        "The int64 indices that sort an array along an axis (stable: ties keep their order, also descending).");
   m.def("lexsort", [](nb::handle keys, nb::handle axis) {
     std::vector<array> ks;
     if (is_ndarray(keys)) {

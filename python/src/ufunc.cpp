@@ -692,6 +692,13 @@ void init_ufunc(nb::module_& m) {
     return jit::compile(req).cubin.size();
   }, nb::arg("source"), nb::arg("name") = "kernel.cu", nb::arg("arch") = 90,
      nb::arg("options") = std::vector<std::string>{});
+  // The device-side headers of generated kernels as [(include name, contents)]: cuarray.jit inlines them into
+  // the sources it hands to RawModule, which compiles a single source without headers.
+  m.def("_jit_headers", [] {
+    nb::list out;
+    for (const auto& [name, text] : ew::jit_headers()) out.append(nb::make_tuple(name, nb::bytes(text.data(), text.size())));
+    return out;
+  });
   // The NVRTC in use, for `python -m cuarray`: (path, major, minor); raises CUDARuntimeError when missing.
   m.def("nvrtc_info", [] {
     auto [major, minor] = jit::nvrtc_version();

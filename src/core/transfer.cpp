@@ -175,8 +175,21 @@ void h2d_staged(char* dst, const char* src, std::size_t bytes, cudaStream_t s) {
 
 }  // namespace
 
+namespace {
+thread_local bool tls_synchronize_allowed = true;
+}  // namespace
+
+bool set_synchronize_allowed(bool allowed) {
+  bool previous = tls_synchronize_allowed;
+  tls_synchronize_allowed = allowed;
+  return previous;
+}
+
+bool synchronize_allowed() { return tls_synchronize_allowed; }
+
 void memcpy_device_to_host(void* dst, const void* src, std::size_t bytes, stream_ref s) {
   if (bytes == 0) return;
+  if (!tls_synchronize_allowed) throw device_synchronized_error("Device synchronization was detected while disallowed.");
   require_device();
   if (bytes >= staging_threshold && !is_pinned(dst)) {
     d2h_staged(static_cast<char*>(dst), static_cast<const char*>(src), bytes, s.get());

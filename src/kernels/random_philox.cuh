@@ -160,7 +160,7 @@ struct element_stream {
 /// Marsaglia and Tsang's gamma(shape, 1); shape < 1 through gamma(shape + 1) * U^(1/shape).
 __device__ inline double sample_gamma(element_stream& s, double shape) {
   if (shape <= 0) return 0;  // NumPy: standard_gamma(0) == 0
-  if (isinf(shape)) return shape;
+  if (isinf(shape) || isnan(shape)) return shape;  // NaN would never pass the acceptance tests below
   double boost = 1;
   if (shape < 1) {
     boost = pow(s.uniform_open(), 1.0 / shape);

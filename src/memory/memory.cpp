@@ -67,6 +67,17 @@ std::size_t parse_memory_limit(const char* text, std::size_t total_memory) {
 
 namespace {
 
+// Note [memory hooks]: threads with an observer, and the cudaMalloc of the current allocation on this
+// thread (recorded under the pool's lock, reported to the observer once the lock is released).
+std::atomic<int> g_observed_threads{0};
+thread_local std::shared_ptr<memory_pool_observer> tls_observer;
+struct raw_alloc_record {
+  bool attempted = false;
+  std::size_t size = 0;
+  void* ptr = nullptr;
+};
+thread_local raw_alloc_record tls_raw_alloc;
+
 class cuda_backend final : public detail::raw_backend {
  public:
   explicit cuda_backend(int device) : device_(device) {}
@@ -74,6 +85,9 @@ class cuda_backend final : public detail::raw_backend {
     void* p = nullptr;
     cudaError_t st = cudaSuccess;
     on_device(device_, [&] { st = cudaMalloc(&p, bytes); });
+    if (g_observed_threads.load(std::memory_order_relaxed) != 0) [[unlikely]] {
+      tls_raw_alloc = raw_alloc_record{true, bytes, st == cudaSuccess ? p : nullptr};
+    }
     if (st == cudaErrorMemoryAllocation) {
       (void)cudaGetLastError();
       return nullptr;
@@ -172,7 +186,18 @@ class pooled_memory final : public memory {
  public:
   pooled_memory(void* p, std::size_t n, int dev, std::shared_ptr<memory_pool::impl> pool, detail::pool_core* core)
       : memory(p, n, dev), pool_(std::move(pool)), core_(core) {}
-  ~pooled_memory() override { core_->deallocate(ptr_); }
+  ~pooled_memory() override {
+    if (g_observed_threads.load(std::memory_order_relaxed) != 0) [[unlikely]] {
+      if (std::shared_ptr<memory_pool_observer> o = tls_observer) {
+        const auto p = reinterpret_cast<std::uintptr_t>(ptr_), id = reinterpret_cast<std::uintptr_t>(this);
+        o->free_pre(device_, size_, p, id);
+        core_->deallocate(ptr_);
+        o->free_post(device_, size_, p, id);
+        return;
+      }
+    }
+    core_->deallocate(ptr_);
+  }
 
  private:
   std::shared_ptr<memory_pool::impl> pool_;  // keeps the pool alive while its memory is
@@ -184,9 +209,58 @@ class pooled_memory final : public memory {
 memory_pool::memory_pool() : impl_(std::make_shared<impl>()) {}
 memory_pool::~memory_pool() = default;
 
+namespace {
+
+// memory_pool::allocate with the calling thread's observer told of it (Note [memory hooks]).
+template <class Allocate>
+storage_ptr allocate_observed(memory_pool_observer& o, std::size_t bytes, int device, Allocate&& allocate) {
+  const std::size_t mem_size = detail::pool_core::rounded(bytes);
+  o.malloc_pre(device, bytes, mem_size);
+  tls_raw_alloc = raw_alloc_record{};
+  storage_ptr s;
+  try {
+    s = allocate();
+  } catch (...) {
+    raw_alloc_record r = tls_raw_alloc;
+    tls_raw_alloc = raw_alloc_record{};
+    if (r.attempted) {
+      o.alloc_pre(device, r.size);
+      o.alloc_post(device, r.size, reinterpret_cast<std::uintptr_t>(r.ptr));
+    }
+    o.malloc_post(device, bytes, mem_size, 0, 0);
+    throw;
+  }
+  raw_alloc_record r = tls_raw_alloc;
+  tls_raw_alloc = raw_alloc_record{};
+  if (r.attempted) {
+    o.alloc_pre(device, r.size);
+    o.alloc_post(device, r.size, reinterpret_cast<std::uintptr_t>(r.ptr));
+  }
+  o.malloc_post(device, bytes, mem_size, reinterpret_cast<std::uintptr_t>(s->ptr()),
+                reinterpret_cast<std::uintptr_t>(s.get()));
+  return s;
+}
+
+}  // namespace
+
+void set_memory_pool_observer(std::shared_ptr<memory_pool_observer> observer) {
+  if (observer && !tls_observer) g_observed_threads.fetch_add(1, std::memory_order_relaxed);
+  if (!observer && tls_observer) g_observed_threads.fetch_sub(1, std::memory_order_relaxed);
+  tls_observer = std::move(observer);
+}
+
 storage_ptr memory_pool::allocate(std::size_t bytes, int device, stream_ref stream) {
   require_device();
   if (bytes == 0) return std::make_shared<memory>(nullptr, 0, device);
+  if (g_observed_threads.load(std::memory_order_relaxed) != 0) [[unlikely]] {
+    if (std::shared_ptr<memory_pool_observer> o = tls_observer) {
+      return allocate_observed(*o, bytes, device, [&] { return allocate_unobserved(bytes, device, stream); });
+    }
+  }
+  return allocate_unobserved(bytes, device, stream);
+}
+
+storage_ptr memory_pool::allocate_unobserved(std::size_t bytes, int device, stream_ref stream) {
   detail::pool_core& core = impl_->get(device);
   void* p = core.allocate(bytes, stream.ptr());
   try {

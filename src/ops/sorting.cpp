@@ -8,6 +8,7 @@
 
 #include "cuarray/creation.hpp"
 #include "cuarray/errors.hpp"
+#include "cuarray/manipulation.hpp"
 #include "cuarray/sorting.hpp"
 #include "cuarray/ufunc.hpp"
 #include "src/core/internal.hpp"
@@ -459,13 +460,18 @@ dtype searchsorted_common(const array& a, const array& v) { return promote_types
 
 }  // namespace
 
+// Rows reversed along the last axis (a view).
+static array reversed_rows(const array& r) { return flip(r, std::vector<int>{r.ndim() - 1}); }
+
 array sort(const array& a, std::optional<int> axis_in, std::optional<std::string_view> kind,
-           std::optional<bool> stable) {
+           std::optional<bool> stable, bool descending) {
   check_kind(kind, stable);
   int axis;
   array c = prepare(a, axis_in, axis);
   array r = detail::sort_rows(c);
-  if (!axis_in) return r;
+  // Equal values are indistinguishable in a sorted copy, so the reversed ascending rows are stable too.
+  if (descending) r = reversed_rows(r);
+  if (!axis_in) return c_contiguous(r);
   return in_layout_of(a, move_back(r, axis), true);
 }
 
@@ -479,7 +485,7 @@ void sort_inplace(const array& a, int axis_in, std::optional<std::string_view> k
 }
 
 array argsort(const array& a, std::optional<int> axis_in, std::optional<std::string_view> kind,
-              std::optional<bool> stable) {
+              std::optional<bool> stable, bool descending) {
   check_kind(kind, stable);
   if (a.ndim() == 0 && axis_in) {
     // NumPy argsorts a 0-d array as a 1-element 1-D one.
@@ -488,8 +494,17 @@ array argsort(const array& a, std::optional<int> axis_in, std::optional<std::str
   }
   int axis;
   array c = prepare(a, axis_in, axis);
-  array r = detail::perm_int64(argsort_rows({c}));
-  if (!axis_in) return r;
+  if (!descending) {
+    array r = detail::perm_int64(argsort_rows({c}));
+    if (!axis_in) return r;
+    return in_layout_of(a, move_back(r, axis), false);
+  }
+  // A stable descending order: sort the reversed rows ascending (ties then come last-first), reverse that
+  // order, and map the positions back (i -> n - 1 - i), which puts ties first-first again.
+  std::int64_t n = c.shape().back();
+  array p = detail::perm_int64(argsort_rows({c_contiguous(reversed_rows(c))}));
+  array r = call_ufunc("subtract", {ufunc_arg(n - 1), ufunc_arg(reversed_rows(p))}, ufunc_options{})[0];
+  if (!axis_in) return c_contiguous(r);
   return in_layout_of(a, move_back(r, axis), false);
 }
 

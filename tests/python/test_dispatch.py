@@ -51,8 +51,10 @@ def test_dispatch_table_maps_numpy_functions_to_cuarray_ones():
 
 
 def test_names_numpy_lends_cuarray_do_not_dispatch_back():
-    # cuarray.result_type is numpy.result_type: dispatching to it would call NumPy again.
-    assert _dispatch.implementation(numpy.result_type) is None
+    # cuarray.min_scalar_type is numpy.min_scalar_type: dispatching to it would call NumPy again.
+    assert _dispatch.implementation(numpy.min_scalar_type) is None
+    # result_type is cuarray's own (it takes cuarray arrays), so NumPy's call on cuarray arrays reaches it.
+    assert _dispatch.implementation(numpy.result_type) is cp.result_type
     assert _dispatch.implementation(len) is None
     assert _dispatch.implementation(lambda x: x) is None
 

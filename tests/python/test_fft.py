@@ -70,7 +70,8 @@ def test_functions_are_exported():
     for name in ("get_plan_cache", "show_plan_cache_info", "set_plan_cache_size", "get_plan_cache_size",
                  "set_plan_cache_max_memsize", "get_plan_cache_max_memsize", "clear_plan_cache"):
         assert callable(getattr(cp.fft.config, name)), name
-    assert cp.fft.config.enable_nd_planning is True
+    with pytest.warns(DeprecationWarning, match="enable_nd_planning"):
+        assert cp.fft.config.enable_nd_planning is True
 
 
 def test_host_arrays_are_refused():

@@ -27,3 +27,12 @@ __all__ = [
     "malloc_managed", "memory", "pinned_memory", "runtime", "set_allocator", "set_pinned_memory_allocator",
     "using_allocator",
 ]
+
+# CuPy's runtime and driver modules, memory classes and hooks, NVTX and the profiler (issue 17).
+from cuarray.cuda import driver, memory_hook, memory_hooks, nvtx, profiler  # noqa: E402,F401
+from cuarray.cuda.memory import ManagedMemory, UnownedMemory, malloc_async  # noqa: E402,F401
+from cuarray.cuda.memory_hook import MemoryHook  # noqa: E402,F401
+from cuarray.cuda.pinned_memory import is_memory_pinned  # noqa: E402,F401
+
+__all__ += ["ManagedMemory", "MemoryHook", "UnownedMemory", "driver", "is_memory_pinned", "malloc_async",
+            "memory_hook", "memory_hooks", "nvtx", "profiler"]

@@ -50,6 +50,9 @@ class Device:
         _core.set_device_id(_local.stack.pop())
 
     def synchronize(self):
+        if not _core._synchronize_allowed():  # CuPy's allow_synchronize(False) refuses this one too
+            from cuarray._syncdetect import DeviceSynchronized
+            raise DeviceSynchronized()
         _core.device_synchronize(self.id)
 
     @property

@@ -87,3 +87,156 @@ def alloc(size):
 def malloc_managed(size):
     """Managed (unified) memory of `size` bytes."""
     return _core.malloc_managed(size)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# CuPy's memory classes in full (issue 17): Memory(size), ManagedMemory, UnownedMemory, MemoryPointer(mem, offset)
+# with its copy and memset methods, malloc_async.
+ManagedMemory = _core.ManagedMemory
+UnownedMemory = _core.UnownedMemory
+
+
+def _host_address(mem):
+    """A host pointer given as an int or a ctypes.c_void_p (CuPy accepts both)."""
+    return mem if isinstance(mem, int) else (mem.value or 0)
+
+
+def _stream_ptr(stream):
+    if stream is None:
+        return _core.get_current_stream_ptr()
+    return stream.ptr
+
+
+def _refuse_while_capturing(what):
+    from cuarray.cuda import runtime
+    ptr = _core.get_current_stream_ptr()
+    if ptr not in (0, runtime.streamLegacy, runtime.streamPerThread) and runtime.streamIsCapturing(ptr):
+        raise RuntimeError(f"the current stream is capturing, so {what} cannot be used")
+
+
+def _copy_from_device(self, src, size):
+    """Copy ``size`` bytes from device memory ``src`` (a MemoryPointer) here, on the legacy default stream."""
+    from cuarray.cuda import runtime
+    if size > 0:
+        _refuse_while_capturing("synchronous API calls")
+        if src.device_id != self.device_id:
+            _enable_peer_access(src.device_id, self.device_id)
+        runtime.memcpy(self.ptr, src.ptr, size, runtime.memcpyDefault)
+
+
+def _copy_from_device_async(self, src, size, stream=None):
+    """Copy ``size`` bytes from device memory ``src`` here, on ``stream`` (the current one by default)."""
+    from cuarray.cuda import runtime
+    if size > 0:
+        if src.device_id != self.device_id:
+            _enable_peer_access(src.device_id, self.device_id)
+        runtime.memcpyAsync(self.ptr, src.ptr, size, runtime.memcpyDefault, _stream_ptr(stream))
+
+
+def _copy_from_host(self, mem, size):
+    """Copy ``size`` bytes from the host address ``mem`` (int or ctypes.c_void_p) here."""
+    from cuarray.cuda import runtime
+    if size > 0:
+        _refuse_while_capturing("synchronous API calls")
+        runtime.memcpy(self.ptr, _host_address(mem), size, runtime.memcpyHostToDevice)
+
+
+def _copy_from_host_async(self, mem, size, stream=None):
+    """Copy ``size`` bytes from pinned host memory at ``mem`` here, on ``stream``."""
+    from cuarray.cuda import runtime
+    if size > 0:
+        runtime.memcpyAsync(self.ptr, _host_address(mem), size, runtime.memcpyHostToDevice, _stream_ptr(stream))
+
+
+def _copy_from(self, mem, size):
+    """Copy ``size`` bytes from ``mem``: a MemoryPointer (device) or a host address."""
+    if isinstance(mem, MemoryPointer):
+        self.copy_from_device(mem, size)
+    else:
+        self.copy_from_host(mem, size)
+
+
+def _copy_from_async(self, mem, size, stream=None):
+    if isinstance(mem, MemoryPointer):
+        self.copy_from_device_async(mem, size, stream)
+    else:
+        self.copy_from_host_async(mem, size, stream)
+
+
+def _copy_to_host(self, mem, size):
+    """Copy ``size`` bytes from here to the host address ``mem``."""
+    from cuarray.cuda import runtime
+    if size > 0:
+        _refuse_while_capturing("synchronous API calls")
+        runtime.memcpy(_host_address(mem), self.ptr, size, runtime.memcpyDeviceToHost)
+
+
+def _copy_to_host_async(self, mem, size, stream=None):
+    """Copy ``size`` bytes from here to pinned host memory at ``mem``, on ``stream``."""
+    from cuarray.cuda import runtime
+    if size > 0:
+        runtime.memcpyAsync(_host_address(mem), self.ptr, size, runtime.memcpyDeviceToHost, _stream_ptr(stream))
+
+
+def _memset(self, value, size):
+    """Set ``size`` bytes here to ``value`` (a byte)."""
+    from cuarray.cuda import runtime
+    if size > 0:
+        _refuse_while_capturing("synchronous API calls")
+        runtime.memset(self.ptr, value, size)
+
+
+def _memset_async(self, value, size, stream=None):
+    from cuarray.cuda import runtime
+    if size > 0:
+        runtime.memsetAsync(self.ptr, value, size, _stream_ptr(stream))
+
+
+def _enable_peer_access(device, peer):
+    from cuarray.cuda import runtime
+    from cuarray.cuda.device import Device
+    if device == peer:
+        return
+    if not runtime.deviceCanAccessPeer(device, peer):
+        raise ValueError(f"device {device} cannot access device {peer}")
+    with Device(device):
+        runtime._deviceEnsurePeerAccess(peer)
+
+
+def _device_property(self):
+    from cuarray.cuda.device import Device
+    return Device(self.device_id)
+
+
+for _name, _f in (("copy_from_device", _copy_from_device), ("copy_from_device_async", _copy_from_device_async),
+                  ("copy_from_host", _copy_from_host), ("copy_from_host_async", _copy_from_host_async),
+                  ("copy_from", _copy_from), ("copy_from_async", _copy_from_async),
+                  ("copy_to_host", _copy_to_host), ("copy_to_host_async", _copy_to_host_async),
+                  ("memset", _memset), ("memset_async", _memset_async)):
+    _f.__name__ = _f.__qualname__ = _name
+    setattr(MemoryPointer, _name, _f)
+MemoryPointer.device = property(_device_property)
+Memory.device = property(_device_property)
+del _name, _f
+
+
+def _managed_prefetch(self, stream):
+    """Prefetch this managed memory to its device, on ``stream``."""
+    from cuarray.cuda import runtime
+    runtime.memPrefetchAsync(self.ptr, self.size, self.device_id, stream.ptr)
+
+
+def _managed_advise(self, advise, device):
+    """cudaMemAdvise over this managed memory; ``device`` is a Device or a device id."""
+    from cuarray.cuda import runtime
+    runtime.memAdvise(self.ptr, self.size, advise, int(device))
+
+
+ManagedMemory.prefetch = _managed_prefetch
+ManagedMemory.advise = _managed_advise
+
+
+def malloc_async(size):
+    """Device memory of ``size`` bytes from the driver's stream-ordered allocator (cudaMallocAsync) on the
+    current stream; it is freed in the order of the stream current when it is released."""
+    return MemoryAsyncPool().malloc(size)

@@ -26,3 +26,9 @@ def alloc_pinned_memory(size):
     if _allocator is None:
         return get_default_pinned_memory_pool().malloc(size)
     return _allocator(size)
+
+
+def is_memory_pinned(data):
+    """Whether the host address ``data`` (an int) lies in page-locked memory known to CUDA."""
+    from cuarray.cuda import runtime
+    return runtime.pointerGetMemoryType(data) == runtime.memoryTypeHost

@@ -4,13 +4,34 @@ Each device has one least-recently-used cache of plans, shared by all threads (C
 borrows its work area from the memory pool on each execution, so memsize counts the work area of the cached
 plans as they run, not memory they hold. A limit of -1 is unlimited; 0 disables the cache.
 """
+import types
+
 from cuarray import _core
 
 _m = _core.fft
 
 # CuPy's switches: n-dimensional plans are always used where cuFFT can take the axes; multi-GPU is not supported.
-enable_nd_planning = True
 use_multi_gpus = False
+_enable_nd_planning = True
+_ND_PLANNING_DEPRECATED = "enable_nd_planning is deprecated as of CuPy 14 and will always be True in the future."
+
+
+class _ConfigModule(types.ModuleType):
+    """This module's type: enable_nd_planning warns DeprecationWarning when read or set, as CuPy 14's does."""
+
+    @property
+    def enable_nd_planning(self):
+        """Deprecated (CuPy 14). cuarray plans n-dimensional transforms whatever the value: setting False keeps
+        the value for code that reads it back, and changes no result."""
+        import warnings
+        warnings.warn(_ND_PLANNING_DEPRECATED, DeprecationWarning, stacklevel=2)
+        return self._enable_nd_planning
+
+    @enable_nd_planning.setter
+    def enable_nd_planning(self, value):
+        import warnings
+        warnings.warn(_ND_PLANNING_DEPRECATED, DeprecationWarning, stacklevel=2)
+        self._enable_nd_planning = bool(value)
 
 
 def _device_id():
@@ -109,3 +130,8 @@ def show_plan_cache_info():
     print("=============== cuFFT plan cache info (all devices) ===============")
     for dev in range(max(_core.device_count_or_zero(), 1)):
         PlanCache(dev).show_info()
+
+
+import sys as _sys  # noqa: E402
+
+_sys.modules[__name__].__class__ = _ConfigModule

@@ -4,6 +4,8 @@ import operator
 import numpy
 
 from cuarray import _core
+from cuarray.random._bit_generator import _CurandLike
+from cuarray.random._distributions import _Distributions
 
 
 def _key_from_seed(seed):
@@ -78,13 +80,37 @@ class Philox:
         return 'Philox(key={:#x}, counter={})'.format(self._engine.key, self._engine.counter)
 
 
-class Generator:
+class Philox4x3210(Philox):
+    """CuPy's name of the Philox4x32-10 bit generator: ``Philox4x3210(seed=None, *, size=-1)``. ``size`` (CuPy's
+    number of cuRAND states) is accepted and kept; a counter-based stream needs no per-thread states."""
+
+    def __init__(self, seed=None, *, size=-1):
+        size = operator.index(size)
+        if size == 0 or size < -1:
+            raise ValueError('size must be a positive integer (or -1 for the default 256000)')
+        self._size = 1000 * 256 if size == -1 else size
+        super().__init__(seed)
+
+    def __repr__(self):
+        return 'Philox4x3210(key={:#x}, counter={})'.format(self._engine.key, self._engine.counter)
+
+
+class Generator(_Distributions):
     """numpy.random.Generator on cuarray arrays. ``size=None`` gives a 0-d array (CuPy's rule), not a
-    Python scalar; parameters may be scalars or arrays (broadcast with each other and with ``size``)."""
+    Python scalar; parameters may be scalars or arrays (broadcast with each other and with ``size``).
+
+    The bit generator is Philox (or Philox4x3210), XORWOW or MRG32k3a. The distribution kernels are
+    counter-based Philox4x32-10 kernels: over XORWOW or MRG32k3a they draw from a Philox stream keyed from
+    that bit generator's seed (shared by every Generator over it), while the bit generator's own recurrence
+    gives its random_raw."""
 
     def __init__(self, bit_generator):
-        if not isinstance(bit_generator, Philox):
-            raise TypeError('Generator takes a cuarray.random.Philox bit generator')
+        if isinstance(bit_generator, _CurandLike):
+            if getattr(bit_generator, '_engine', None) is None:
+                bit_generator._engine = _core._RandomEngine(bit_generator._philox_key(), 0)
+        elif not isinstance(bit_generator, Philox):
+            raise TypeError('Generator takes a cuarray.random bit generator (Philox4x3210, XORWOW, MRG32k3a, '
+                            'Philox), not {}'.format(type(bit_generator).__name__))
         self._bit_generator = bit_generator
         self._e = bit_generator._engine
 
@@ -93,7 +119,7 @@ class Generator:
         return self._bit_generator
 
     def __repr__(self):
-        return 'Generator(Philox)'
+        return 'Generator({})'.format(type(self._bit_generator).__name__)
 
     def spawn(self, n_children):
         return [Generator(bg) for bg in self._bit_generator.spawn(n_children)]
@@ -233,9 +259,10 @@ def _mvn_factor(mean, cov, check_valid, tol, method):
 
 def default_rng(seed=None):
     """A Generator over Philox: ``seed`` an int, a sequence of ints, None (OS entropy), a
-    numpy.random.SeedSequence, a Philox bit generator, or a Generator (returned as is)."""
+    numpy.random.SeedSequence, a bit generator (Philox, Philox4x3210, XORWOW, MRG32k3a: wrapped), or a
+    Generator (returned as is)."""
     if isinstance(seed, Generator):
         return seed
-    if isinstance(seed, Philox):
+    if isinstance(seed, (Philox, _CurandLike)):
         return Generator(seed)
     return Generator(Philox(seed))

@@ -1,4 +1,5 @@
 """NumPy's legacy RandomState API (and CuPy's dtype= extensions) over the same Philox engine."""
+import inspect
 import operator
 import warnings
 
@@ -170,6 +171,62 @@ class RandomState:
                             dtype=float):
         return _as(self._gen.multivariate_normal(mean, cov, size, check_valid, tol, method=method), dtype)
 
+    # -- the distributions composed in _distributions.py (CuPy's dtype= casts the float64 / int64 result)
+    def f(self, dfnum, dfden, size=None, dtype=float):
+        return _as(self._gen.f(dfnum, dfden, size), dtype)
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None, dtype=float):
+        return _as(self._gen.noncentral_f(dfnum, dfden, nonc, size), dtype)
+
+    def noncentral_chisquare(self, df, nonc, size=None, dtype=float):
+        return _as(self._gen.noncentral_chisquare(df, nonc, size), dtype)
+
+    def negative_binomial(self, n, p, size=None, dtype=int):
+        # The legacy API checks p in [0, 1] (NumPy then returns garbage for p == 0); p == 0 and a NaN n are
+        # refused here with the Generator's messages.
+        from cuarray.random._distributions import _check, _params
+        ps, scalar = _params(n, p)
+        _check(ps[0], 'n', 'positive', scalar)
+        _check(ps[1], 'p', 'ge_0_le_1', scalar)
+        return _as(self._gen.negative_binomial(n, p, size), dtype)
+
+    def standard_cauchy(self, size=None, dtype=float):
+        return _as(self._gen.standard_cauchy(size), dtype)
+
+    def standard_t(self, df, size=None, dtype=float):
+        return _as(self._gen.standard_t(df, size), dtype)
+
+    def weibull(self, a, size=None, dtype=float):
+        return _as(self._gen.weibull(a, size), dtype)
+
+    def pareto(self, a, size=None, dtype=float):
+        return _as(self._gen.pareto(a, size), dtype)
+
+    def power(self, a, size=None, dtype=float):
+        return _as(self._gen.power(a, size), dtype)
+
+    def rayleigh(self, scale=1.0, size=None, dtype=float):
+        return _as(self._gen.rayleigh(scale, size), dtype)
+
+    def wald(self, mean, scale, size=None, dtype=float):
+        return _as(self._gen.wald(mean, scale, size), dtype)
+
+    def triangular(self, left, mode, right, size=None, dtype=float):
+        return _as(self._gen.triangular(left, mode, right, size), dtype)
+
+    def vonmises(self, mu, kappa, size=None, dtype=float):
+        return _as(self._gen.vonmises(mu, kappa, size), dtype)
+
+    def logseries(self, p, size=None, dtype=int):
+        return _as(self._gen.logseries(p, size), dtype)
+
+    def zipf(self, a, size=None, dtype=int):
+        return _as(self._gen.zipf(a, size), dtype)
+
+    def bytes(self, length):
+        """``length`` random bytes (a Python bytes object, read back from the device)."""
+        return self._gen.bytes(length)
+
     # -- sampling and permutations
     def choice(self, a, size=None, replace=True, p=None):
         if _ndim(a) > 1:
@@ -219,6 +276,9 @@ def _module_function(name):
     f.__name__ = name
     f.__qualname__ = name
     f.__doc__ = 'cuarray.random.{0}: RandomState.{0} of get_random_state().'.format(name)
+    # inspect.signature and help() show the method's parameters (less self), as NumPy's module functions do.
+    params = list(inspect.signature(getattr(RandomState, name)).parameters.values())[1:]
+    f.__signature__ = inspect.Signature(params)
     return f
 
 
@@ -226,7 +286,9 @@ _LEGACY_FUNCTIONS = (
     'rand', 'randn', 'random', 'random_sample', 'ranf', 'sample', 'randint', 'random_integers', 'standard_normal',
     'standard_exponential', 'standard_gamma', 'normal', 'uniform', 'exponential', 'gamma', 'beta', 'chisquare',
     'lognormal', 'logistic', 'laplace', 'gumbel', 'binomial', 'poisson', 'geometric', 'hypergeometric',
-    'multinomial', 'dirichlet', 'multivariate_normal', 'choice', 'permutation', 'shuffle')
+    'multinomial', 'dirichlet', 'multivariate_normal', 'choice', 'permutation', 'shuffle',
+    'f', 'noncentral_f', 'noncentral_chisquare', 'negative_binomial', 'standard_cauchy', 'standard_t', 'weibull',
+    'pareto', 'power', 'rayleigh', 'wald', 'triangular', 'vonmises', 'logseries', 'zipf', 'bytes')
 
 for _name in _LEGACY_FUNCTIONS:
     globals()[_name] = _module_function(_name)

@@ -234,6 +234,8 @@ CA_FN ca_cm_z ca_cm_cosh(double x, double y) {
 CA_FN ca_cm_z ca_cm_tanh(double x, double y) {
   if (y == 0) return ca_cm_z(tanh(x), y);
   if (isinf(x)) return ca_cm_z(copysign(1.0, x), copysign(0.0, isfinite(y) ? sin(y) * cos(y) : y));
+  // C11 Annex G (glibc, NumPy, the Array API): tanh(+-0 + i inf) and tanh(+-0 + i nan) keep the real zero.
+  if (x == 0 && !isfinite(y)) return ca_cm_z(x, ca_cm_nan());
   if (!isfinite(y) || isnan(x)) return ca_cm_z(ca_cm_nan(), ca_cm_nan());
   double sn = sin(y), c = cos(y);
   // Past |x| = 22, tanh(x) rounds to +-1 and Im = sin(2y) / (cosh(2x) + cos(2y)) is 4 sin y cos y e^(-2|x|).
@@ -261,8 +263,10 @@ CA_FN void ca_cm_asin_parts(double x, double y, double& L, double& D) {
     am1 = y * (y * q);
     sq = y * sqrt(q * (A + 1));
   } else {
-    am1 = 0.5 * (y * (y / rp) + (s + (x - 1)));
-    sq = sqrt(am1 * (A + 1));
+    // 2 (A - 1) is halved only after the product, so that a subnormal y does not underflow to a zero L.
+    double t = y * (y / rp) + (s + (x - 1));
+    am1 = 0.5 * t;
+    sq = sqrt(t * (0.5 * (A + 1)));
   }
   L = log1p(am1 + sq);
   if (x <= 1) D = sqrt(0.5 * (A + x) * (y * (y / rp) + (s + (1 - x))));
@@ -288,7 +292,13 @@ CA_FN ca_cm_z ca_cm_asinh(double x, double y) {
 CA_FN ca_cm_z ca_cm_acosh(double x, double y) {
   if (!isfinite(x) || !isfinite(y)) {
     if (isnan(x)) return isinf(y) ? ca_cm_z(ca_cm_inf(), x) : ca_cm_z(ca_cm_nan(), ca_cm_nan());
-    if (isnan(y)) return isinf(x) ? ca_cm_z(ca_cm_inf(), y) : ca_cm_z(ca_cm_nan(), ca_cm_nan());
+    if (isnan(y)) {
+      if (isinf(x)) return ca_cm_z(ca_cm_inf(), y);
+      // acosh(+-0 + i nan) is nan + i pi/2 (C99 G.6.2.1 leaves the sign open; glibc and NumPy take +), which
+      // also gives acos(+-0 + i nan) = pi/2 + i nan.
+      if (x == 0) return ca_cm_z(ca_cm_nan(), ca_cm_pi_2());
+      return ca_cm_z(ca_cm_nan(), ca_cm_nan());
+    }
     return ca_cm_z(ca_cm_inf(), copysign(atan2(fabs(y), x), y));
   }
   double L, D;
