@@ -10,6 +10,7 @@
 #include "cuarray/errors.hpp"
 #include "cuarray/event.hpp"
 #include "cuarray/fft.hpp"
+#include "cuarray/graph.hpp"
 #include "cuarray/indexing.hpp"
 #include "cuarray/index_funcs.hpp"
 #include "cuarray/kernel.hpp"
@@ -28,3 +29,4 @@
 #include "cuarray/ufunc.hpp"
 #include "cuarray/version.hpp"
 #include "cuarray/linalg.hpp"
+#include "cuarray/sparse.hpp"

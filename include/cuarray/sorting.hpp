@@ -13,15 +13,15 @@ namespace cuarray {
 // Every sort is stable whatever `kind` says (NumPy allows that: kind only names an algorithm); NaNs sort
 // last, complex values in NumPy's order (R+Rj, R+nanj, nan+Rj, nan+nanj). An axis of std::nullopt means
 // the flattened array. `kind` is NumPy's: nullopt or a name starting with 'q', 'h', 'm' or 's';
-// `stable` is NumPy's keyword, which may not be given together with `kind`. `descending` is the Array API's:
-// the exact reverse of the ascending order (NaNs first), except that ties still keep their input order.
+// `stable` is NumPy's keyword, which may not be given together with `kind`. `descending` is NumPy 2.5's (and the
+// Array API's): the values in reverse order, NaNs still last, ties still in their input order.
 
 /// A sorted copy of `a` along `axis` (same dtype and shape; 1-D when axis is nullopt).
 array sort(const array& a, std::optional<int> axis = -1, std::optional<std::string_view> kind = std::nullopt,
            std::optional<bool> stable = std::nullopt, bool descending = false);
 /// ndarray.sort: sort `a` in place along `axis`.
 void sort_inplace(const array& a, int axis = -1, std::optional<std::string_view> kind = std::nullopt,
-                  std::optional<bool> stable = std::nullopt);
+                  std::optional<bool> stable = std::nullopt, bool descending = false);
 /// Indices (int64) that sort `a` along `axis`; ties keep their input order.
 array argsort(const array& a, std::optional<int> axis = -1, std::optional<std::string_view> kind = std::nullopt,
               std::optional<bool> stable = std::nullopt, bool descending = false);

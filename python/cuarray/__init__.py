@@ -1,6 +1,7 @@
 """cuarray: NumPy-compatible arrays on NVIDIA GPUs, a drop-in for CuPy (``import cuarray as cp``)."""
 import numpy
 
+from cuarray import _libpaths  # noqa: F401 - first: tells the library loader where the nvidia-* wheels are
 from cuarray import _core
 from cuarray import _dispatch
 from cuarray import cuda

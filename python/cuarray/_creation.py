@@ -307,7 +307,7 @@ def fromiter(iter, dtype, count=-1):  # noqa: A002 - NumPy's parameter name
     return array(numpy.fromiter(iter, dtype=dtype, count=count))
 
 
-def fromstring(string, dtype=float, count=-1, *, sep):
+def fromstring(string, dtype=None, count=-1, *, sep):  # NumPy 2.5's signature: None means float64
     return array(numpy.fromstring(string, dtype=dtype, count=count, sep=sep))
 
 

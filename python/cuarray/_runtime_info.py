@@ -17,7 +17,7 @@ class _RuntimeInfo:
 
     def __init__(self, *, full=True):
         import cuarray
-        from cuarray import _core
+        from cuarray import _core, _libpaths
         from cuarray.cuda import runtime
 
         self._full = full
@@ -37,6 +37,10 @@ class _RuntimeInfo:
             self.nvrtc_version = major * 1000 + minor * 10
         else:
             self.nvrtc_path, self.nvrtc_version = None, nvrtc
+        # Which copy of each CUDA library the process loaded (a pip wheel's or the toolkit's), and where the
+        # loader looks for the wheels.
+        self.cuda_libraries = _attempt(lambda: dict(_core.cuda_library_paths()))
+        self.nvidia_lib_dirs = list(_libpaths.nvidia_lib_dirs())
         self.devices = []
         if full and cuarray.is_available():
             for i in range(runtime.getDeviceCount()):
@@ -60,6 +64,10 @@ class _RuntimeInfo:
         ]
         if self._full:
             records.append(("NVRTC Path", self.nvrtc_path))
+            records.append(("NVIDIA Wheel Library Dirs", ", ".join(self.nvidia_lib_dirs) or None))
+            if isinstance(self.cuda_libraries, dict):
+                for what, path in self.cuda_libraries.items():
+                    records.append((f"Loaded {what}", path))
         records.append(("Device Count", len(self.devices)))
         for i, d in enumerate(self.devices):
             records.append((f"Device {i} Name", d["name"]))

@@ -91,7 +91,8 @@ def _scatter(a, slices, value, op):
 
 def scatter_add(a, slices, value):
     """Add ``value`` to ``a[slices]`` in place, accumulating at repeated indices (``numpy.add.at`` with
-    any index). ``value`` is broadcast to the shape of ``a[slices]``."""
+    any index). ``value`` is broadcast to the shape of ``a[slices]``. Out-of-bounds integer indices wrap
+    around as in CuPy's integer array indexing (``CUARRAY_CHECK_INDEX=1`` makes them raise IndexError)."""
     _scatter(a, slices, value, "add")
 
 

@@ -25,6 +25,26 @@ std::string type_name_of(nb::handle obj) {
 
 using args::is_numpy_scalar;
 
+// copyto's str or bytes source as NumPy takes it: a '<U'/'S' scalar that must pass the casting rule (TypeError),
+// then cast on the host to dst's dtype, where NumPy parses it ('12' into int, '' is False, 'x' into a number is
+// ValueError, '300' into uint8 OverflowError), even under a false mask. The result is a scalar of dst's dtype.
+// A non-bool mask is refused first, as NumPy converts where= before it looks at the value.
+ufunc_arg text_operand(nb::handle src, dtype dst_type, nb::handle casting_obj, const array& mask) {
+  if (mask.defined() && mask.type() != bool_) {
+    throw type_error("Cannot cast array data from dtype('" + std::string(name(mask.type())) +
+                     "') to dtype('bool') according to the rule 'safe'");
+  }
+  nb::object host = numpy().attr("asarray")(src);
+  nb::object target = numpy_dtype(dst_type);
+  if (!nb::cast<bool>(numpy().attr("can_cast")(host.attr("dtype"), target, casting_obj))) {
+    throw type_error("Cannot cast scalar from " + nb::cast<std::string>(nb::repr(host.attr("dtype"))) + " to " +
+                     nb::cast<std::string>(nb::repr(target)) + " according to the rule '" +
+                     nb::cast<std::string>(casting_obj) + "'");
+  }
+  nb::object value = host.attr("astype")(target);
+  return ufunc_arg(to_scalar(value, dst_type, false));
+}
+
 ufunc_arg to_operand(nb::handle obj, const char* func) {
   if (is_ndarray(obj)) return ufunc_arg(as_py_array(obj).a);
   if (std::optional<ufunc_arg> v = args::scalar_operand(obj)) return *v;
@@ -250,7 +270,9 @@ void init_elementwise_funcs(nb::module_& m) {
     }
     if (!PyUnicode_Check(casting_obj.ptr())) throw type_error("copyto() argument 'casting' must be str");
     casting rule = parse_casting(nb::cast<std::string>(casting_obj));
-    ufunc_arg s = to_operand(src, "copyto");
+    // str and bytes (numpy.str_, numpy.bytes_ too) are converted below, after the mask, in NumPy's order.
+    bool text_src = PyUnicode_Check(src.ptr()) || PyBytes_Check(src.ptr());
+    ufunc_arg s = text_src ? ufunc_arg() : to_operand(src, "copyto");
     array mask;
     PyObject* w = where_obj.ptr();
     static nb::object np_bool = numpy().attr("bool_");
@@ -261,6 +283,7 @@ void init_elementwise_funcs(nb::module_& m) {
     } else {
       unsupported(where_obj, "copyto");
     }
+    if (text_src) s = text_operand(src, as_py_array(dst).a.type(), casting_obj, mask);
     copyto(as_py_array(dst).a, s, rule, mask);
     // After the casting check: NumPy refuses complex into real under 'same_kind' before it would warn.
     warn_complex_cast(s.arr.defined() ? s.arr.type() : s.value.type, as_py_array(dst).a.type());

@@ -591,15 +591,22 @@ void init_manipulation(nb::module_& m) {
         "Repeat each element.");
   m.def("pad", &do_pad, nb::arg("array"), nb::arg("pad_width"), nb::arg("mode") = "constant", nb::arg("kwargs"),
         "Pad an array (NumPy's modes; a callable mode runs through NumPy on the host).");
+  // insert and delete check in NumPy's order: the axis, then the indices, then (insert) the values.
   m.def("insert", [](nb::handle arr, nb::handle obj, nb::handle values, nb::handle axis) {
     array a = arg_array(arr);
+    std::optional<int> ax = to_opt_axis(axis);
+    if (ax) normalize_axis(*ax, a.ndim());
+    index_obj idx = to_index_obj(obj, true);
     array v = is_ndarray(values) ? as_py_array(values).a
                                  : arg_array(numpy().attr("array")(values, nb::arg("dtype") = numpy_dtype(a.type())));
-    return wrap(insert(a, to_index_obj(obj, true), v, to_opt_axis(axis)));
+    return wrap(insert(a, idx, v, ax));
   }, nb::arg("arr"), nb::arg("obj"), nb::arg("values"), nb::arg("axis").none() = nb::none(),
      "Insert values before the given indices.");
   m.def("delete", [](nb::handle arr, nb::handle obj, nb::handle axis) {
-    return wrap(delete_(arg_array(arr), to_index_obj(obj, false), to_opt_axis(axis)));
+    array a = arg_array(arr);
+    std::optional<int> ax = to_opt_axis(axis);
+    if (ax) normalize_axis(*ax, a.ndim());
+    return wrap(delete_(a, to_index_obj(obj, false), ax));
   }, nb::arg("arr"), nb::arg("obj"), nb::arg("axis").none() = nb::none(), "Remove sub-arrays along an axis.");
   m.def("trim_zeros", [](nb::handle filt, nb::handle trim, nb::handle axis) {
     return ret(filt, trim_zeros(arg_array(filt), nb::cast<std::string>(trim), to_axes(axis)));

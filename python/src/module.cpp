@@ -29,7 +29,11 @@ NB_MODULE(_core, m) {
   cuarray::py::init_indexing(m);
   cuarray::py::init_products(m);
   cuarray::py::init_linalg(m);
+  cuarray::py::init_sparse(m);
   cuarray::py::init_cuda_api(m);
+  cuarray::py::init_texture(m);
+  cuarray::py::init_cufft_plan(m);
+  cuarray::py::init_device_handles(m);
   // Sets an attribute on a type Python refuses to change: nanobind's function types are immutable, and
   // cuarray._signature gives them a __signature__ property so inspect.signature sees the bindings' parameters.
   m.def("_set_type_attr", [](nb::type_object type, const char* name, nb::object value) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,33 @@ nb::handle g_ndarray_type;
 
 // as_py_array: an exact type test instead of nanobind's typeid lookup, on every method call and view.
 py_array& self_of(nb::handle h) { return as_py_array(h); }
+
+// ndarray(shape, dtype, memptr, strides): every byte the view can reach must lie in memptr's memory block, so
+// no shape or strides from Python can make a kernel read or write outside it (CuPy does not check).
+void check_view_in_memory(const py_memory_pointer& mp, const shape_t& shape, const strides_t& strides,
+                          std::size_t item) {
+  for (std::int64_t n : shape) {
+    if (n == 0) return;  // reaches nothing
+  }
+  __int128 low = 0, high = static_cast<__int128>(item);
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    __int128 span = static_cast<__int128>(shape[i] - 1) * strides[i];  // int64 * int64 fits in 128 bits
+    if (span < 0) low += span;
+    else high += span;
+    if (high > (static_cast<__int128>(1) << 100) || low < -(static_cast<__int128>(1) << 100)) break;  // out already
+  }
+  __int128 size = mp.mem ? static_cast<__int128>(mp.mem->size()) : 0;
+  if (mp.offset + low < 0 || mp.offset + high > size) {
+    constexpr std::int64_t lo_limit = std::numeric_limits<std::int64_t>::min();
+    constexpr std::int64_t hi_limit = std::numeric_limits<std::int64_t>::max();
+    auto text = [](__int128 v) { return std::to_string(static_cast<long long>(v)); };
+    throw value_error("ndarray: a view of shape " + shape_to_string(shape) + " and strides " +
+                      shape_to_string(strides) + " reaches bytes [" +
+                      text(std::max<__int128>(mp.offset + low, lo_limit)) + ", " +
+                      text(std::min<__int128>(mp.offset + high, hi_limit)) + ") of a memory block of " +
+                      text(size) + " bytes");
+  }
+}
 
 
 // A host-side NumPy array of the same shape and dtype, without data transfer: lets NumPy raise its own
@@ -553,8 +581,11 @@ void init_ndarray(nb::module_& m) {
               return;
             }
             auto& mp = nb::cast<py_memory_pointer&>(memptr);
+            // Strides may be negative or zero (as_strided's views walk backwards or repeat elements).
             strides_t st = strides.is_none() ? contiguous_strides(s, itemsize(t), o == order::F ? order::F : order::C)
-                                             : to_shape(strides);
+                                             : to_shape(strides, false);
+            if (st.size() != s.size()) throw value_error("strides, if given, must be the same length as shape");
+            check_view_in_memory(mp, s, st, itemsize(t));
             new (self) py_array{array(mp.mem, descriptor{t, s, st, mp.offset}), nb::none()};
           },
           nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("memptr") = nb::none(),

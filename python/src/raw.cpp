@@ -298,6 +298,197 @@ PyObject* raw_kernel_call(PyObject* self, PyObject* args, PyObject* kwargs) noex
 
 PyType_Slot raw_kernel_slots[] = {{Py_tp_call, reinterpret_cast<void*>(raw_kernel_call)}, {0, nullptr}};
 
+// Note [jit launch]
+// A cuarray.jit kernel takes an array argument as its pointer, size, ndim extents and ndim byte strides
+// (int64s; transpile() in jit/_compile.py) and a scalar in the type its signature fixed. The warm launch
+// (jit/_interface.py) is one call of `_jit_call(cache, grid, block, args, shared_mem, stream, numpy_mode)`:
+// it builds a bytes key of the arguments' compile-time types (4 bytes a argument, after the current
+// device), finds (RawKernel, codes) in the kernel's dict and packs the arguments straight from the objects,
+// so a launch makes no Python object but the key. It returns None once launched; on a miss the key, or False
+// when an argument has no fast key (subclasses, unsupported types: Python's arg_type decides). `codes` has
+// one byte a argument: 'A' an array as above, 'i' / 'f' / 'F' an int / float / complex converted to int32 /
+// float32 / complex64 (CuPy's 'cuda' mode typing of Python scalars), '.' packed as RawKernel packs it.
+
+PyTypeObject* g_raw_kernel_type = nullptr;
+
+std::size_t jit_slot_count(PyObject* const* items, std::size_t n, const char* codes) {
+  std::size_t slots = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (codes[i] == 'A' && is_ndarray(nb::handle(items[i]))) {
+      slots += 2 + 2 * static_cast<std::size_t>(as_py_array(nb::handle(items[i])).a.ndim());
+    } else {
+      slots += 1;
+    }
+  }
+  return slots;
+}
+
+void put_jit_args(arg_pack& pack, PyObject* const* items, std::size_t n, const char* codes) {
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    PyObject* o = items[i];
+    switch (codes[i]) {
+      case 'A': {
+        if (!is_ndarray(nb::handle(o))) {
+          throw type_error("kernel argument " + std::to_string(i) + " must be a cuarray.ndarray, not " +
+                           type_name_of(o) + " (a numpy.ndarray is in host memory: move it to the device with " +
+                           "cuarray.asarray())");
+        }
+        const array& a = as_py_array(nb::handle(o)).a;
+        pack.put(k++, a.data());
+        pack.put(k++, static_cast<long long>(a.size()));
+        for (int d = 0; d < a.ndim(); ++d) pack.put(k++, static_cast<long long>(a.shape()[d]));
+        for (int d = 0; d < a.ndim(); ++d) pack.put(k++, static_cast<long long>(a.strides()[d]));
+        break;
+      }
+      // A NumPy int32 / float32 / complex64 scalar (the only ones these codes meet besides Python's) is
+      // copied as it is by put_arg.
+      case 'i': {
+        if (!PyLong_Check(o)) {
+          put_arg(pack, k++, o);
+          break;
+        }
+        long v = PyLong_AsLong(o);
+        if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+        if (v < INT32_MIN || v > INT32_MAX) {
+          throw overflow_error("kernel argument " + std::to_string(i) + " is out of range for int32");
+        }
+        pack.put(k++, static_cast<std::int32_t>(v));
+        break;
+      }
+      case 'f': {
+        if (!PyFloat_Check(o)) {
+          put_arg(pack, k++, o);
+          break;
+        }
+        double v = PyFloat_AsDouble(o);
+        if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+        pack.put(k++, static_cast<float>(v));
+        break;
+      }
+      case 'F': {
+        if (!PyComplex_Check(o)) {
+          put_arg(pack, k++, o);
+          break;
+        }
+        Py_complex c = PyComplex_AsCComplex(o);
+        if (c.real == -1.0 && PyErr_Occurred()) throw nb::python_error();
+        float v[2] = {static_cast<float>(c.real), static_cast<float>(c.imag)};
+        pack.put_bytes(k++, v, sizeof(v));
+        break;
+      }
+      default:
+        put_arg(pack, k++, o);
+    }
+  }
+}
+
+// The kernel and codes of a (RawKernel, codes) entry; TypeError for anything else.
+const raw_kernel& jit_entry(PyObject* kern, PyObject* codes, std::size_t nargs, const char** code_bytes) {
+  if (!PyObject_TypeCheck(kern, g_raw_kernel_type) || !nb::inst_ready(nb::handle(kern))) {
+    throw type_error("cuarray.jit: the kernel cache holds " + type_name_of(kern) + ", not a RawKernel");
+  }
+  if (!PyBytes_Check(codes) || static_cast<std::size_t>(PyBytes_GET_SIZE(codes)) != nargs) {
+    throw type_error("cuarray.jit: the argument codes do not match the " + std::to_string(nargs) + " arguments");
+  }
+  *code_bytes = PyBytes_AS_STRING(codes);
+  return *nb::inst_ptr<raw_kernel>(kern);
+}
+
+void jit_launch(const raw_kernel& k, const char* codes, PyObject* args, PyObject* grid, PyObject* block,
+                PyObject* shared_mem, PyObject* stream) {
+  kernel_dim g = to_dim(grid, "grid");
+  kernel_dim b = to_dim(block, "block");
+  unsigned smem = to_unsigned(shared_mem, "shared_mem");
+  auto n = static_cast<std::size_t>(PyTuple_GET_SIZE(args));
+  PyObject* const* items = &PyTuple_GET_ITEM(args, 0);
+  std::size_t slots = jit_slot_count(items, n, codes);
+  arg_pack pack(slots);
+  put_jit_args(pack, items, n, codes);
+  k.launch_params(g, b, pack.params, pack.sizes, slots, smem, stream_of(stream));
+}
+
+// The key of Note [jit launch]: false when an argument's type has no 4-byte form here.
+bool jit_key(PyObject* args, bool numpy_mode, std::string& key) {
+  auto n = static_cast<std::size_t>(PyTuple_GET_SIZE(args));
+  key.resize(4 + 4 * n);
+  auto dev = static_cast<std::int32_t>(current_device());
+  std::memcpy(key.data(), &dev, 4);
+  for (std::size_t i = 0; i < n; ++i) {
+    PyObject* o = PyTuple_GET_ITEM(args, i);
+    PyTypeObject* t = Py_TYPE(o);
+    char* r = key.data() + 4 + 4 * i;
+    r[1] = r[2] = r[3] = 0;
+    if (t == g_ndarray) {
+      const array& a = nb::inst_ptr<py_array>(o)->a;
+      r[0] = 'A';
+      r[1] = static_cast<char>(a.type());
+      r[2] = static_cast<char>(a.ndim());
+      r[3] = static_cast<char>(a.is_c_contiguous());
+    } else if (t == &PyLong_Type) {
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+      if (v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+      }
+      if (overflow < 0) return false;  // out of range: arg_type raises OverflowError
+      if (overflow > 0) {
+        unsigned long long u = PyLong_AsUnsignedLongLong(o);
+        if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+          PyErr_Clear();
+          return false;
+        }
+        r[0] = 'L';
+      } else {
+        r[0] = !numpy_mode && v >= INT32_MIN && v <= INT32_MAX ? 'i' : 'l';
+      }
+    } else if (t == &PyFloat_Type) {
+      r[0] = 'f';
+    } else if (t == &PyBool_Type) {
+      r[0] = '?';
+    } else if (t == &PyComplex_Type) {
+      r[0] = 'c';
+    } else {
+      const auto& table = numpy_scalar_types();
+      std::size_t j = 0;
+      while (j < table.size() && table[j].type != t) ++j;
+      if (j == table.size()) return false;
+      r[0] = 'n';
+      r[1] = static_cast<char>(j);
+    }
+  }
+  return true;
+}
+
+// _jit_call(cache, grid, block, args, shared_mem, stream, numpy_mode): Note [jit launch].
+PyObject* jit_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) noexcept {
+  return guarded([&]() -> nb::object {
+    if (argc != 7) throw type_error("_jit_call takes 7 arguments");
+    PyObject* cache = argv[0];
+    PyObject* args = argv[3];
+    if (!PyDict_Check(cache) || !PyTuple_Check(args)) return nb::borrow(Py_False);
+    thread_local std::string key;
+    if (!jit_key(args, argv[6] == Py_True, key)) return nb::borrow(Py_False);
+    nb::object k = nb::steal(PyBytes_FromStringAndSize(key.data(), static_cast<Py_ssize_t>(key.size())));
+    if (!k) throw nb::python_error();
+    PyObject* entry = PyDict_GetItemWithError(cache, k.ptr());  // borrowed
+    if (!entry) {
+      if (PyErr_Occurred()) throw nb::python_error();
+      return k;
+    }
+    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 2) throw type_error("cuarray.jit: bad kernel cache entry");
+    auto n = static_cast<std::size_t>(PyTuple_GET_SIZE(args));
+    const char* codes = nullptr;
+    const raw_kernel& kern = jit_entry(PyTuple_GET_ITEM(entry, 0), PyTuple_GET_ITEM(entry, 1), n, &codes);
+    jit_launch(kern, codes, args, argv[1], argv[2], argv[4], argv[5]);
+    return nb::none();
+  });
+}
+
+PyMethodDef jit_call_def = {"_jit_call", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(jit_call)),
+                            METH_FASTCALL, "cuarray.jit's warm launch (Note [jit launch] in python/src/raw.cpp)."};
+
 std::vector<std::string> to_strings(nb::handle seq) {
   std::vector<std::string> out;
   if (seq.is_none()) return out;
@@ -390,6 +581,31 @@ void init_raw(nb::module_& m) {
     return std::chrono::duration<double, std::micro>(t1 - t0).count() / n;
   });
   m.def("_dry_launches", &jit::set_dry_launches, nb::arg("on"));  // diagnostics: jit::set_dry_launches
+  g_raw_kernel_type = reinterpret_cast<PyTypeObject*>(nb::type<raw_kernel>().ptr());
+  m.attr("_jit_call") = nb::steal(PyCFunction_NewEx(&jit_call_def, nullptr, nullptr));
+  // The cold launch of Note [jit launch] (the entry's kernel and codes given), and its packing alone (tests).
+  m.def("_jit_launch", [](nb::handle kern, nb::handle codes, nb::handle grid, nb::handle block, nb::handle args,
+                          nb::handle shared_mem, nb::handle stream) {
+    if (!PyTuple_Check(args.ptr())) throw type_error("kernel arguments must be given as a tuple");
+    const char* c = nullptr;
+    auto n = static_cast<std::size_t>(PyTuple_GET_SIZE(args.ptr()));
+    const raw_kernel& k = jit_entry(kern.ptr(), codes.ptr(), n, &c);
+    jit_launch(k, c, args.ptr(), grid.ptr(), block.ptr(), shared_mem.ptr(), stream.ptr());
+  }, nb::arg("kernel"), nb::arg("codes"), nb::arg("grid"), nb::arg("block"), nb::arg("args"),
+     nb::arg("shared_mem").none(), nb::arg("stream").none());  // nanobind refuses None unless told
+  m.def("_jit_pack", [](nb::bytes codes, nb::tuple args) {
+    auto n = static_cast<std::size_t>(args.size());
+    if (static_cast<std::size_t>(codes.size()) != n) throw value_error("one code per argument");
+    PyObject* const* items = &PyTuple_GET_ITEM(args.ptr(), 0);
+    std::size_t slots = jit_slot_count(items, n, codes.c_str());
+    arg_pack pack(slots);
+    put_jit_args(pack, items, n, codes.c_str());
+    nb::list out;
+    for (std::size_t i = 0; i < slots; ++i) {
+      out.append(nb::bytes(static_cast<const char*>(pack.params[i]), pack.sizes[i]));
+    }
+    return out;
+  });
   // Diagnostics of the driver's share (benchmarks only): `n` launches of a kernel with three pointer and
   // one int parameters (an elementwise add's signature), passed as kernelParams (mode 0) or as one packed
   // buffer through `extra` (mode 1). Host microseconds per launch, no synchronisation inside the loop.

@@ -84,6 +84,23 @@ std::int64_t slice_count(const array& x, const axis_list& axes) {
   return n;
 }
 
+// Elements of the result (keepdims aside): NumPy's nanmean/nanvar/nanstd of an inexact array warn only for
+// slices that exist, so an empty result warns nothing; mean/var warn from the slice length alone.
+std::int64_t result_count(const array& x, const axis_list& axes) {
+  if (!axes) return 1;
+  std::vector<bool> reduced(static_cast<std::size_t>(x.ndim()), false);
+  for (int ax : *axes) reduced[static_cast<std::size_t>(normalize_axis(ax, x.ndim()))] = true;
+  std::int64_t n = 1;
+  for (int i = 0; i < x.ndim(); ++i) {
+    if (!reduced[static_cast<std::size_t>(i)]) n *= x.shape()[i];
+  }
+  return n;
+}
+
+bool slices_warn(std::string_view name, const array& x, const axis_list& axes) {
+  return name.substr(0, 3) != "nan" || !is_inexact(x.type()) || result_count(x, axes) > 0;
+}
+
 void warn_runtime(const char* msg) {
   if (PyErr_WarnEx(PyExc_RuntimeWarning, msg, 1) < 0) throw nb::python_error();
 }
@@ -124,7 +141,8 @@ void def_reduction(nb::module_& m, nb::handle cls, const char* name, red_fn f, b
     reduce_options o = options(axis, dt, out, keepdims, initial, where, x, initial_ok, name);
     array r = f(x, o);
     std::string_view n(name);
-    if ((n == "mean" || n == "nanmean") && !o.where.defined() && slice_count(x, o.axis) == 0) {
+    if ((n == "mean" || n == "nanmean") && !o.where.defined() && slice_count(x, o.axis) == 0 &&
+        slices_warn(n, x, o.axis)) {
       warn_runtime("Mean of empty slice");  // Note [shape-only warnings]
     }
     return result(std::move(r), out);
@@ -176,7 +194,7 @@ void def_variance(nb::module_& m, nb::handle cls, const char* name, var_fn f, bo
     }
     reduce_options o = options(axis, dt, out, keepdims, nb::none(), where, x, false, name);
     array r = f(x, o, d);
-    if (!o.where.defined() && static_cast<double>(slice_count(x, o.axis)) - d <= 0) {
+    if (!o.where.defined() && static_cast<double>(slice_count(x, o.axis)) - d <= 0 && slices_warn(name, x, o.axis)) {
       warn_runtime("Degrees of freedom <= 0 for slice");  // Note [shape-only warnings]
     }
     return result(std::move(r), out);

@@ -2,11 +2,13 @@
 #include <cuda_runtime_api.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include <cstring>
 #include <memory>
 
 #include "common.hpp"
+#include "src/core/cuda_library.hpp"
 #include "src/cuda/check.hpp"
 
 namespace cuarray::py {
@@ -15,7 +17,10 @@ namespace {
 
 nb::dict device_properties(int id) {
   require_device();
-  if (id < 0 || id >= device_count()) throw cuda_error(static_cast<int>(cudaErrorInvalidDevice), "invalid device ordinal");
+  if (id < 0 || id >= device_count()) {
+    // CuPy's message: the status name, then the runtime's description.
+    throw cuda_error(static_cast<int>(cudaErrorInvalidDevice), "cudaErrorInvalidDevice: invalid device ordinal");
+  }
   cudaDeviceProp p;
   CUARRAY_CUDA_CHECK(cudaGetDeviceProperties(&p, id));
   nb::dict d;
@@ -169,6 +174,8 @@ stream_ref ref_of(std::uintptr_t ptr) { return stream_ref(reinterpret_cast<CUstr
 
 void init_runtime(nb::module_& m) {
   m.def("is_available", &is_available);
+  // (what, path) of each CUDA library loaded so far: which copy (pip wheel or toolkit) the process uses.
+  m.def("cuda_library_paths", &detail::loaded_cuda_libraries);
   m.def("get_device_count", [] {
     int n = 0;
     CUARRAY_CUDA_CHECK(cudaGetDeviceCount(&n));
@@ -236,6 +243,17 @@ void init_runtime(nb::module_& m) {
       .def("query", &event::query)
       .def_prop_ro("ptr", [](const event& e) { return reinterpret_cast<std::uintptr_t>(e.get()); });
   m.def("elapsed_time", &elapsed_time);
+
+  // CUDA graphs (cuarray.cuda.Graph and Stream.begin_capture / end_capture are built on these).
+  nb::class_<graph>(m, "_GraphHandle")
+      .def("launch", [](graph& g, std::uintptr_t stream_ptr) { g.launch(ref_of(stream_ptr)); })
+      .def("upload", [](graph& g, std::uintptr_t stream_ptr) { g.upload(ref_of(stream_ptr)); })
+      .def("debug_dot_str", &graph::debug_dot_str, nb::arg("flags") = 0u)
+      .def_prop_ro("graph", &graph::graph_handle)
+      .def_prop_ro("graph_exec", &graph::exec_handle);
+  m.def("stream_begin_capture", [](std::uintptr_t ptr, int mode) { begin_capture(ref_of(ptr), mode); });
+  m.def("stream_end_capture", [](std::uintptr_t ptr) { return end_capture(ref_of(ptr)); });
+  m.def("stream_is_capturing", [](std::uintptr_t ptr) { return is_capturing(ref_of(ptr)); });
 }
 
 }  // namespace cuarray::py

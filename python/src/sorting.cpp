@@ -121,20 +121,33 @@ nb::object named_tuple(const char* name, std::vector<const char*> fields) {
   return cls;
 }
 
+// NumPy 2.5's `descending` (its methods' optional-bool converter): None means not given, anything else is taken
+// by truth value and, like `stable`, may not come together with `kind`.
+bool to_descending(nb::handle kind, nb::handle descending) {
+  if (descending.is_none()) return false;
+  if (!kind.is_none()) {
+    throw value_error("`kind` and keyword parameters can't be provided at the same time. Use only one of them.");
+  }
+  int truth = PyObject_IsTrue(descending.ptr());
+  if (truth < 0) throw nb::python_error();
+  return truth == 1;
+}
+
 nb::object do_sort(nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable,
-                   bool descending = false) {
+                   nb::handle descending) {
   check_order(order);
   auto k = to_opt_str(kind, "kind");
-  return wrap(sort(to_array(a, "sort"), to_axis(axis), view_of(k), to_opt_bool(stable), descending));
+  bool desc = to_descending(kind, descending);
+  return wrap(sort(to_array(a, "sort"), to_axis(axis), view_of(k), to_opt_bool(stable), desc));
 }
 
 nb::object do_argsort(nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable,
-                      bool descending = false) {
+                      nb::handle descending) {
   check_order(order);
   auto k = to_opt_str(kind, "kind");
+  bool desc = to_descending(kind, descending);
   // argsort refuses a bool axis, which sort takes (NumPy's two converters differ).
-  return wrap(argsort(to_array(a, "argsort"), args::to_opt_int_axis(axis), view_of(k), to_opt_bool(stable),
-                      descending));
+  return wrap(argsort(to_array(a, "argsort"), args::to_opt_int_axis(axis), view_of(k), to_opt_bool(stable), desc));
 }
 
 std::string select_kind(nb::handle kind) {
@@ -146,15 +159,15 @@ std::string select_kind(nb::handle kind) {
 
 void init_sorting(nb::module_& m) {
   nb::object none = nb::none();
-  // `descending` is the Array API's keyword (NumPy has none); the rest is NumPy's signature.
+  // NumPy 2.5's signature, `descending` included (also the Array API's keyword; NumPy < 2.5 has none).
   m.def("sort", &do_sort, nb::arg("a"), nb::arg("axis").none() = -1, nb::arg("kind").none() = none,
         nb::arg("order").none() = none, nb::kw_only(), nb::arg("stable").none() = none,
-        nb::arg("descending") = false,
-        "A sorted copy of an array (stable; NaNs last, first when descending; axis=None sorts the flattened "
+        nb::arg("descending").none() = none,
+        "A sorted copy of an array (stable; NaNs last, also when descending; axis=None sorts the flattened "
         "array).");
   m.def("argsort", &do_argsort, nb::arg("a"), nb::arg("axis").none() = -1, nb::arg("kind").none() = none,
         nb::arg("order").none() = none, nb::kw_only(), nb::arg("stable").none() = none,
-        nb::arg("descending") = false,
+        nb::arg("descending").none() = none,
         "The int64 indices that sort an array along an axis (stable: ties keep their order, also descending).");
   m.def("lexsort", [](nb::handle keys, nb::handle axis) {
     std::vector<array> ks;
@@ -254,19 +267,22 @@ void init_sorting(nb::module_& m) {
   // ndarray members.
   nb::handle cls = ndarray_type();
   nb::setattr(cls, "sort", nb::cpp_function([](nb::handle self, nb::handle axis, nb::handle kind, nb::handle order,
-                                               nb::handle stable) {
+                                               nb::handle stable, nb::handle descending) {
     check_order(order);
     auto k = to_opt_str(kind, "kind");
+    bool desc = to_descending(kind, descending);
     std::optional<int> ax = to_axis(axis);
     if (!ax) throw type_error("'NoneType' object cannot be interpreted as an integer");
-    sort_inplace(as_py_array(self).a, *ax, view_of(k), to_opt_bool(stable));
+    sort_inplace(as_py_array(self).a, *ax, view_of(k), to_opt_bool(stable), desc);
   }, nb::is_method(), nb::name("sort"), nb::arg("axis") = -1, nb::arg("kind").none() = none,
-     nb::arg("order").none() = none, nb::kw_only(), nb::arg("stable").none() = none));
+     nb::arg("order").none() = none, nb::kw_only(), nb::arg("stable").none() = none,
+     nb::arg("descending").none() = none));
   nb::setattr(cls, "argsort", nb::cpp_function([](nb::handle self, nb::handle axis, nb::handle kind, nb::handle order,
-                                                  nb::handle stable) {
-    return do_argsort(self, axis, kind, order, stable);
+                                                  nb::handle stable, nb::handle descending) {
+    return do_argsort(self, axis, kind, order, stable, descending);
   }, nb::is_method(), nb::name("argsort"), nb::arg("axis").none() = -1, nb::arg("kind").none() = none,
-     nb::arg("order").none() = none, nb::kw_only(), nb::arg("stable").none() = none));
+     nb::arg("order").none() = none, nb::kw_only(), nb::arg("stable").none() = none,
+     nb::arg("descending").none() = none));
   nb::setattr(cls, "partition", nb::cpp_function([](nb::handle self, nb::handle kth, nb::handle axis,
                                                     nb::handle kind, nb::handle order) {
     check_order(order);

@@ -6,6 +6,7 @@
 
 #include "cuarray/device.hpp"
 #include "cuarray/errors.hpp"
+#include "cuarray/graph.hpp"
 #include "cuarray/transfer.hpp"
 #include "src/core/internal.hpp"
 #include "src/cuda/check.hpp"
@@ -272,6 +273,7 @@ array to_device(const array& a, int device) {
   array out = new_array(a.type(), a.shape(), packed.strides(), device);
   if (out.nbytes()) {
     activate_device(a.device());
+    require_not_capturing(current_stream(a.device()), "A copy between devices");
     CUARRAY_CUDA_CHECK(cudaStreamSynchronize(current_stream(a.device()).get()));  // packed is ready
     cudaStream_t s = enter_device(device);
     memcpy_device_to_device(out.data(), device, packed.data(), a.device(), out.nbytes(), stream_ref(s));

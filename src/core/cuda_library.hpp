@@ -1,8 +1,9 @@
-// Loading the CUDA toolkit's shared libraries (NVRTC, cuBLAS, cuSOLVER, cuFFT) with dlopen on first use.
+// Loading the CUDA toolkit's shared libraries (NVRTC, cuBLAS, cuSOLVER, cuFFT...) with dlopen on first use.
 #pragma once
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cuarray::detail {
@@ -27,6 +28,9 @@ template <class F>
 bool resolve_symbol(void* handle, const char* symbol, F& fn, std::string& missing);
 
 void* raw_symbol(void* handle, const char* symbol);
+
+/// (what, path) of every library load_cuda_library has loaded, in load order: which copy a process uses.
+std::vector<std::pair<std::string, std::string>> loaded_cuda_libraries();
 
 template <class F>
 bool resolve_symbol(void* handle, const char* symbol, F& fn, std::string& missing) {

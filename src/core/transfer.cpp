@@ -17,8 +17,10 @@
 
 #include "cuarray/device.hpp"
 #include "cuarray/errors.hpp"
+#include "cuarray/graph.hpp"
 #include "cuarray/memory.hpp"
 #include "src/cuda/check.hpp"
+#include "src/memory/capture_pool.hpp"
 
 namespace cuarray {
 
@@ -191,6 +193,8 @@ void memcpy_device_to_host(void* dst, const void* src, std::size_t bytes, stream
   if (bytes == 0) return;
   if (!tls_synchronize_allowed) throw device_synchronized_error("Device synchronization was detected while disallowed.");
   require_device();
+  require_not_capturing(s, "A copy from the device to the host (get(), item(), bool(), printing, or a result whose size "
+                           "depends on the data)");
   if (bytes >= staging_threshold && !is_pinned(dst)) {
     d2h_staged(static_cast<char*>(dst), static_cast<const char*>(src), bytes, s.get());
     return;
@@ -202,6 +206,18 @@ void memcpy_device_to_host(void* dst, const void* src, std::size_t bytes, stream
 void memcpy_host_to_device(void* dst, const void* src, std::size_t bytes, stream_ref s) {
   if (bytes == 0) return;
   require_device();
+  if (is_capturing(s)) [[unlikely]] {
+    // The graph copies at every replay: from a pinned copy of the data as it is now, kept with the graph
+    // (Note [capture pools]), never from the caller's buffer, which may be gone by then.
+    const void* kept = detail::capture_host_copy(s, src, bytes);
+    if (!kept) {
+      throw cuda_error(static_cast<int>(cudaErrorStreamCaptureUnsupported),
+                       "cudaErrorStreamCaptureUnsupported: a copy from host memory to the device cannot be captured "
+                       "on a stream whose capture was not begun by cuarray (Stream.begin_capture)");
+    }
+    CUARRAY_CUDA_CHECK(cudaMemcpyAsync(dst, kept, bytes, cudaMemcpyHostToDevice, s.get()));
+    return;
+  }
   if (bytes >= staging_threshold) {
     if (is_pinned(src)) {
       CUARRAY_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s.get()));

@@ -1,5 +1,6 @@
 // Devices, streams and events over the CUDA runtime, with the current device and stream cached per thread.
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 
 #include <array>
 #include <mutex>
@@ -8,6 +9,7 @@
 #include "cuarray/device.hpp"
 #include "cuarray/errors.hpp"
 #include "cuarray/event.hpp"
+#include "cuarray/graph.hpp"
 #include "cuarray/memory.hpp"
 #include "cuarray/stream.hpp"
 #include "src/cuda/check.hpp"
@@ -16,9 +18,40 @@ namespace cuarray {
 
 namespace detail {
 
+namespace {
+
+std::string cuda_version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
+
+// The runtime answers cudaErrorInsufficientDriver both when libcuda is missing and when it is too old: tell
+// the two apart, since the remedies differ (install a driver; update it).
+std::string driver_problem(cudaError_t status) {
+  if (status != cudaErrorInsufficientDriver && status != cudaErrorStubLibrary) return {};
+  void* h = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char* why = ::dlerror();
+    return std::string("no NVIDIA driver: libcuda.so.1 could not be loaded (") + (why ? why : "not found") +
+           "); install the NVIDIA driver";
+  }
+  using get_version_fn = int (*)(int*);
+  auto get_version = reinterpret_cast<get_version_fn>(::dlsym(h, "cuDriverGetVersion"));
+  int version = 0;
+  std::string out;
+  if (status == cudaErrorStubLibrary) {
+    out = "the libcuda.so.1 found is the toolkit's stub, not a driver; install the NVIDIA driver";
+  } else if (get_version && get_version(&version) == 0 && version < CUDART_VERSION) {
+    out = "the NVIDIA driver is too old: it supports CUDA " + cuda_version_text(version) + ", cuarray needs " +
+          cuda_version_text(CUDART_VERSION) + " or newer; update the driver";
+  }
+  ::dlclose(h);
+  return out;
+}
+
+}  // namespace
+
 void throw_cuda_error(cudaError_t status, const char* call) {
   (void)cudaGetLastError();  // clear a non-sticky error so that later calls do not report it again
   std::string msg = std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
+  if (std::string problem = driver_problem(status); !problem.empty()) msg = problem + " [" + msg + "]";
   if (call && *call) msg += " (in " + std::string(call) + ")";
   if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver ||
       status == cudaErrorCallRequiresNewerDriver || status == cudaErrorStubLibrary ||
@@ -78,9 +111,10 @@ bool is_available() { return devices().count > 0; }
 void require_device() {
   const device_table& t = devices();
   if (t.count > 0) return;
-  std::string why = t.status == cudaSuccess ? std::string("the CUDA driver reports no device")
+  std::string why = t.status == cudaSuccess ? std::string("cudaErrorNoDevice: the CUDA driver reports no device")
                                             : std::string(cudaGetErrorName(t.status)) + ": " +
                                                   cudaGetErrorString(t.status);
+  if (std::string problem = detail::driver_problem(t.status); !problem.empty()) why = problem + " [" + why + "]";
   throw no_device_error(static_cast<int>(t.status == cudaSuccess ? cudaErrorNoDevice : t.status),
                         "no CUDA device was found (" + why + ")");
 }
@@ -125,6 +159,11 @@ std::pair<std::size_t, std::size_t> mem_info(int id) {
 }
 
 void device_synchronize(int id) {
+  if (detail::active_captures() != 0) {
+    throw cuda_error(static_cast<int>(cudaErrorStreamCaptureUnsupported),
+                     "cudaErrorStreamCaptureUnsupported: synchronizing the device waits for every stream, which "
+                     "cannot happen while a stream captures a CUDA graph; end the capture first");
+  }
   int previous = tls_current_device;
   activate_device(id);
   cudaError_t st = cudaDeviceSynchronize();
@@ -150,6 +189,7 @@ int driver_version() {
 
 void stream_ref::synchronize() const {
   require_device();
+  require_not_capturing(*this, "Synchronizing a stream");
   CUARRAY_CUDA_CHECK(cudaStreamSynchronize(handle_));
   poll_pending_copies();
 }

@@ -229,10 +229,38 @@ cufftHandle create_plan(int device, device_cache& c, const plan_layout& l, cufft
   }
 }
 
+// One cufftExec* call of a plan of `type`.
+cufftResult exec_one(const cufft_api& api, cufftType type, cufftHandle handle, void* src, void* dst, int dir) {
+  switch (type) {
+    case CUFFT_C2C: return api.exec_c2c(handle, static_cast<cufftComplex*>(src), static_cast<cufftComplex*>(dst), dir);
+    case CUFFT_Z2Z:
+      return api.exec_z2z(handle, static_cast<cufftDoubleComplex*>(src), static_cast<cufftDoubleComplex*>(dst), dir);
+    case CUFFT_R2C: return api.exec_r2c(handle, static_cast<cufftReal*>(src), static_cast<cufftComplex*>(dst));
+    case CUFFT_D2Z:
+      return api.exec_d2z(handle, static_cast<cufftDoubleReal*>(src), static_cast<cufftDoubleComplex*>(dst));
+    case CUFFT_C2R: return api.exec_c2r(handle, static_cast<cufftComplex*>(src), static_cast<cufftReal*>(dst));
+    case CUFFT_Z2D:
+      return api.exec_z2d(handle, static_cast<cufftDoubleComplex*>(src), static_cast<cufftDoubleReal*>(dst));
+    default: return CUFFT_INVALID_TYPE;
+  }
+}
+
+thread_local std::shared_ptr<user_plan> t_current_plan;
+
 }  // namespace
 
 void execute(int device, const plan_layout& layout, transform_kind kind, precision prec, const void* in, void* out,
              bool forward) {
+  if (const std::shared_ptr<user_plan>& plan = t_current_plan) {
+    if (!plan_matches(*plan, layout, kind, prec)) {
+      throw value_error("the cuFFT plan in use (" + describe(plan->layout, plan->type) +
+                        ") does not match the transform (" + describe(layout, static_cast<int>(type_of(kind, prec))) +
+                        ")");
+    }
+    if (plan->device != device) throw value_error("the cuFFT plan in use was made on another device");
+    execute_user_plan(*plan, in, out, forward ? CUFFT_FORWARD : CUFFT_INVERSE);
+    return;
+  }
   const cufft_api& api = cufft();
   cudaStream_t stream = enter_device(device);
   cufftType type = type_of(kind, prec);
@@ -288,25 +316,109 @@ void execute(int device, const plan_layout& layout, transform_kind kind, precisi
     auto [io, oo] = layout.loop_offsets(i);
     void* src = in_bytes + io * static_cast<std::int64_t>(in_item);
     void* dst = out_bytes + oo * static_cast<std::int64_t>(out_item);
-    cufftResult r;
-    switch (type) {
-      case CUFFT_C2C:
-        r = api.exec_c2c(handle, static_cast<cufftComplex*>(src), static_cast<cufftComplex*>(dst), dir);
-        break;
-      case CUFFT_Z2Z:
-        r = api.exec_z2z(handle, static_cast<cufftDoubleComplex*>(src), static_cast<cufftDoubleComplex*>(dst), dir);
-        break;
-      case CUFFT_R2C: r = api.exec_r2c(handle, static_cast<cufftReal*>(src), static_cast<cufftComplex*>(dst)); break;
-      case CUFFT_D2Z:
-        r = api.exec_d2z(handle, static_cast<cufftDoubleReal*>(src), static_cast<cufftDoubleComplex*>(dst));
-        break;
-      case CUFFT_C2R: r = api.exec_c2r(handle, static_cast<cufftComplex*>(src), static_cast<cufftReal*>(dst)); break;
-      default:
-        r = api.exec_z2d(handle, static_cast<cufftDoubleComplex*>(src), static_cast<cufftDoubleReal*>(dst));
-        break;
-    }
+    cufftResult r = exec_one(api, type, handle, src, dst, dir);
     check(r, "cufftExec", describe(layout, static_cast<int>(type)));
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// User plans (Note [user fft plans]).
+
+user_plan::~user_plan() {
+  // A destructor must not throw: when the device cannot be entered any more (process exit), the plan is left.
+  try {
+    if (handle != 0) destroy_plan(device, handle);
+  } catch (...) {
+  }
+}
+
+std::shared_ptr<user_plan> make_user_plan(int device, const plan_layout& layout, int type, bool basic) {
+  if (layout.rank < 1 || layout.rank > 3) throw value_error("a cuFFT plan has 1 to 3 dimensions");
+  switch (type) {
+    case CUFFT_C2C: case CUFFT_Z2Z: case CUFFT_R2C: case CUFFT_D2Z: case CUFFT_C2R: case CUFFT_Z2D: break;
+    default: throw value_error("invalid cuFFT type " + std::to_string(type));
+  }
+  const cufft_api& api = cufft();
+  enter_device(device);
+  auto plan = std::make_shared<user_plan>();
+  plan->device = device;
+  plan->type = type;
+  plan->layout = layout;
+  plan->layout.loop_extent.clear();
+  plan->layout.loop_in_stride.clear();
+  plan->layout.loop_out_stride.clear();
+  plan->basic_layout = basic;
+  cufftHandle h = 0;
+  check(api.create(&h), "cufftCreate");
+  plan->handle = static_cast<int>(h);
+  check(api.set_auto_allocation(h, 0), "cufftSetAutoAllocation");
+  plan_layout p = plan->layout;  // cuFFT takes non-const arrays
+  std::size_t work_size = 0;
+  check(api.make_plan_many64(h, p.rank, p.n, basic ? nullptr : p.inembed, p.istride, p.idist,
+                             basic ? nullptr : p.onembed, p.ostride, p.odist, static_cast<cufftType>(type), p.batch,
+                             &work_size),
+        "cufftMakePlanMany64", describe(p, type));
+  plan->work_size = work_size;
+  if (work_size > 0) {
+    plan->work = new_array(dtype::uint8, shape_t{static_cast<std::int64_t>(work_size)}, order::C, device);
+    check(api.set_work_area(h, plan->work.data()), "cufftSetWorkArea");
+  }
+  return plan;
+}
+
+void execute_user_plan(const user_plan& plan, const void* in, void* out, int direction) {
+  const cufft_api& api = cufft();
+  cudaStream_t stream = enter_device(plan.device);
+  auto h = static_cast<cufftHandle>(plan.handle);
+  // A plan is one handle: two threads running it at once would race on its stream.
+  std::lock_guard<std::mutex> lock(state().m);
+  check(api.set_stream(h, stream), "cufftSetStream");
+  check(exec_one(api, static_cast<cufftType>(plan.type), h, const_cast<void*>(in), out, direction), "cufftExec",
+        describe(plan.layout, plan.type));
+}
+
+const std::shared_ptr<user_plan>& current_plan() { return t_current_plan; }
+void set_current_plan(std::shared_ptr<user_plan> plan) { t_current_plan = std::move(plan); }
+
+namespace {
+// The embedding, stride and distance cuFFT uses for one side of a plan: the basic layout's when the plan was
+// made without embeddings (the halved axis of r2c output and c2r input is n/2+1 long there).
+struct side {
+  long long embed[3], stride, dist;
+};
+side effective(const plan_layout& l, bool basic, bool halved) {
+  side s{{0, 0, 0}, l.istride, l.idist};
+  if (!basic) return s;
+  s.stride = 1;
+  s.dist = 1;
+  for (int k = 0; k < l.rank; ++k) {
+    s.embed[k] = k == l.rank - 1 && halved ? l.n[k] / 2 + 1 : l.n[k];
+    s.dist *= s.embed[k];
+  }
+  return s;
+}
+}  // namespace
+
+bool plan_matches(const user_plan& plan, const plan_layout& layout, transform_kind kind, precision prec) {
+  if (plan.type != static_cast<int>(type_of(kind, prec))) return false;
+  const plan_layout& p = plan.layout;
+  if (p.rank != layout.rank || p.batch != layout.batch || layout.loop_count() != 1) return false;
+  for (int k = 0; k < p.rank; ++k) {
+    if (p.n[k] != layout.n[k]) return false;
+  }
+  side pin = effective(p, plan.basic_layout, kind == transform_kind::c2r);
+  side pout = effective(p, plan.basic_layout, kind == transform_kind::r2c);
+  if (!plan.basic_layout) {
+    pin = {{p.inembed[0], p.inembed[1], p.inembed[2]}, p.istride, p.idist};
+    pout = {{p.onembed[0], p.onembed[1], p.onembed[2]}, p.ostride, p.odist};
+  }
+  if (pin.stride != layout.istride || pout.stride != layout.ostride) return false;
+  // cuFFT never reads the outermost embedding, and the distances only between transforms of a batch.
+  for (int k = 1; k < p.rank; ++k) {
+    if (pin.embed[k] != layout.inembed[k] || pout.embed[k] != layout.onembed[k]) return false;
+  }
+  if (p.batch > 1 && (pin.dist != layout.idist || pout.dist != layout.odist)) return false;
+  return true;
 }
 
 }  // namespace cuarray::detail::fft

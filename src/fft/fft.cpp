@@ -156,12 +156,22 @@ array new_in_order(dtype t, const shape_t& shape, const std::vector<int>& perm, 
 void run(const array& src, const array& dst, const std::vector<int>& group, transform_kind kind, bool forward) {
   dtype ct = kind == transform_kind::c2r ? src.type() : dst.type();
   precision prec = precision_of(ct);
+  // Note [user fft plans]: a current plan of lower rank than the group takes its axes one by one (the halved
+  // axis of r2c first), as CuPy's 1-D path does with a Plan1d.
+  const auto& user = detail::fft::current_plan();
+  if (user && user->layout.rank < static_cast<int>(group.size()) && kind != transform_kind::c2r) {
+    run(src, dst, {group.back()}, kind, forward);
+    for (std::size_t i = 0; i + 1 < group.size(); ++i) run(dst, dst, {group[i]}, transform_kind::c2c, forward);
+    return;
+  }
   auto layout = detail::fft::make_plan_layout(src.shape(), src.strides(), src.itemsize(), dst.shape(), dst.strides(),
                                               dst.itemsize(), group, kind);
   // Real input is read in pairs by cuFFT's R2C kernels: a view starting at an odd element is copied.
   bool aligned = reinterpret_cast<std::uintptr_t>(src.data()) % (2 * src.itemsize()) == 0 ||
                  kind != transform_kind::r2c;
-  if (layout && aligned) {
+  // A current plan whose layout differs from the arrays' takes a plain copy of them, which it may match.
+  bool fits_user = !user || (layout && detail::fft::plan_matches(*user, *layout, kind, prec));
+  if (layout && aligned && fits_user) {
     detail::fft::execute(dst.device(), *layout, kind, prec, src.data(), dst.data(), forward);
     return;
   }

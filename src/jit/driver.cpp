@@ -20,7 +20,10 @@ void resolve(const char* name, F& fn) {
   cudaError_t st = cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &status);
   if (st != cudaSuccess || status != cudaDriverEntryPointSuccess || !p) {
     (void)cudaGetLastError();
-    throw cuda_error(static_cast<int>(st), std::string("cannot resolve CUDA driver function ") + name);
+    // A driver without the symbol answers cudaSuccess with a failed query: report it as the missing symbol.
+    if (st == cudaSuccess) st = cudaErrorSymbolNotFound;
+    throw cuda_error(static_cast<int>(st),
+                     std::string(cudaGetErrorName(st)) + ": cannot resolve CUDA driver function " + name);
   }
   fn = reinterpret_cast<F>(p);
 }

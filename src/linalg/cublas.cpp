@@ -218,4 +218,12 @@ void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a,
   }
 }
 
+std::uintptr_t cublas_handle(int device) {
+  const cublas_api& a = api();
+  cudaStream_t stream = enter_device(device);
+  cublasHandle_t h = handle_for(a, device);
+  check(a, a.set_stream(h, stream), "cublasSetStream");
+  return reinterpret_cast<std::uintptr_t>(h);
+}
+
 }  // namespace cuarray::detail

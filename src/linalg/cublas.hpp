@@ -29,4 +29,8 @@ void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a,
 /// The loaded library's path (loads it; cuda_error when it cannot be found).
 const char* cublas_path();
 
+/// The calling thread's cuBLAS handle of `device` (Note [cublas handles]), pointed at the device's current
+/// stream, as an integer: CuPy's Device.cublas_handle.
+std::uintptr_t cublas_handle(int device);
+
 }  // namespace cuarray::detail

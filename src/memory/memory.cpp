@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
@@ -15,6 +16,7 @@
 #include "cuarray/device.hpp"
 #include "cuarray/errors.hpp"
 #include "src/cuda/check.hpp"
+#include "src/memory/capture_pool.hpp"
 #include "src/memory/pool_core.hpp"
 
 namespace cuarray {
@@ -78,13 +80,39 @@ struct raw_alloc_record {
 };
 thread_local raw_alloc_record tls_raw_alloc;
 
+// Note [allocation during capture]: cudaMalloc is an "unsafe" call during a capture in the global and
+// thread-local capture modes; it is not a stream operation, so it is made in relaxed mode for its duration
+// (cudaThreadExchangeStreamCaptureMode). cudaFree synchronises the device, which a capture forbids: while
+// any capture is active the frees wait in a list, given back once the last capture has ended.
+struct capture_mode_relaxed {
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  bool swapped = false;
+  capture_mode_relaxed() {
+    if (detail::g_active_captures.load(std::memory_order_relaxed) != 0) {
+      swapped = cudaThreadExchangeStreamCaptureMode(&mode) == cudaSuccess;
+      if (!swapped) (void)cudaGetLastError();
+    }
+  }
+  ~capture_mode_relaxed() {
+    if (swapped) (void)cudaThreadExchangeStreamCaptureMode(&mode);
+  }
+  capture_mode_relaxed(const capture_mode_relaxed&) = delete;
+  capture_mode_relaxed& operator=(const capture_mode_relaxed&) = delete;
+};
+
+std::mutex g_deferred_mutex;
+std::vector<std::pair<int, void*>> g_deferred_frees;  // (device, pointer)
+
 class cuda_backend final : public detail::raw_backend {
  public:
   explicit cuda_backend(int device) : device_(device) {}
   void* raw_alloc(std::size_t bytes) override {
     void* p = nullptr;
     cudaError_t st = cudaSuccess;
-    on_device(device_, [&] { st = cudaMalloc(&p, bytes); });
+    {
+      capture_mode_relaxed relaxed;
+      on_device(device_, [&] { st = cudaMalloc(&p, bytes); });
+    }
     if (g_observed_threads.load(std::memory_order_relaxed) != 0) [[unlikely]] {
       tls_raw_alloc = raw_alloc_record{true, bytes, st == cudaSuccess ? p : nullptr};
     }
@@ -96,6 +124,15 @@ class cuda_backend final : public detail::raw_backend {
     return p;
   }
   void raw_free(void* ptr, std::size_t) override {
+    if (detail::g_active_captures.load(std::memory_order_acquire) != 0) {
+      std::lock_guard<std::mutex> lock(g_deferred_mutex);
+      // Checked again under the lock that release_deferred_frees takes: a capture ending meanwhile
+      // either sees this entry or has already ended, and then the free goes ahead below.
+      if (detail::g_active_captures.load(std::memory_order_acquire) != 0) {
+        g_deferred_frees.emplace_back(device_, ptr);
+        return;
+      }
+    }
     on_device(device_, [&] { (void)cudaFree(ptr); });
     (void)cudaGetLastError();
   }
@@ -184,7 +221,7 @@ struct record_allocator {
 
 class pooled_memory final : public memory {
  public:
-  pooled_memory(void* p, std::size_t n, int dev, std::shared_ptr<memory_pool::impl> pool, detail::pool_core* core)
+  pooled_memory(void* p, std::size_t n, int dev, std::shared_ptr<void> pool, detail::pool_core* core)
       : memory(p, n, dev), pool_(std::move(pool)), core_(core) {}
   ~pooled_memory() override {
     if (g_observed_threads.load(std::memory_order_relaxed) != 0) [[unlikely]] {
@@ -200,11 +237,126 @@ class pooled_memory final : public memory {
   }
 
  private:
-  std::shared_ptr<memory_pool::impl> pool_;  // keeps the pool alive while its memory is
+  std::shared_ptr<void> pool_;  // keeps the pool (the device pools, or a capture's pool) alive while its memory is
   detail::pool_core* core_;
 };
 
 }  // namespace
+
+// Note [capture pools]
+// Work captured into a graph runs again at every replay, long after the capture: memory it allocated must
+// go to no one else meanwhile. The device pools would hand a block freed during the capture to later eager
+// work, which a replay would then overwrite. So each capture begun through begin_capture gets a pool of its
+// own. Every allocation on a stream taking part in the capture (found by capture id, so streams forked into
+// it count too) comes from that pool; a block freed during the capture returns to it and serves only later
+// allocations of the same capture on the same stream, which the graph orders after the block's last use;
+// and the pool lives as long as the graph and every array made during the capture. Host data copied to the
+// device during the capture goes through pinned copies the pool keeps, so every replay reads them.
+// Captures begun elsewhere (runtime.streamBeginCapture, another library) allocate from the device pools,
+// as CuPy's do.
+namespace {
+
+struct capture_state {
+  explicit capture_state(int device) : backend(device), core(&backend) {}
+  cuda_backend backend;
+  detail::pool_core core;  // destroyed before the backend it gives its segments back to
+  std::mutex mutex;
+  std::vector<std::shared_ptr<void>> kept;  // pinned host copies and other owners the graph reads
+};
+
+struct capture_entry {
+  std::uintptr_t stream;
+  unsigned long long id;
+  int device;
+  std::shared_ptr<capture_state> state;
+};
+
+std::mutex g_capture_mutex;
+std::vector<capture_entry> g_capture_entries;
+
+// The private pool of the active capture `s` takes part in (any device when device < 0).
+std::shared_ptr<capture_state> capture_of(stream_ref s, int device) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  unsigned long long id = 0;
+  cudaError_t st = cudaStreamGetCaptureInfo(s.get(), &status, &id);
+  if (st != cudaSuccess) {
+    (void)cudaGetLastError();  // e.g. the legacy stream while a blocking stream captures
+    return nullptr;
+  }
+  if (status != cudaStreamCaptureStatusActive) return nullptr;
+  std::lock_guard<std::mutex> lock(g_capture_mutex);
+  for (const capture_entry& e : g_capture_entries) {
+    if (e.id == id && (device < 0 || e.device == device)) return e.state;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+namespace detail {
+
+std::atomic<int> g_active_captures{0};
+
+void capture_pool_open(stream_ref s, int device) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  unsigned long long id = 0;
+  CUARRAY_CUDA_CHECK(cudaStreamGetCaptureInfo(s.get(), &status, &id));
+  auto state = std::make_shared<capture_state>(device);
+  std::lock_guard<std::mutex> lock(g_capture_mutex);
+  g_capture_entries.push_back(capture_entry{s.ptr(), id, device, std::move(state)});
+  g_active_captures.fetch_add(1, std::memory_order_acq_rel);
+}
+
+std::shared_ptr<void> capture_pool_close(stream_ref s) {
+  std::shared_ptr<capture_state> state;
+  {
+    std::lock_guard<std::mutex> lock(g_capture_mutex);
+    for (auto it = g_capture_entries.begin(); it != g_capture_entries.end(); ++it) {
+      if (it->stream != s.ptr()) continue;
+      state = std::move(it->state);
+      g_capture_entries.erase(it);
+      g_active_captures.fetch_sub(1, std::memory_order_acq_rel);
+      break;
+    }
+  }
+  return state;
+}
+
+const void* capture_host_copy(stream_ref s, const void* src, std::size_t bytes) {
+  std::shared_ptr<capture_state> c = capture_of(s, -1);
+  if (!c) return nullptr;
+  pinned_ptr copy;
+  {
+    capture_mode_relaxed relaxed;  // cudaHostAlloc when the pinned pool grows
+    copy = alloc_pinned_memory(bytes);
+  }
+  std::memcpy(copy->ptr(), src, bytes);
+  const void* p = copy->ptr();
+  std::lock_guard<std::mutex> lock(c->mutex);
+  c->kept.push_back(std::move(copy));
+  return p;
+}
+
+bool capture_keep(stream_ref s, std::shared_ptr<void> owner) {
+  std::shared_ptr<capture_state> c = capture_of(s, -1);
+  if (!c) return false;
+  std::lock_guard<std::mutex> lock(c->mutex);
+  c->kept.push_back(std::move(owner));
+  return true;
+}
+
+void release_deferred_frees() {
+  std::vector<std::pair<int, void*>> frees;
+  {
+    std::lock_guard<std::mutex> lock(g_deferred_mutex);
+    if (g_active_captures.load(std::memory_order_acquire) != 0) return;
+    frees.swap(g_deferred_frees);
+  }
+  for (auto [device, ptr] : frees) on_device(device, [&] { (void)cudaFree(ptr); });
+  (void)cudaGetLastError();
+}
+
+}  // namespace detail
 
 memory_pool::memory_pool() : impl_(std::make_shared<impl>()) {}
 memory_pool::~memory_pool() = default;
@@ -261,6 +413,18 @@ storage_ptr memory_pool::allocate(std::size_t bytes, int device, stream_ref stre
 }
 
 storage_ptr memory_pool::allocate_unobserved(std::size_t bytes, int device, stream_ref stream) {
+  if (detail::g_active_captures.load(std::memory_order_acquire) != 0) [[unlikely]] {
+    if (std::shared_ptr<capture_state> c = capture_of(stream, device)) {
+      void* p = c->core.allocate(bytes, stream.ptr());
+      try {
+        return std::allocate_shared<pooled_memory>(record_allocator<pooled_memory>(), p,
+                                                   detail::pool_core::rounded(bytes), device, c, &c->core);
+      } catch (...) {
+        c->core.deallocate(p);
+        throw;
+      }
+    }
+  }
   detail::pool_core& core = impl_->get(device);
   void* p = core.allocate(bytes, stream.ptr());
   try {
@@ -314,7 +478,8 @@ std::size_t mempool_attr(int device, cudaMemPoolAttr attr) {
 async_memory_pool::async_memory_pool() {
   require_device();
   if (!device_attribute(current_device(), cudaDevAttrMemoryPoolsSupported)) {
-    throw cuda_error(static_cast<int>(cudaErrorNotSupported), "this device does not support cudaMallocAsync");
+    throw cuda_error(static_cast<int>(cudaErrorNotSupported),
+                     "cudaErrorNotSupported: this device does not support cudaMallocAsync");
   }
 }
 
@@ -559,6 +724,9 @@ void pinned_memory_pool::free_all_blocks() {
 }
 
 void pinned_memory_pool::keep_until(stream_ref s, std::shared_ptr<void> owner) {
+  // An event recorded during a capture must never be queried (poll would do so): a captured copy's
+  // owners live as long as its graph instead (Note [capture pools]).
+  if (detail::g_active_captures.load(std::memory_order_acquire) != 0 && detail::capture_keep(s, owner)) return;
   cudaEvent_t e = nullptr;
   CUARRAY_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   cudaError_t st = cudaEventRecord(e, s.get());

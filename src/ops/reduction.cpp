@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cuarray/creation.hpp"
+#include "cuarray/elementwise_funcs.hpp"
 #include "cuarray/errors.hpp"
 #include "cuarray/shape.hpp"
 #include "cuarray/ufunc.hpp"
@@ -363,7 +364,14 @@ array var_impl(const array& a, const reduce_options& o, double ddof, bool skip_n
     array total = run(s, a, axes, racc, mask, mu, ddof);
     array n = counts(a, axes, mask, skip_nan).astype(racc);
     array dd = full(shape_t{}, scalar::from_double(ddof), racc);
-    array denom = uf("maximum", uf("subtract", n, dd), zeros(shape_t{}, racc));
+    array dof = uf("subtract", n, dd);
+    array denom = uf("maximum", dof, zeros(shape_t{}, racc));
+    if (skip_nan && is_inexact(a.type())) {
+      // NumPy's nanvar gives NaN for a slice of ddof or fewer non-NaN elements, where var divides by 0 (inf).
+      // (Integer input goes through NumPy's var there, so it keeps var's result.)
+      denom = where(uf("greater", dof, zeros(shape_t{}, racc)), denom,
+                    full(shape_t{}, scalar::from_double(std::numeric_limits<double>::quiet_NaN()), racc));
+    }
     r = uf("divide", total, denom);
     if (root) r = uf("sqrt", r);
     r = r.astype(out, order::K, false);

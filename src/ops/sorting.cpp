@@ -460,26 +460,41 @@ dtype searchsorted_common(const array& a, const array& v) { return promote_types
 
 }  // namespace
 
-// Rows reversed along the last axis (a view).
-static array reversed_rows(const array& r) { return flip(r, std::vector<int>{r.ndim() - 1}); }
+// Note [descending sorts]: NumPy 2.5's descending order is the reverse of the ascending one for the values but
+// not for NaNs, which still go last (complex NaN classes in the ascending order, R+nanj < nan+Rj < nan+nanj,
+// each class descending on its non-NaN part), and a stable descending sort keeps ties (-0.0 and +0.0 among
+// them) in their input order. That is exactly the stable ascending argsort of an order-reversing key: -x for
+// floats and complex (a NaN stays NaN, whatever its sign, and the argsort keys make every NaN the largest and
+// both zeros equal), ~x for integers (no overflow, unlike -x) and !x for bool. Values are gathered through that
+// permutation, so the output holds the input's bits.
+static array descending_key(const array& c) {
+  dtype t = c.type();
+  const char* op = t == dtype::bool_ ? "logical_not" : is_inexact(t) ? "negative" : "invert";
+  return c_contiguous(call_ufunc(op, {ufunc_arg(c)}, ufunc_options{})[0]);
+}
+
+// Values of the C-contiguous `c` sorted along its last axis, in either direction (a new C-contiguous array).
+static array sorted_rows(const array& c, bool descending) {
+  if (!descending) return detail::sort_rows(c);
+  return detail::gather_rows_by(c, argsort_rows({descending_key(c)}));
+}
 
 array sort(const array& a, std::optional<int> axis_in, std::optional<std::string_view> kind,
            std::optional<bool> stable, bool descending) {
   check_kind(kind, stable);
   int axis;
   array c = prepare(a, axis_in, axis);
-  array r = detail::sort_rows(c);
-  // Equal values are indistinguishable in a sorted copy, so the reversed ascending rows are stable too.
-  if (descending) r = reversed_rows(r);
-  if (!axis_in) return c_contiguous(r);
+  array r = sorted_rows(c, descending);
+  if (!axis_in) return r;
   return in_layout_of(a, move_back(r, axis), true);
 }
 
-void sort_inplace(const array& a, int axis_in, std::optional<std::string_view> kind, std::optional<bool> stable) {
+void sort_inplace(const array& a, int axis_in, std::optional<std::string_view> kind, std::optional<bool> stable,
+                  bool descending) {
   check_kind(kind, stable);
   int axis = normalize_axis(axis_in, a.ndim());
   array c = c_contiguous(axis_last(a, axis));
-  array r = detail::sort_rows(c);
+  array r = sorted_rows(c, descending);
   array target = a;
   target.assign(move_back(r, axis));
 }
@@ -494,17 +509,8 @@ array argsort(const array& a, std::optional<int> axis_in, std::optional<std::str
   }
   int axis;
   array c = prepare(a, axis_in, axis);
-  if (!descending) {
-    array r = detail::perm_int64(argsort_rows({c}));
-    if (!axis_in) return r;
-    return in_layout_of(a, move_back(r, axis), false);
-  }
-  // A stable descending order: sort the reversed rows ascending (ties then come last-first), reverse that
-  // order, and map the positions back (i -> n - 1 - i), which puts ties first-first again.
-  std::int64_t n = c.shape().back();
-  array p = detail::perm_int64(argsort_rows({c_contiguous(reversed_rows(c))}));
-  array r = call_ufunc("subtract", {ufunc_arg(n - 1), ufunc_arg(reversed_rows(p))}, ufunc_options{})[0];
-  if (!axis_in) return c_contiguous(r);
+  array r = detail::perm_int64(argsort_rows({descending ? descending_key(c) : c}));
+  if (!axis_in) return r;
   return in_layout_of(a, move_back(r, axis), false);
 }
 

@@ -421,7 +421,8 @@ def test_unique_results_are_numpys_named_tuples():
         assert got._fields == want._fields
         for g, w in zip(got, want):
             numpy.testing.assert_array_equal(g.get(), w)
-    numpy.testing.assert_array_equal(cp.unique_values(x).get(), numpy.unique_values(h))
+    # NumPy's unique_values uses a hash table where it can, so its order is unspecified ("may vary" in its docs).
+    numpy.testing.assert_array_equal(numpy.sort(cp.unique_values(x).get()), numpy.sort(numpy.unique_values(h)))
 
 
 def _sorted_reference(h, axis, descending):
@@ -454,19 +455,77 @@ def test_sort_and_argsort_descending_are_stable(dtype, shape, axis, descending, 
     numpy.testing.assert_array_equal(got_values.get(), want_values)
 
 
+def _descending_order(line):
+    """NumPy 2.5's stable descending order of a 1-D host array, by Python's sorted: values from the largest down
+    (-0.0 and 0.0 equal), then the NaNs (complex: R+nanj, then nan+Rj, then nan+nanj, each class from its largest
+    non-NaN part down); ties keep their order."""
+    def key(i):
+        v = complex(line[i])
+        re_nan, im_nan = math.isnan(v.real), math.isnan(v.imag)
+        return 2 * re_nan + im_nan, 0.0 if re_nan else -v.real, 0.0 if im_nan else -v.imag
+    return sorted(range(len(line)), key=key)
+
+
+_HAS_DESCENDING = numpy.lib.NumpyVersion(numpy.__version__) >= "2.5.0"
+
+
 @gpu
-@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
-def test_descending_sort_is_the_reversed_ascending_one_with_nans(dtype):
-    h = numpy.array([[1.0, numpy.nan, -numpy.inf, 2.0, numpy.nan, 0.0, numpy.inf, -3.0]] * 2, dtype=dtype)
-    h[1] = h[1][::-1]
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128"])
+def test_descending_sort_puts_nans_last_as_numpy_does(dtype):
+    nan, inf = numpy.nan, numpy.inf
+    row = [1.0, nan, -inf, 2.0, nan, 0.0, inf, -3.0, -0.0, 2.0, 0.0]
+    if dtype.startswith("complex"):
+        row += [complex(1, nan), complex(nan, 2), complex(nan, nan), complex(3, nan), complex(nan, -1), complex(2, 5),
+                complex(2, -5)]
+    h = numpy.array([row, row[::-1], row[3:] + row[:3]], dtype=dtype)
     x = cp.asarray(h)
-    numpy.testing.assert_array_equal(cp.sort(x, descending=True).get(), numpy.flip(numpy.sort(h), -1))
-    got = cp.argsort(x, descending=True).get()
-    numpy.testing.assert_array_equal(numpy.take_along_axis(h, got, -1), numpy.flip(numpy.sort(h), -1))
-    # axis=None sorts the flattened array
-    numpy.testing.assert_array_equal(cp.sort(x, axis=None, descending=True).get(), numpy.sort(h, axis=None)[::-1])
-    flat = cp.argsort(x, axis=None, descending=True).get()
-    numpy.testing.assert_array_equal(h.ravel()[flat], numpy.sort(h, axis=None)[::-1])
+    order = numpy.array([_descending_order(line) for line in h])
+    want = numpy.take_along_axis(h, order, -1)
+    numpy.testing.assert_array_equal(cp.argsort(x, descending=True).get(), order)
+    numpy.testing.assert_array_equal(cp.argsort(x, descending=True, stable=True).get(), order)
+    got = cp.sort(x, descending=True).get()
+    assert got.tobytes() == want.tobytes()  # the input's bits, zeros' signs and ties' order included
+    y = x.copy()
+    y.sort(descending=True)
+    assert y.get().tobytes() == want.tobytes()
+    numpy.testing.assert_array_equal(x.argsort(descending=True).get(), order)
+    # axis=None sorts the flattened array; axis=0 the columns
+    flat = numpy.array(_descending_order(h.ravel()))
+    numpy.testing.assert_array_equal(cp.argsort(x, axis=None, descending=True).get(), flat)
+    assert cp.sort(x, axis=None, descending=True).get().tobytes() == h.ravel()[flat].tobytes()
+    cols = numpy.array([_descending_order(line) for line in h.T]).T
+    numpy.testing.assert_array_equal(cp.argsort(x, axis=0, descending=True).get(), cols)
+    # descending=None and False are ascending
+    for flag in (None, False):
+        numpy.testing.assert_array_equal(cp.argsort(x, descending=flag).get(), numpy.argsort(h, stable=True))
+    if _HAS_DESCENDING:
+        numpy.testing.assert_array_equal(got, numpy.sort(h, descending=True))
+        numpy.testing.assert_array_equal(cp.argsort(x, descending=True, stable=True).get(),
+                                         numpy.argsort(h, descending=True, stable=True))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int64", "uint64"])
+def test_descending_sort_of_integers_at_their_limits(dtype):
+    info = numpy.iinfo(dtype) if dtype != "bool" else None
+    values = [False, True] if info is None else [info.min, 0, 1, info.max, info.min + 1, info.max - 1]
+    h = numpy.array(values * 3, dtype=dtype)
+    x = cp.asarray(h)
+    order = sorted(range(h.size), key=lambda i: h[i].item(), reverse=True)
+    numpy.testing.assert_array_equal(cp.argsort(x, descending=True).get(), order)
+    numpy.testing.assert_array_equal(cp.sort(x, descending=True).get(), h[order])
+
+
+def test_descending_with_kind_is_refused_before_device_use():
+    # NumPy 2.5: `kind` goes with neither stable= nor descending= (None counts as not given).
+    for f in (cp.sort, cp.argsort):
+        with pytest.raises(ValueError, match="at the same time"):
+            f([3, 1, 2], kind="stable", descending=True)
+        with pytest.raises(ValueError, match="at the same time"):
+            f([3, 1, 2], kind="quicksort", descending=False)
+        if _HAS_DESCENDING:
+            with pytest.raises(ValueError, match="at the same time"):
+                getattr(numpy, f.__name__)([3, 1, 2], kind="quicksort", descending=False)
 
 
 @gpu

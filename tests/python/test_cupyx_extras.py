@@ -140,8 +140,13 @@ def test_scatter_nan_and_errors():
     d = cp.asarray(a)
     cp.scatter_min(d, [2, 2], [numpy.nan, -1.0])
     assert numpy.isnan(d.get()[2])
-    with pytest.raises(IndexError):
-        cp.scatter_add(cp.zeros(3), [3], 1.0)
+    # Out-of-bounds integer indices wrap around, as in CuPy's (and cuarray's default) integer array indexing,
+    # which scatter_add documents it follows; NumPy's add.at would raise IndexError.
+    d = cp.zeros(3)
+    cp.scatter_add(d, [3, -4, 1], cp.asarray([1.0, 2.0, 4.0]))
+    expected = numpy.zeros(3)
+    numpy.add.at(expected, numpy.array([3, -4, 1]) % 3, [1.0, 2.0, 4.0])
+    numpy.testing.assert_array_equal(d.get(), expected)
     with pytest.raises(ValueError):
         cp.scatter_add(cp.zeros((3, 2)), [0, 1], cp.ones((3, 2)))
     d = cp.zeros(3)

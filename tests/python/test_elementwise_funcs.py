@@ -845,6 +845,37 @@ def test_copyto_python_and_numpy_scalars(xp, dtype, value):
 
 
 @gpu
+@pytest.mark.parametrize("value", ["x", "", "12", " 7 ", "300", "-1", "1.5", "1+2j", "nan", "1e60", b"0", b"",
+                                   b"2.5", numpy.str_("3")])
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int64", "float16", "float32", "complex64"])
+@testing.numpy_cuarray_equal(accept_error=True)
+def test_copyto_str_and_bytes_sources(xp, dtype, value):
+    # NumPy casts the text on the host: parsed into numbers (ValueError, OverflowError when it cannot), a
+    # non-empty string is True.
+    dst = xp.asarray(numpy.zeros(3, dtype=dtype))
+    _quiet(xp.copyto, dst, value, casting="unsafe")
+    return dst
+
+
+@gpu
+@pytest.mark.parametrize("case", range(6))
+@testing.numpy_cuarray_equal(accept_error=True)
+def test_copyto_str_source_checks_in_numpy_order(xp, case):
+    dst = xp.asarray(numpy.zeros(3, dtype=numpy.int32))
+    int_mask = xp.asarray(numpy.array([1, 0, 1]))
+    short_mask = xp.asarray(numpy.array([True, False]))
+    mask = xp.asarray(numpy.array([True, False, True]))
+    calls = [lambda: xp.copyto(dst, "1", casting="same_kind"),            # TypeError: the casting rule
+             lambda: xp.copyto(dst, "x", casting="safe", where=int_mask),  # TypeError: the mask's dtype first
+             lambda: xp.copyto(dst, "x", casting="unsafe", where=short_mask),  # ValueError: parsed before the shape
+             lambda: xp.copyto(dst, "x", casting="unsafe", where=False),   # ValueError with nothing to write
+             lambda: xp.copyto(dst, "12", casting="unsafe", where=short_mask),  # ValueError: the mask's shape
+             lambda: xp.copyto(dst, "12", casting="unsafe", where=mask)]
+    calls[case]()
+    return dst
+
+
+@gpu
 @pytest.mark.parametrize("casting", ["no", "safe"])
 @testing.numpy_cuarray_equal(accept_error=TypeError)
 def test_copyto_scalar_casting_rules(xp, casting):

@@ -226,7 +226,9 @@ def test_printing_matches_numpy(dtype):
         numpy.array2string(host, precision=2, separator=", ", suppress_small=True)
     assert cp.array_repr(d[:, ::-2], max_line_width=30) == numpy.array_repr(host[:, ::-2], max_line_width=30)
     assert repr(d) == numpy.array_repr(host)
-    assert cp.array_str(d[0, 0]) == numpy.array_str(host[0, 0])
+    # A 0-d array on both sides: host[0, 0] is a NumPy scalar, which NumPy 2.5's array_str no longer takes.
+    assert cp.array_str(d[0, 0]) == numpy.array_str(host[0, 0, ...])
+    assert cp.array_repr(d[0, 0]) == numpy.array_repr(host[0, 0, ...])
     assert cp.array_repr(d[:0]) == numpy.array_repr(host[:0])
 
 

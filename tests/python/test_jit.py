@@ -777,3 +777,134 @@ def test_kernel_cache_per_signature_and_stream_argument():
     assert len(elementwise_copy._cache) == 2
     s.synchronize()
     numpy.testing.assert_array_equal(y.get(), numpy.arange(10, dtype=numpy.float32))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The warm launch (Note [jit launch] in python/src/raw.cpp): argument codes, packing and keys need no GPU,
+# arrays over an address that is never read.
+
+def _fake_device_array(shape, dtype, strides=None, offset=0):
+    mem = cp.cuda.UnownedMemory(0x10000000, 1 << 20, object(), device_id=0)
+    return cp.ndarray(shape, dtype=dtype, memptr=cp.cuda.MemoryPointer(mem, offset), strides=strides)
+
+
+def _i64(v):
+    return numpy.int64(v).tobytes()
+
+
+def test_argument_codes_follow_the_signature():
+    from cuarray.jit import _types as T
+    types = (_interface.arg_type(F32, "cuda"), T.INT32, T.Scalar("f"), T.Scalar("F"), T.INT64, T.Scalar("d"),
+             T.BOOL, T.Scalar("L"), T.Scalar("e"), T.Scalar("D"))
+    assert _interface._codes(types) == b"AifF......"
+
+
+def test_jit_pack_lays_out_arrays_and_converts_scalars():
+    x = _fake_device_array((3, 4), numpy.float32)
+    view = x[::-1, ::2]
+    zero_d = _fake_device_array((), numpy.float64, offset=64)
+    got = cp._core._jit_pack(b"AAA", (x, view, zero_d))
+    ptr = x.data.ptr
+    assert got == [_i64(ptr), _i64(12), _i64(3), _i64(4), _i64(16), _i64(4),
+                   _i64(view.data.ptr), _i64(6), _i64(3), _i64(2), _i64(-16), _i64(8),
+                   _i64(zero_d.data.ptr), _i64(1)]
+    assert view.data.ptr == ptr + 32
+    got = cp._core._jit_pack(b"iiffFF", (-7, numpy.int32(5), 1.1, numpy.float32(2.5), 1.5 - 2j,
+                                          numpy.complex64(3j)))
+    assert got == [numpy.int32(-7).tobytes(), numpy.int32(5).tobytes(), numpy.float32(1.1).tobytes(),
+                   numpy.float32(2.5).tobytes(), numpy.complex64(1.5 - 2j).tobytes(), numpy.complex64(3j).tobytes()]
+    got = cp._core._jit_pack(b".......", (2**40, 2**63 + 5, 1.1, True, 2j, numpy.float16(0.5), numpy.uint8(7)))
+    assert got == [_i64(2**40), numpy.uint64(2**63 + 5).tobytes(), numpy.float64(1.1).tobytes(), b"\x01",
+                   numpy.complex128(2j).tobytes(), numpy.float16(0.5).tobytes(), b"\x07"]
+    with pytest.raises(OverflowError):
+        cp._core._jit_pack(b"i", (2**31,))
+    with pytest.raises(TypeError, match="host memory"):
+        cp._core._jit_pack(b"A", (F32,))
+    with pytest.raises(ValueError):
+        cp._core._jit_pack(b"AA", (x,))
+
+
+def test_warm_key_is_the_argument_types():
+    call = cp._core._jit_call
+    x = _fake_device_array((8,), numpy.float32)
+    y = _fake_device_array((8,), numpy.float32, offset=64)
+
+    def key(args, numpy_mode=False, cache=None):
+        return call({} if cache is None else cache, (1,), (1,), args, 0, None, numpy_mode)
+
+    k = key((x, y, 10))
+    assert isinstance(k, bytes)
+    assert key((y, x, 3)) == k  # other arrays and values of the same types
+    assert key((x, y, 2**31)) != k  # int64 past int32's range in 'cuda' mode
+    assert key((x, y, 10), numpy_mode=True) == key((x, y, 2**31), numpy_mode=True) != k
+    assert key((x, y, 10.0)) != k and key((x, y, True)) != k and key((x, y, numpy.int32(10))) != k
+    assert key((x, y, numpy.int32(10))) != key((x, y, numpy.int64(10)))
+    assert key((_fake_device_array((8,), numpy.float64), y, 10)) != k
+    assert key((_fake_device_array((2, 4), numpy.float32), y, 10)) != k
+    assert key((x[::2], y, 10)) != k  # contiguity
+    # No fast key: Python's arg_type decides (subclasses, unsupported types, out of range, not a tuple).
+    sub = type("Sub", (cp.ndarray,), {})((8,), dtype=numpy.float32, memptr=x.data)
+    assert key((sub, y, 10)) is False
+    assert key((x, y, [1])) is False and key((x, y, 2**64)) is False and key((x, y, -2**63 - 1)) is False
+    assert call({}, (1,), (1,), [x, y, 10], 0, None, False) is False
+    # A cache entry that is not (RawKernel, codes) is refused before any launch.
+    with pytest.raises(TypeError, match="RawKernel"):
+        key((x, y, 10), cache={k: (object(), b"AAi")})
+
+
+def test_cold_launch_errors_come_before_any_launch():
+    x = _fake_device_array((8,), numpy.float32)
+    with pytest.raises(TypeError, match="tuple"):
+        elementwise_copy((1,), (1,), [x, x, 8])
+    with pytest.raises(TypeError, match="not supported for RawKernel"):
+        elementwise_copy((1,), (1,), (x, [1], 8))
+    with pytest.raises(OverflowError):
+        elementwise_copy((1,), (1,), (x, x, 2**64))
+    with pytest.raises(TypeError, match="device function"):
+        clip_scale[1, 1](1.0, 0.0, 2.0)
+    with pytest.raises(TypeError, match="keyword"):
+        elementwise_copy[1, 1](x, x, size=8)
+    assert elementwise_copy[128, 1024] is elementwise_copy[128, 1024]  # the warm launcher is kept
+
+
+@jit.rawkernel()
+def store_scalar(out, v):
+    out[0] = v
+
+
+@jit.rawkernel(mode="numpy")
+def store_scalar_numpy_mode(out, v):
+    out[0] = v
+
+
+@gpu
+@pytest.mark.parametrize("dtype,value", [
+    (numpy.float32, 1.25), (numpy.float64, numpy.float64(2.5)), (numpy.complex64, 1.5 - 2j),
+    (numpy.complex128, numpy.complex128(0.5 + 4j)), (numpy.int32, -7), (numpy.int32, numpy.int32(-3)),
+    (numpy.int64, 2**40), (numpy.uint64, 2**63 + 5), (numpy.bool_, True), (numpy.float16, numpy.float16(0.5)),
+    (numpy.uint8, numpy.uint8(200))])
+def test_scalar_arguments_reach_the_kernel(dtype, value):
+    for launch in ("call", "config"):
+        for _ in range(2):  # cold, then warm
+            out = cp.zeros(1, dtype)
+            if launch == "call":
+                store_scalar((1,), (1,), (out, value))
+            else:
+                store_scalar[1, 1](out, value)
+            assert out.get()[0] == dtype(value), (launch, out.get())
+
+
+@gpu
+def test_mode_numpy_python_scalars_reach_the_kernel_as_64_bit():
+    for dtype, value in ((numpy.float64, 1.1), (numpy.int64, 7), (numpy.int64, -2**40)):
+        for _ in range(2):
+            out = cp.zeros(1, dtype)
+            store_scalar_numpy_mode((1,), (1,), (out, value))
+            assert out.get()[0] == dtype(value)
+
+
+def test_kept_launchers_are_for_exact_int_configurations_only():
+    a = elementwise_copy[4, 32]
+    assert elementwise_copy[4, 32] is a
+    assert elementwise_copy[4.0, 32] is not a  # equal as a dict key, but a float grid is refused at the launch
+    assert elementwise_copy[(4,), (32,)] is not a

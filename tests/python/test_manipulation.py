@@ -540,6 +540,19 @@ def test_delete_errors(xp, obj):
 
 
 @gpu
+@pytest.mark.parametrize("func", ["delete", "insert"])
+@pytest.mark.parametrize("obj", [1.5, "x", [0.5], 1, numpy.array([True, False])])
+@pytest.mark.parametrize("axis", [1, -2, 5])
+@testing.numpy_cuarray_equal(accept_error=True)
+def test_insert_delete_check_the_axis_before_the_indices(xp, func, obj, axis):
+    # NumPy normalizes the axis first: a bad axis is its AxisError whatever the indices (and values) are.
+    a = _arr(xp, (4,), "complex128")
+    if func == "delete":
+        return xp.delete(a, obj, axis=axis)
+    return xp.insert(a, obj, "not a number", axis=axis)
+
+
+@gpu
 @pytest.mark.parametrize("obj,values", [(1, 9), (-1, [7, 8, 9]), (0, [[1], [2], [3]]), ([1, 3], 5),
                                         ([2, 0, 2], [1, 2, 3]), (slice(0, 3), 4.7), (numpy.array(1), [1, 2, 3]),
                                         ([5], 1)])

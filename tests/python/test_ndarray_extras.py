@@ -288,8 +288,9 @@ def test_as_strided_matches_numpy(dtype):
 
 @gpu
 def test_as_strided_refuses_out_of_bounds_and_misaligned():
-    d = cp.arange(10, dtype=cp.float64)
-    for shape, strides in [((11,), (8,)), ((2,), (-8,)), ((3, 4), (32, 8)), ((2,), (2**40,))]:
+    # 64 float64 fill the pool's 512-byte allocation exactly, so one element past the array is past the allocation.
+    d = cp.arange(64, dtype=cp.float64)
+    for shape, strides in [((65,), (8,)), ((2,), (-8,)), ((8, 9), (64, 8)), ((2,), (2**40,)), ((2, 2), (2**62, 2**62))]:
         with pytest.raises(ValueError):
             as_strided(d, shape, strides)
     with pytest.raises(ValueError):
@@ -316,12 +317,40 @@ def test_as_strided_refuses_out_of_bounds_and_misaligned():
 @pytest.mark.parametrize("window,axis", [(3, None), ((2, 3), None), (2, 0), (3, 1), ((2, 2), (0, 0)), ((1, 4), (1, 0)),
                                          (0, 1), ((4, 6), None)])
 def test_sliding_window_view_matches_numpy(window, axis):
-    h = _host("float32", (4, 6)) if numpy.ndim(window) or axis is not None else _host("float32", (6,))
-    for name, d, hh in _layouts(h)[:5]:
-        e = numpy.lib.stride_tricks.sliding_window_view(hh, window, axis=axis)
+    if numpy.ndim(window) or axis is not None:
+        layouts = _layouts(_host("float32", (4, 6)))[:5]
+    else:
+        h = _host("float32", (6,))
+        d = cp.asarray(h)
+        layouts = [("C", d, h), ("strided", d[1::2], h[1::2]), ("negative", d[::-1], h[::-1])]
+    for name, d, hh in layouts:
+        # Some layouts are smaller than the window (the strided one is 2 x 3): NumPy's error is expected then.
+        try:
+            e = numpy.lib.stride_tricks.sliding_window_view(hh, window, axis=axis)
+        except ValueError:
+            with pytest.raises(ValueError):
+                sliding_window_view(d, window, axis=axis)
+            continue
         r = sliding_window_view(d, window, axis=axis)
-        assert r.shape == e.shape, name
+        assert r.shape == e.shape and r.strides == e.strides, name
         numpy.testing.assert_array_equal(r.get(), e)
+
+
+@gpu
+def test_ndarray_constructor_takes_signed_strides_and_checks_bounds():
+    d = cp.arange(64, dtype=cp.float64)  # 512 bytes: the pool's allocation exactly
+    r = cp.ndarray((3,), cp.float64, memptr=d.data + 16, strides=(-8,))
+    assert r.strides == (-8,)
+    numpy.testing.assert_array_equal(r.get(), [2.0, 1.0, 0.0])
+    numpy.testing.assert_array_equal(cp.ndarray((2, 3), cp.float64, memptr=d.data, strides=(0, 16)).get(),
+                                     [[0.0, 2.0, 4.0]] * 2)
+    with pytest.raises(ValueError):
+        cp.ndarray((4,), cp.float64, memptr=d.data + 16, strides=(-8,))  # one before the block
+    with pytest.raises(ValueError):
+        cp.ndarray((65,), cp.float64, memptr=d.data)  # one past it
+    with pytest.raises(ValueError):
+        cp.ndarray((2, 2), cp.float64, memptr=d.data, strides=(8,))
+    assert cp.ndarray((0, 4), cp.float64, memptr=d.data, strides=(2**40, 8)).shape == (0, 4)
 
 
 @gpu

@@ -146,6 +146,10 @@ def test_require_flag_errors_come_first():
         cp.require([1, 2], requirements="X")
     with pytest.raises(ValueError, match="both"):
         cp.require([1, 2], requirements="CF")
+    # A string is a sequence of one-letter requirements, so "fortran" fails at its 'R', in NumPy too.
+    for lib in (numpy, cp):
+        with pytest.raises(KeyError, match="R"):
+            lib.require([1, 2], requirements="fortran")
 
 
 def test_memory_overlap_of_host_objects_is_numpy_s():
@@ -634,15 +638,18 @@ def test_metadata_helpers_on_device_arrays():
 
 @gpu
 @pytest.mark.parametrize("requirements", [None, "C", "F", "CW", "O", ["A", "E"], ["aligned", "c_contiguous"],
-                                          "fortran", "OF"])
+                                          ["fortran"], "OF"])
 @pytest.mark.parametrize("dtype", [None, numpy.float32])
 def test_require(requirements, dtype):
-    h = numpy.arange(24.0).reshape(4, 6)
+    # The host base must own its memory as the device copy does, or the unchanged input's OWNDATA differs already.
+    h = numpy.arange(24.0).reshape(4, 6).copy()
     for make in (lambda x: x, lambda x: x.T, lambda x: x[:, ::2], lambda x: x[::-1]):
         x, d = make(h), make(cp.asarray(h))
+        assert d.flags.owndata == x.flags.owndata
         want = numpy.require(x, dtype, requirements)
         got = cp.require(d, dtype, requirements)
         _same(got, want)
+        assert (got is d) == (want is x)
         assert got.flags.c_contiguous == want.flags.c_contiguous
         assert got.flags.f_contiguous == want.flags.f_contiguous
         assert got.flags.owndata == want.flags.owndata

@@ -115,6 +115,30 @@ def test_bit_generator_arguments():
         cp.random.Generator(numpy.random.PCG64(0))
 
 
+def test_bit_generator_base_class():
+    # CuPy's and NumPy's BitGenerator: the base of every bit generator, itself not instantiable (NumPy's error).
+    for cls in (cp.random.XORWOW, cp.random.MRG32k3a, cp.random.Philox4x3210, cp.random.Philox):
+        assert issubclass(cls, cp.random.BitGenerator)
+    with pytest.raises(NotImplementedError):
+        numpy.random.BitGenerator(0)
+    with pytest.raises(NotImplementedError):
+        cp.random.BitGenerator(0)
+    params = inspect.signature(cp.random.BitGenerator).parameters
+    assert list(params) == ['seed'] and params['seed'].default is None
+    assert 'output' in inspect.signature(cp.random.XORWOW.random_raw).parameters
+    assert 'output' in inspect.signature(cp.random.Philox4x3210.random_raw).parameters
+    # seed_seq and spawn: children keep the kind and the number of states, and come from seed_seq's children.
+    for cls in (cp.random.XORWOW, cp.random.MRG32k3a, cp.random.Philox4x3210):
+        bg = cls(7, size=12)
+        assert bg.seed_seq.entropy == 7
+        children = bg.spawn(3)
+        assert [type(c) for c in children] == [cls] * 3 and all(c._state_size() == 12 for c in children)
+        assert [c.seed_seq.spawn_key for c in children] == [(0,), (1,), (2,)]
+        assert cls(numpy.random.SeedSequence(7), size=12).seed_seq.entropy == 7
+    with pytest.raises(TypeError):
+        cp.random.Philox(key=3).spawn(1)
+
+
 # -- GPU: shapes, dtypes, broadcasting, reproducibility
 
 def _arrays(params):
@@ -189,7 +213,8 @@ def test_degenerate_parameters():
     v = g.vonmises(0.3, 1e9, size=1000).get()
     assert numpy.abs(v - 0.3).max() < 1e-3
     v = g.vonmises(0.0, 0.0, size=100000).get()
-    assert numpy.abs(v).max() <= math.pi and abs(v.mean()) < 0.03
+    assert numpy.abs(v).max() <= math.pi
+    _assert_moment(v.mean(), 0.0, math.pi / math.sqrt(3), v.size, 'uniform angle mean')
 
 
 @gpu
@@ -203,6 +228,16 @@ def test_bytes():
 # -- GPU: statistics against scipy.stats (fixed seeds: a p-value below 1e-4 means a wrong distribution)
 
 N = 1_000_000
+
+
+def _assert_moment(got, want, sd, n, what):
+    """|got - want| within 6 standard errors sd / sqrt(n) of an estimate over n draws: a fixed tolerance is
+    too tight at one sample size and too loose at another, and 6 standard errors is never reached by chance
+    (p ~ 2e-9 for a normal estimate) while a wrong parameter or distribution moves the estimate far beyond."""
+    got, want, sd = numpy.broadcast_arrays(numpy.asarray(got, float), numpy.asarray(want, float),
+                                           numpy.asarray(sd, float))
+    tol = 6 * sd / math.sqrt(n)
+    assert (numpy.abs(got - want) <= tol).all(), (what, got.tolist(), want.tolist(), tol.tolist())
 
 
 def _continuous_cases():
@@ -238,8 +273,7 @@ def test_continuous_ks(case):
     assert x.dtype == numpy.float64 and numpy.isfinite(x).all()
     assert stats.kstest(x, dist.cdf).pvalue > 1e-4, (name, params)
     if numpy.isfinite(dist.var()):
-        se = math.sqrt(dist.var() / N)
-        assert abs(x.mean() - dist.mean()) < 6 * se, (name, params)
+        _assert_moment(x.mean(), dist.mean(), dist.std(), N, (name, params))
 
 
 def _discrete_cases():
@@ -273,23 +307,30 @@ def test_discrete_chisquare(case):
 
 @gpu
 def test_moments_with_array_parameters():
+    from scipy import special, stats
     g = cp.random.default_rng(7)
+    n = N // 4
     df = numpy.array([6.0, 8.0, 20.0])
-    x = g.standard_t(cp.asarray(df), size=(N // 4, 3)).get()
-    numpy.testing.assert_allclose(x.var(axis=0), df / (df - 2), rtol=0.05)
+    x = g.standard_t(cp.asarray(df), size=(n, 3)).get()
+    # The sample variance's standard deviation is sqrt(mu4 - sigma^4) (the fourth moment exists for df > 4).
+    var, kurt = stats.t(df).stats(moments='vk')
+    _assert_moment(x.var(axis=0), var, numpy.sqrt((kurt + 2) * var**2), n, 'standard_t variance')
     lam = numpy.array([0.5, 2.0])
-    x = g.noncentral_chisquare(numpy.array([[0.5], [4.0]]), lam, size=(N // 4, 2, 2)).get()
-    numpy.testing.assert_allclose(x.mean(axis=0), numpy.array([[0.5], [4.0]]) + lam, rtol=0.02)
+    dof = numpy.array([[0.5], [4.0]])
+    x = g.noncentral_chisquare(dof, lam, size=(n, 2, 2)).get()
+    _assert_moment(x.mean(axis=0), dof + lam, numpy.sqrt(2 * (dof + 2 * lam)), n, 'noncentral_chisquare mean')
     p = numpy.array([0.2, 0.5, 0.9])
-    x = g.logseries(p, size=(N // 4, 3)).get()
-    numpy.testing.assert_allclose(x.mean(axis=0), -p / ((1 - p) * numpy.log1p(-p)), rtol=0.02)
+    x = g.logseries(p, size=(n, 3)).get()
+    _assert_moment(x.mean(axis=0), stats.logser(p).mean(), stats.logser(p).std(), n, 'logseries mean')
+    mu = numpy.array([1.0, -2.0, 3.0])
     k = numpy.array([0.5, 5.0, 2e6])
-    x = g.vonmises(numpy.array([1.0, -2.0, 3.0]), k, size=(N // 4, 3)).get()
+    x = g.vonmises(mu, k, size=(n, 3)).get()
     assert numpy.abs(x).max() <= math.pi
-    from scipy import special
-    # E cos(X - mu) = I1(kappa) / I0(kappa) for the von Mises distribution.
-    numpy.testing.assert_allclose(numpy.cos(x - [1.0, -2.0, 3.0]).mean(axis=0), special.i1e(k) / special.i0e(k),
-                                  rtol=0.01)
+    # E cos(X - mu) = I1(kappa) / I0(kappa) and E cos 2(X - mu) = I2(kappa) / I0(kappa) for the von Mises
+    # distribution, which give the variance of cos(X - mu).
+    a1 = special.i1e(k) / special.i0e(k)
+    a2 = special.ive(2, k) / special.i0e(k)
+    _assert_moment(numpy.cos(x - mu).mean(axis=0), a1, numpy.sqrt((1 + a2) / 2 - a1**2), n, 'vonmises E cos')
 
 
 # -- GPU: the bit generators' streams
@@ -374,5 +415,5 @@ def test_generators_over_each_bit_generator(cls):
     a = cp.random.Generator(cls(8)).standard_normal(1000).get()
     b = cp.random.default_rng(cls(8)).standard_normal(1000).get()
     numpy.testing.assert_array_equal(a, b)
-    assert abs(cp.random.Generator(cls(9)).random(N).get().mean() - 0.5) < 0.002
+    _assert_moment(cp.random.Generator(cls(9)).random(N).get().mean(), 0.5, math.sqrt(1 / 12), N, 'uniform mean')
     assert cp.random.Generator(cls(9)).zipf(3.0, size=5).dtype == numpy.int64

@@ -57,8 +57,6 @@ DOCUMENTED = {
              "NumPy forwards ufunc keywords (where, casting, dtype...) through **kwargs; cuarray's clip takes none"),
     "einsum": ({"missing": ["kwargs"], "extra": ["casting", "dtype", "order"]},
                "NumPy's Python einsum forwards dtype, order and casting through **kwargs; cuarray names them"),
-    "sort": ({"extra": ["descending"]}, "the Array API's descending= (issue 15 item 2)"),
-    "argsort": ({"extra": ["descending"]}, "the Array API's descending= (issue 15 item 2)"),
     "seterr": ({"extra": ["linalg"]}, "CuPy's linalg= error mode for cuSOLVER info checks"),
     "take": ({"changed": ["mode"]}, _MODE),
     "put": ({"changed": ["mode"]}, _MODE),
@@ -88,6 +86,23 @@ DOCUMENTED = {
     "random.multivariate_normal": ({"extra": ["dtype", "method"]},
                                    "CuPy's dtype= and method= (NumPy's Generator has method=)"),
 }
+
+# cuarray follows the newest NumPy; differences that exist only with some NumPy versions are listed here as
+# (predicate on the installed NumPy's version, key, entry) and join DOCUMENTED where the predicate holds.
+_NUMPY_VERSION = numpy.lib.NumpyVersion(numpy.__version__)
+_BEFORE_2_5 = "NumPy 2.5's descending= (also the Array API's keyword), which NumPy < 2.5 lacks"
+VERSIONED = [
+    (lambda v: v < "2.5.0", "sort", ({"extra": ["descending"]}, _BEFORE_2_5)),
+    (lambda v: v < "2.5.0", "argsort", ({"extra": ["descending"]}, _BEFORE_2_5)),
+    (lambda v: v < "2.5.0", "ndarray.sort", ({"extra": ["descending"]}, _BEFORE_2_5)),
+    (lambda v: v < "2.5.0", "ndarray.argsort", ({"extra": ["descending"]}, _BEFORE_2_5)),
+    # NumPy < 2.5's fromstring shows no signature, so there is nothing to compare with there.
+    (lambda v: v >= "2.5.0", "fromstring", ({"missing": ["like"]}, _LIKE)),
+]
+for _applies, _key, _entry in VERSIONED:
+    assert _key not in DOCUMENTED, _key  # one entry per key: a versioned one replaces, never shadows, another
+    if _applies(_NUMPY_VERSION):
+        DOCUMENTED[_key] = _entry
 
 # CuPy's RandomState methods (and so cuarray.random's module functions) take dtype= after NumPy's parameters.
 _RANDOM_DTYPE = (
@@ -228,9 +243,18 @@ def test_signatures_match_numpy_or_are_documented():
 
 
 def test_documented_differences_give_reasons():
-    for key, (diff, reason) in DOCUMENTED.items():
+    entries = list(DOCUMENTED.items()) + [(key, entry) for _, key, entry in VERSIONED]
+    for key, (diff, reason) in entries:
         assert diff and set(diff) <= {"missing", "extra", "changed", "order"}, key
         assert isinstance(reason, str) and len(reason) > 10, key
+
+
+def test_versioned_entries_apply_by_numpy_version():
+    """Each versioned entry is in DOCUMENTED exactly when its predicate holds for the installed NumPy."""
+    for applies, key, entry in VERSIONED:
+        assert (DOCUMENTED.get(key) is entry) == bool(applies(_NUMPY_VERSION)), key
+    sort_applies = next(applies for applies, key, _ in VERSIONED if key == "sort")
+    assert [sort_applies(numpy.lib.NumpyVersion(v)) for v in ("2.4.6", "2.5.0", "2.5.2")] == [True, False, False]
 
 
 def test_ufunc_signatures():

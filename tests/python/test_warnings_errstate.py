@@ -291,7 +291,8 @@ def test_nanmin_nanmax_integer_and_keywords(name):
 
 @gpu
 def test_nanargmin_all_nan_raises_like_numpy():
-    h = numpy.array([[NAN, NAN], [1.0, NAN]])
+    # Row 0 is all NaN (axis=1 raises); every column has a number, so axis=0 is defined.
+    h = numpy.array([[NAN, NAN, NAN], [1.0, NAN, 3.0], [2.0, 0.5, NAN]])
     d = cp.asarray(h)
     for fn in ("nanargmin", "nanargmax"):
         with pytest.raises(ValueError):

@@ -36,3 +36,16 @@ from cuarray.cuda.pinned_memory import is_memory_pinned  # noqa: E402,F401
 
 __all__ += ["ManagedMemory", "MemoryHook", "UnownedMemory", "driver", "is_memory_pinned", "malloc_async",
             "memory_hook", "memory_hooks", "nvtx", "profiler"]
+
+# Texture and surface objects, explicit cuFFT plans (issue 17 item 6).
+from cuarray.cuda import cufft, texture  # noqa: E402,F401
+
+__all__ += ["cufft", "texture"]
+from cuarray.cuda._environment import get_cuda_path, get_nvcc_path  # noqa: E402,F401
+
+__all__ += ["get_cuda_path", "get_nvcc_path"]
+
+# CUDA graphs by stream capture (issue 17 item 4).
+from cuarray.cuda.graph import Graph  # noqa: E402,F401
+
+__all__ += ["Graph"]

@@ -68,6 +68,16 @@ class Device:
         return tuple(_core.mem_info(self.id))
 
     @property
+    def cublas_handle(self):
+        """The calling thread's cuBLAS handle for this device (an int), pointed at the current stream."""
+        return _core._cublas_handle(self.id)
+
+    @property
+    def cusparse_handle(self):
+        """The calling thread's cuSPARSE handle for this device (an int), pointed at the current stream."""
+        return _core._cusparse_handle(self.id)
+
+    @property
     def pci_bus_id(self):
         p = _core.get_device_properties(self.id)
         return f"{p['pciDomainID']:04x}:{p['pciBusID']:02x}:{p['pciDeviceID']:02x}.0"

@@ -270,3 +270,8 @@ for _name, _value in _DEVICE_ATTRIBUTES.items():
 del _name, _value
 deviceAttributeComputeCapabilityMajor = cudaDevAttrComputeCapabilityMajor  # noqa: F821 - set just above
 deviceAttributeComputeCapabilityMinor = cudaDevAttrComputeCapabilityMinor  # noqa: F821
+
+# cudaArray flags beyond cudaArrayDefault / cudaArraySurfaceLoadStore (issue 17 item 6, cuarray.cuda.texture).
+cudaArrayLayered = 0x01
+cudaArrayCubemap = 0x04
+cudaArrayTextureGather = 0x08

@@ -48,6 +48,31 @@ class _BaseStream:
     def wait_event(self, event):
         _core.stream_wait_event(self._ptr, event._handle)
 
+    def begin_capture(self, mode=None):
+        """Begin capturing the work enqueued on this stream into a CUDA graph; end with :meth:`end_capture`.
+
+        ``mode`` is a ``cuarray.cuda.runtime.streamCaptureMode*`` value (default: relaxed). While the
+        stream captures, cuarray allocates from a pool private to the capture, which the graph keeps;
+        operations that need a value on the host (``get()``, ``item()``, ``bool()``, a result whose size
+        depends on the data) raise CUDARuntimeError and leave the capture valid. Capture on the legacy
+        default stream is not possible: use a ``Stream()`` of your own.
+        """
+        if self._ptr in (0, 1):
+            raise RuntimeError("cannot capture on the default (legacy) stream")
+        if mode is None:
+            mode = 2  # cudaStreamCaptureModeRelaxed, as CuPy: the pool may grow with cudaMalloc
+        _core.stream_begin_capture(self._ptr, int(mode))
+
+    def end_capture(self):
+        """End the capture begun by :meth:`begin_capture`; returns the instantiated ``cuarray.cuda.Graph``."""
+        from cuarray.cuda.graph import Graph
+        return Graph._from_handle(_core.stream_end_capture(self._ptr))
+
+    def is_capturing(self):
+        """Whether the stream captures; raises RuntimeError when an error has invalidated its capture."""
+        from cuarray.cuda import runtime
+        return runtime.streamIsCapturing(self._ptr)
+
     def use(self):
         """Make this stream the current one of its device in this thread."""
         device = _core.get_device_id()

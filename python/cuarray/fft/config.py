@@ -135,3 +135,21 @@ def show_plan_cache_info():
 import sys as _sys  # noqa: E402
 
 _sys.modules[__name__].__class__ = _ConfigModule
+
+
+# CuPy's multi-GPU switch (issue 17 item 6). cuFFT callbacks (CuPy's set_cufft_callbacks) are not offered: CuPy
+# builds them by compiling a Cython module against cuFFT's static library with nvcc at run time, a step cuarray
+# (which loads cuFFT dynamically and compiles with NVRTC only) cannot take.
+def set_cufft_gpus(gpus):
+    """Choose the GPUs of multi-GPU transforms, as CuPy's: an int n (GPUs 0..n-1) or a list of device ids, at
+    least two (ValueError otherwise). cuarray runs cuFFT on one GPU, so a valid choice raises RuntimeError, as
+    CuPy does where its backend has no multi-GPU FFT."""
+    if isinstance(gpus, int):
+        devs = list(range(gpus))
+    elif isinstance(gpus, list):
+        devs = [int(j) for j in gpus]
+    else:
+        raise ValueError("gpus must be an int or a list of int.")
+    if len(devs) <= 1:
+        raise ValueError("Must use at least 2 GPUs.")
+    raise RuntimeError("cuarray runs cuFFT on one GPU: multi-GPU FFT (cufftXt) is not supported")

@@ -5,8 +5,11 @@ import warnings
 
 import numpy
 
+from cuarray import _core
 from cuarray.jit import _compile
 from cuarray.jit import _types as T
+
+_jit_call = _core._jit_call
 
 _HEADERS = None
 
@@ -61,63 +64,36 @@ def arg_type(x, mode):
                     f"scalars or cuarray.ndarray)")
 
 
-_ND = None
-
-
-def _fast_key(args, mode):
-    """A cheap key equivalent to the arguments' types (the warm launch computes only this)."""
-    global _ND
-    if _ND is None:
-        _ND = _ndarray_type()
-    key = []
-    for a in args:
-        t = type(a)
-        if t is _ND:
-            key.append((a.dtype, a.ndim, a.flags.c_contiguous))
-        elif t is int:
-            if mode == "cuda" and -(1 << 31) <= a < (1 << 31):
-                key.append("i32")
-            elif -(1 << 63) <= a < (1 << 63):
-                key.append("i64")
-            elif 0 <= a < (1 << 64):
-                key.append("u64")
-            else:
-                raise OverflowError(f"Python int {a} is out of range for a kernel argument")
-        elif t is float or t is bool or t is complex:
-            key.append(t)
-        elif isinstance(a, numpy.generic):
-            key.append(a.dtype)
-        else:
-            key.append(arg_type(a, mode))  # subclasses and unsupported types (TypeError) take the slow path
-    return tuple(key)
-
-
 def _device():
-    from cuarray import _core
     return _core.get_device_id()
 
 
-def _flattener(types):
-    """A function from the call's arguments to the kernel's parameters (arrays: pointer, size, shape, strides)."""
-    convs = []
-    for t in types:
-        if isinstance(t, T.Array):
-            convs.append(None)
-        else:
-            convs.append(t.dtype.type)
+# How the C++ launch packs each argument for a signature (Note [jit launch] in python/src/raw.cpp): arrays as
+# pointer, size, shape and strides; int32/float32/complex64 parameters converted from the Python or NumPy
+# scalar given; every other scalar as RawKernel packs it (its own NumPy type, or int64/float64/complex128/bool
+# for Python scalars, which are the types const_type gives them there).
+_CONVERTED = {"i": "i", "f": "f", "F": "F"}
 
-    def flatten(args):
-        out = []
-        for a, c in zip(args, convs):
-            if c is None:
-                out.append(a)
-                out.append(a.size)
-                out.extend(a.shape)
-                out.extend(a.strides)
-            else:
-                out.append(c(a))
-        return tuple(out)
-    return flatten
+
+def _codes(types):
+    return "".join("A" if isinstance(t, T.Array) else _CONVERTED.get(t.dtype.char, ".") for t in types).encode()
+
+
+class _Configured:
+    """``kernel[grid, block, stream, shared_mem]``: calling it launches with the arguments given."""
+    __slots__ = ("_kernel", "_grid", "_block", "_stream", "_shared_mem")
+
+    def __init__(self, kernel, grid, block, stream, shared_mem):
+        self._kernel, self._grid, self._block = kernel, grid, block
+        self._stream, self._shared_mem = stream, shared_mem
+
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            raise TypeError("keyword arguments are not accepted by kernels; pass them by position")
+        k = self._kernel
+        key = _jit_call(k._cache, self._grid, self._block, args, self._shared_mem, self._stream, k._numpy_mode)
+        if key is not None:
+            k._launch_cold(key, self._grid, self._block, args, self._shared_mem, self._stream)
 
 
 class _JitRawKernel:
@@ -131,7 +107,12 @@ class _JitRawKernel:
         self._func = func
         self._mode = mode
         self._device = bool(device)
-        self._cache = {}  # (type signature, device id) -> (RawKernel, flatten)
+        self._numpy_mode = mode == "numpy"
+        # The warm launch's dict: the C++ key of the arguments' types and the device -> (RawKernel, codes); the
+        # same entries by (type signature, device id) for arguments without a C++ key (Note [jit launch]).
+        self._cache = {}
+        self._by_types = {}
+        self._configs = {}  # kernel[grid, block] launchers, by (grid, block) of ints
         self._cached_codes = {}  # type signature -> generated source
         self._meta = {}  # type signature -> module facts
         self.__name__ = getattr(func, "__name__", "kernel")
@@ -170,26 +151,42 @@ class _JitRawKernel:
             raise RuntimeError(f"cuarray.jit: the CUDA source generated for {self.__name__} with argument types "
                                f"{types} does not compile (an error of cuarray.jit, please report it); see "
                                f"`cached_codes` for the source:\n{e}") from e
-        return kern, _flattener(types)
+        return kern, _codes(types)
 
     def __call__(self, grid, block, args, shared_mem=0, stream=None):
         """Launch: ``kernel(grid, block, args, shared_mem=0, stream=None)``; compiles on the first call for the
         arguments' types (arrays by dtype, ndim and contiguity)."""
+        # The warm path is this one C++ call (Note [jit launch] in python/src/raw.cpp): None once launched.
+        key = _jit_call(self._cache, grid, block, args, shared_mem, stream, self._numpy_mode)
+        if key is not None:
+            self._launch_cold(key, grid, block, args, shared_mem, stream)
+
+    def _launch_cold(self, key, grid, block, args, shared_mem, stream):
+        """A launch whose argument types have no entry under `key` (False: no C++ key for them): find or
+        compile the kernel for the types, remember it under `key`, launch."""
         if self._device:
             raise TypeError(f"{self.__name__} is a device function (device=True): call it from a kernel")
         if not isinstance(args, tuple):
             raise TypeError(f"kernel arguments must be given as a tuple, not {type(args).__name__}")
-        key = (_fast_key(args, self._mode), _device())
-        entry = self._cache.get(key)
+        types = tuple(arg_type(a, self._mode) for a in args)
+        tkey = (types, _device())
+        entry = self._by_types.get(tkey)
         if entry is None:
-            types = tuple(arg_type(a, self._mode) for a in args)
-            entry = self._cache[key] = self._kernel_for(types)
-        kern, flatten = entry
-        kern(grid, block, flatten(args), shared_mem=shared_mem, stream=stream)
+            entry = self._by_types[tkey] = self._kernel_for(types)
+        if key is not False:
+            self._cache[key] = entry
+        _core._jit_launch(entry[0], entry[1], grid, block, args, shared_mem, stream)
 
     def __getitem__(self, config):
         """Numba-style launch configuration: ``kernel[grid, block](*args)``, also ``[grid, block, stream]`` and
         ``[grid, block, stream, shared_mem]``."""
+        # kernel[int, int] launchers are kept (a few at most in a program; no stream is held), so that a warm
+        # kernel[grid, block](*args) makes none. Exact ints only: 128.0 == 128 as a dict key, but not as a grid.
+        plain = type(config) is tuple and len(config) == 2 and type(config[0]) is int and type(config[1]) is int
+        if plain:
+            launch = self._configs.get(config)
+            if launch is not None:
+                return launch
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
             raise TypeError("launch configuration must be [grid, block], [grid, block, stream] or "
                             "[grid, block, stream, shared_mem]")
@@ -200,12 +197,12 @@ class _JitRawKernel:
             grid = (grid,)
         if not isinstance(block, tuple):
             block = (block,)
-        return functools.partial(self._launch_configured, grid, block, stream, shared_mem)
-
-    def _launch_configured(self, grid, block, stream, shared_mem, *args, **kwargs):
-        if kwargs:
-            raise TypeError("keyword arguments are not accepted by kernels; pass them by position")
-        self(grid, block, args, shared_mem=shared_mem, stream=stream)
+        launch = _Configured(self, grid, block, stream, shared_mem)
+        if plain:
+            if len(self._configs) >= 64:
+                self._configs.clear()
+            self._configs[config] = launch
+        return launch
 
     @property
     def cached_codes(self):

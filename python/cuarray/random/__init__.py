@@ -1,7 +1,7 @@
 """cuarray.random: NumPy's Generator API (default_rng) and legacy RandomState API on a Philox4x32-10
 counter-based generator whose kernels are cuarray's own."""
 from cuarray.random._generator import Generator, Philox, Philox4x3210, default_rng  # noqa: F401
-from cuarray.random._bit_generator import MRG32k3a, XORWOW  # noqa: F401
+from cuarray.random._bit_generator import BitGenerator, MRG32k3a, XORWOW  # noqa: F401
 from cuarray.random._legacy import (  # noqa: F401
     RandomState, get_random_state, reset_states, seed, set_random_state)
 from cuarray.random._legacy import (  # noqa: F401 - module functions on get_random_state()

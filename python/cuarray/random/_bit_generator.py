@@ -1,4 +1,4 @@
-"""CuPy's XORWOW and MRG32k3a bit generators: cuRAND's recurrences run by cuarray's own kernels on per-thread states."""
+"""The BitGenerator base class and CuPy's XORWOW and MRG32k3a bit generators: cuRAND's recurrences run by cuarray's own kernels on per-thread states."""
 import math
 import operator
 
@@ -119,15 +119,63 @@ def _kernel(name):
     return _module.get_function(name)
 
 
-def _seed_key(seed):
+def _seed_sequence(seed):
+    """NumPy's SeedSequence of a seed: None (OS entropy), an int, a sequence of ints, a cuarray array of ints
+    (read to the host, as CuPy does) or a SeedSequence itself."""
     if isinstance(seed, numpy.random.SeedSequence):
-        ss = seed
-    else:
-        ss = numpy.random.SeedSequence(seed)
-    return int(ss.generate_state(1, numpy.uint64)[0]), ss
+        return seed
+    if hasattr(seed, '__cuda_array_interface__'):
+        import cuarray
+        seed = cuarray.asnumpy(seed)
+    return numpy.random.SeedSequence(seed)
 
 
-class _CurandLike:
+class BitGenerator:
+    """Base class of cuarray.random's bit generators (CuPy's and NumPy's ``BitGenerator``): Philox4x3210,
+    XORWOW, MRG32k3a and Philox derive from it, and ``Generator`` takes any of them.
+
+    It keeps the ``numpy.random.SeedSequence`` a subclass derives its state from (``seed``: None for OS
+    entropy, an int, a sequence of ints, a cuarray array of ints or a SeedSequence) and gives ``seed_seq``,
+    ``spawn`` and the device check. A subclass draws with ``random_raw(size=None, output=True)``. Like NumPy's,
+    the base class has no stream of its own, so it cannot be instantiated (NotImplementedError, NumPy's type).
+    """
+
+    _seed_seq = None
+    _device_id = None  # the device holding the state, once there is one
+
+    def __init__(self, seed=None):
+        if type(self) is BitGenerator:
+            raise NotImplementedError('BitGenerator is a base class and cannot be instantized')
+        self._seed_seq = _seed_sequence(seed)
+
+    @property
+    def seed_seq(self):
+        """The SeedSequence the state was derived from (None for a Philox made from a key)."""
+        return self._seed_seq
+
+    def spawn(self, n_children):
+        """`n_children` independent bit generators of the same kind, seeded from children of seed_seq
+        (NumPy's BitGenerator.spawn)."""
+        if self._seed_seq is None:
+            raise TypeError('The underlying SeedSequence does not implement spawning.')
+        return [self._spawned(s) for s in self._seed_seq.spawn(n_children)]
+
+    def _spawned(self, seed_seq):
+        return type(self)(seed_seq)
+
+    def _state_size(self):
+        """The most values one launch draws in parallel (CuPy's; 0 where the state is not per thread)."""
+        return 0
+
+    def _check_device(self):
+        """RuntimeError when the state lives on another device than the current one (as CuPy's)."""
+        if self._device_id is not None:
+            from cuarray import _core
+            if _core.get_device_id() != self._device_id:
+                raise RuntimeError('This Generator state is allocated in a different device')
+
+
+class _CurandLike(BitGenerator):
     """A bit generator of `size` per-thread states (Note [per-thread bit generators]); states are made on the
     device at the first draw."""
     _name = None
@@ -137,18 +185,17 @@ class _CurandLike:
         size = operator.index(size)
         if size == 0 or size < -1:
             raise ValueError('size must be a positive integer (or -1 for the default {})'.format(self._default_size))
+        super().__init__(seed)
         self._size = self._default_size if size == -1 else size
-        self._key, self._seed_seq = _seed_key(seed)
+        self._key = int(self._seed_seq.generate_state(1, numpy.uint64)[0])
         self._states = None
         self._engine = None  # the Philox engine of Generators over this bit generator (made by Generator)
 
-    @property
-    def seed_seq(self):
-        return self._seed_seq
+    def _spawned(self, seed_seq):
+        return type(self)(seed_seq, size=self._size)
 
-    def spawn(self, n_children):
-        """Independent child bit generators of the same kind and size (NumPy's BitGenerator.spawn)."""
-        return [type(self)(s, size=self._size) for s in self._seed_seq.spawn(n_children)]
+    def _state_size(self):
+        return self._size
 
     def _ensure_states(self):
         if self._states is None:
@@ -158,6 +205,8 @@ class _CurandLike:
             _kernel(self._init_kernel)((blocks,), (_BLOCK,),
                                        (states, numpy.uint64(self._key), numpy.int64(self._size)))
             self._states = states
+            self._device_id = states._device_id
+        self._check_device()
         return self._states
 
     def state(self):

@@ -4,21 +4,11 @@ import operator
 import numpy
 
 from cuarray import _core
-from cuarray.random._bit_generator import _CurandLike
+from cuarray.random._bit_generator import BitGenerator, _CurandLike
 from cuarray.random._distributions import _Distributions
 
 
-def _key_from_seed(seed):
-    """The 64-bit Philox key of a seed: NumPy's SeedSequence (an int, a sequence of ints, None for OS
-    entropy, or a SeedSequence) expanded to one 64-bit word."""
-    if isinstance(seed, numpy.random.SeedSequence):
-        ss = seed
-    else:
-        ss = numpy.random.SeedSequence(seed)
-    return int(ss.generate_state(1, numpy.uint64)[0]), ss
-
-
-class Philox:
+class Philox(BitGenerator):
     """Philox4x32-10 counter-based bit generator: state (key, counter).
 
     The same seed gives the same numbers on any device and launch configuration. Each call takes a range
@@ -35,13 +25,10 @@ class Philox:
             key = int(numpy.asarray(key, dtype=numpy.uint64).ravel()[0])
             self._seed_seq = None
         else:
-            key, self._seed_seq = _key_from_seed(seed)
+            super().__init__(seed)
+            key = int(self._seed_seq.generate_state(1, numpy.uint64)[0])
         counter = 0 if counter is None else int(numpy.asarray(counter, dtype=numpy.uint64).ravel()[0])
         self._engine = _core._RandomEngine(key, counter)
-
-    @property
-    def seed_seq(self):
-        return self._seed_seq
 
     @property
     def state(self):
@@ -65,16 +52,11 @@ class Philox:
         bg._seed_seq = self._seed_seq
         return bg
 
-    def spawn(self, n_children):
-        if self._seed_seq is None:
-            raise TypeError('The underlying SeedSequence does not implement spawning.')
-        return [Philox(s) for s in self._seed_seq.spawn(n_children)]
-
-    def random_raw(self, size=None):
-        """Raw 64-bit words (uint64)."""
+    def random_raw(self, size=None, output=True):
+        """Raw 64-bit words (uint64); `output=False` advances the counter the same way and returns None."""
         n = 1 if size is None else int(numpy.prod(size))
         out = self._engine.random_raw(n)
-        return out.reshape(() if size is None else size)
+        return out.reshape(() if size is None else size) if output else None
 
     def __repr__(self):
         return 'Philox(key={:#x}, counter={})'.format(self._engine.key, self._engine.counter)
@@ -90,6 +72,12 @@ class Philox4x3210(Philox):
             raise ValueError('size must be a positive integer (or -1 for the default 256000)')
         self._size = 1000 * 256 if size == -1 else size
         super().__init__(seed)
+
+    def _spawned(self, seed_seq):
+        return type(self)(seed_seq, size=self._size)
+
+    def _state_size(self):
+        return self._size
 
     def __repr__(self):
         return 'Philox4x3210(key={:#x}, counter={})'.format(self._engine.key, self._engine.counter)

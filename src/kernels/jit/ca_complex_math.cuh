@@ -508,6 +508,10 @@ CA_FN ca_complex<T> ca_c_acos(ca_complex<T> z) {
 }
 template <class T>
 CA_FN ca_complex<T> ca_c_atan(ca_complex<T> z) {
+  // atan(+-inf + iy) = +-pi/2 + i copysign(0, y) for every y, NaN too (glibc's choice where C99 leaves the zero's
+  // sign open, so NumPy's). Through atanh(-y + ix) that sign would ride on the sign of a negated NaN, which the
+  // device does not keep (PTX leaves it unspecified), so answer from y's own sign bit.
+  if (isinf(z.re)) return ca_complex<T>(ca_cm_z(copysign(ca_cm_pi_2(), double(z.re)), signbit(z.im) ? -0.0 : 0.0));
   ca_cm_z r = ca_cm_atanh(-double(z.im), double(z.re));
   return ca_complex<T>(ca_cm_z(r.im, -r.re));
 }

@@ -1,0 +1,92 @@
+"""Sparse least squares (issue 19): the L-curve of a Tikhonov-regularised sparse problem solved with lsmr.
+
+The course-note workload: a 15000 x 15000 float32 system of density 0.1 (22.5M nonzeros) stacked on
+reg_coeff * I for 10 coefficients in geomspace(1e-1, 5e3), each solved by lsmr (two SpMVs per iteration), then
+the residual norm ||A x - data|| per coefficient. Target: >= 1.0x cupyx.scipy.sparse.linalg.lsmr in the same
+run; the note gives the largest relative difference of the 10 residual norms from SciPy's (goal <= 1e-5).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from common import Backend, Config, Stats, Target, case, time_gpu
+
+ROWS = 15000
+DENSITY = 0.1
+COEFFS = np.geomspace(1e-1, 5e3, 10)
+_HOST: dict[str, Any] = {}
+
+
+def _problem() -> tuple[Any, np.ndarray]:
+    """The host system (SciPy CSR float32) and data, made once per process and shared by the libraries."""
+    if "system" not in _HOST:
+        import scipy.sparse
+
+        r = np.random.RandomState(0)
+        system = scipy.sparse.random(ROWS, ROWS, density=DENSITY, dtype=np.float32, random_state=r, format="csr")
+        model = r.standard_normal(ROWS).astype(np.float32)
+        data = (system @ model + 0.01 * r.standard_normal(ROWS)).astype(np.float32)
+        _HOST["system"], _HOST["data"] = system, data
+    return _HOST["system"], _HOST["data"]
+
+
+def _scipy_residuals() -> np.ndarray:
+    if "ref" not in _HOST:
+        import scipy.sparse
+        import scipy.sparse.linalg
+
+        system, data = _problem()
+        ext = np.concatenate([data, np.zeros(ROWS, dtype=np.float32)])
+        res = []
+        for c in COEFFS:
+            a = scipy.sparse.vstack([system, c * scipy.sparse.eye(ROWS, format="csr", dtype=np.float32)]).tocsr()
+            x = scipy.sparse.linalg.lsmr(a, ext)[0]
+            res.append(np.linalg.norm(system @ x - data))
+        _HOST["ref"] = np.array(res)
+    return _HOST["ref"]
+
+
+def _modules(lib: Backend) -> tuple[Any, Any]:
+    if lib.name == "cupy":
+        import cupyx.scipy.sparse as sp
+        import cupyx.scipy.sparse.linalg as splg
+    else:
+        import cuarray.scipy.sparse as sp
+        import cuarray.scipy.sparse.linalg as splg
+    return sp, splg
+
+
+@case("sparse_lcurve_lsmr_15000", target=Target("cupy", 1.0), libs=("cuarray", "cupy"), heavy=True, key=True)
+def lcurve(lib: Backend, cfg: Config) -> Stats:
+    """L-curve: lsmr of [A; c I] x = [b; 0] for 10 coefficients, A 15000 x 15000 float32 density 0.1;
+    >= 1.0x CuPy, residual norms within 1e-5 of SciPy's."""
+    sp, splg = _modules(lib)
+    xp = lib.module
+    system_h, data_h = _problem()
+    system = sp.csr_matrix(system_h)
+    data = xp.asarray(data_h)
+    extended = xp.concatenate([data, xp.zeros(ROWS, dtype=xp.float32)])
+
+    def run() -> list[Any]:
+        out = []
+        for c in COEFFS:
+            reg = float(c) * sp.eye(ROWS, format="csr", dtype=np.float32)
+            x = splg.lsmr(sp.vstack([system, reg]).tocsr(), extended)[0]
+            out.append(xp.linalg.norm(system @ x - data))
+        return out
+
+    note = None
+    if cfg.first_round:
+        got = np.array([float(r) for r in run()])
+        ref = _scipy_residuals()
+        rel = float(np.max(np.abs(got - ref) / ref))
+        note = f"residuals vs SciPy: max rel diff {rel:.1e}"
+        if not rel <= 1e-5:
+            note += " (above 1e-5)"
+    st = time_gpu(run, lib, n_warmup=0 if cfg.first_round else 1, n_repeat=cfg.reps(3, 1))
+    if note:
+        st.note = f"{st.note}; {note}" if st.note else note
+    return st

@@ -1,0 +1,317 @@
+"""Direct sparse solvers: spsolve_triangular (a sync-free kernel on the device), splu/spilu/factorized/spsolve.
+
+Note [sparse LU on the host]: no sparse LU factorisation runs on the device here (cuSOLVER's sparse routines are
+deprecated and cuDSS is not loaded by cuarray), so splu and spilu factorise with SciPy's SuperLU on the host, as
+CuPy's do; the factors are copied to the device once and every solve runs there (permutations and two triangular
+solves). spsolve and factorized are built on splu. They need SciPy installed.
+"""
+import warnings
+
+import numpy
+
+import cuarray as cp
+from cuarray.scipy.sparse.linalg._interface import issparse
+from numpy.linalg import LinAlgError
+
+# Note [sync-free triangular solve]: one thread per row, rows handed out in dependency order by an atomic
+# counter (not by blockIdx, whose scheduling order CUDA does not promise), so every row a thread waits for
+# belongs to a thread that is already running: the spin on `ready` always ends (independent thread scheduling,
+# sm_70+, lets a lane wait for another lane of its own warp). A row is published by writing its solution,
+# a fence, then its flag. Work is O(nnz) in one launch, whatever the depth of the dependency graph.
+_TRSV_SOURCE = r"""
+template <class T> __device__ __forceinline__ T ca_mul(T a, T b) { return a * b; }
+template <class T> __device__ __forceinline__ T ca_div(T a, T b) { return a / b; }
+__device__ __forceinline__ float2 ca_mul(float2 a, float2 b) {
+  return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+__device__ __forceinline__ double2 ca_mul(double2 a, double2 b) {
+  return make_double2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+template <class C> __device__ __forceinline__ C ca_cdiv(C a, C b) {
+  // Scaled by |re| + |im| of the divisor so that neither overflows early.
+  auto s = fabs(b.x) + fabs(b.y);
+  auto ar = a.x / s, ai = a.y / s, br = b.x / s, bi = b.y / s, d = br * br + bi * bi;
+  C r; r.x = (ar * br + ai * bi) / d; r.y = (ai * br - ar * bi) / d; return r;
+}
+__device__ __forceinline__ float2 ca_div(float2 a, float2 b) { return ca_cdiv(a, b); }
+__device__ __forceinline__ double2 ca_div(double2 a, double2 b) { return ca_cdiv(a, b); }
+template <class T> __device__ __forceinline__ void ca_sub(T& a, T b) { a -= b; }
+__device__ __forceinline__ void ca_sub(float2& a, float2 b) { a.x -= b.x; a.y -= b.y; }
+__device__ __forceinline__ void ca_sub(double2& a, double2 b) { a.x -= b.x; a.y -= b.y; }
+template <class T> __device__ __forceinline__ void ca_add(T& a, T b) { a += b; }
+__device__ __forceinline__ void ca_add(float2& a, float2 b) { a.x += b.x; a.y += b.y; }
+__device__ __forceinline__ void ca_add(double2& a, double2 b) { a.x += b.x; a.y += b.y; }
+
+// x (n, k) row-major holds b on entry. lower: rows 0..n-1 depend on smaller columns; upper: the reverse.
+extern "C" __global__ void ca_trsv(const IDX* __restrict__ indptr, const IDX* __restrict__ indices,
+                                   const T* __restrict__ data, T* x, int* ready, unsigned long long* counter,
+                                   long long n, long long k, int lower, int unit) {
+  long long t = (long long)atomicAdd(counter, 1ULL);
+  if (t >= n) return;
+  long long row = lower ? t : n - 1 - t;
+  T diag;
+  bool has_diag = false;
+  for (long long c = 0; c < k; ++c) {
+    T acc = x[row * k + c];
+    for (IDX p = indptr[row]; p < indptr[row + 1]; ++p) {
+      long long j = (long long)indices[p];
+      if (j == row) {
+        if (c == 0 && !has_diag) { diag = data[p]; has_diag = true; }
+        else if (c == 0) { ca_add(diag, data[p]); }  // duplicates of the diagonal add up
+        continue;
+      }
+      if (lower ? (j > row) : (j < row)) continue;  // outside the triangle: ignored
+      while (((volatile int*)ready)[j] == 0) { }
+      __threadfence();
+      ca_sub(acc, ca_mul(data[p], ((volatile T*)x)[j * k + c]));
+    }
+    if (!unit) acc = ca_div(acc, diag);
+    x[row * k + c] = acc;
+  }
+  __threadfence();
+  ((volatile int*)ready)[row] = 1;
+}
+"""
+_CTYPES = {"float32": "float", "float64": "double", "complex64": "float2", "complex128": "double2"}
+_trsv_kernels = {}
+
+
+def _trsv_kernel(dtype, index_dtype):
+    key = (numpy.dtype(dtype).name, numpy.dtype(index_dtype).name)
+    k = _trsv_kernels.get(key)
+    if k is None:
+        idx = "int" if key[1] == "int32" else "long long"
+        code = f"typedef {_CTYPES[key[0]]} T;\ntypedef {idx} IDX;\n" + _TRSV_SOURCE
+        k = _trsv_kernels[key] = cp.RawKernel(code, "ca_trsv")
+    return k
+
+
+def _trsv_device(indptr, indices, data, x, lower, unit):
+    """Solve in place: x (n, k) C-contiguous of data's dtype holds b and receives the solution."""
+    n, k = x.shape
+    if n == 0 or k == 0:
+        return x
+    ready = cp.zeros(n, dtype=numpy.int32)
+    counter = cp.zeros(1, dtype=numpy.uint64)
+    kern = _trsv_kernel(data.dtype, indices.dtype)
+    threads = 128
+    blocks = (n + threads - 1) // threads
+    kern((blocks,), (threads,), (indptr, indices, data, x, ready, counter, numpy.int64(n), numpy.int64(k),
+                                 numpy.int32(bool(lower)), numpy.int32(bool(unit))))
+    return x
+
+
+def _inexact(dtype):
+    dtype = numpy.dtype(dtype)
+    if dtype.kind in "fc" and dtype.itemsize >= 4 and dtype != numpy.float16:
+        return dtype
+    if dtype == numpy.float16:
+        return numpy.dtype(numpy.float32)
+    return numpy.dtype(numpy.float64)
+
+
+def _canonical_csr(A):
+    A = A.tocsr()
+    if not A.has_canonical_format:
+        A = A.copy()
+        A.sum_duplicates()
+    return A
+
+
+def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False, unit_diagonal=False):
+    """Solve A x = b for a sparse triangular A (CSR; other formats are converted with SciPy's
+    SparseEfficiencyWarning). Entries outside the chosen triangle are ignored. b is (n,) or (n, k); x has b's
+    shape and the promoted inexact dtype of A and b. LinAlgError when a diagonal entry is zero or missing
+    (unless ``unit_diagonal``). One device kernel whatever the matrix's structure: Note [sync-free triangular
+    solve].
+    """
+    if not issparse(A):
+        raise TypeError(f"A must be a sparse matrix, got {type(A).__name__}")
+    if A.format not in ("csr", "csc"):
+        warnings.warn("CSR matrix format is required. Converting to CSR matrix.", _sparse_efficiency_warning(),
+                      stacklevel=2)
+    if A.ndim != 2 or A.shape[0] != A.shape[1]:
+        raise ValueError(f"A must be a square matrix but its shape is {A.shape}.")
+    if not isinstance(b, cp.ndarray):
+        raise TypeError(f"b must be a cuarray.ndarray, got {type(b).__name__}")
+    n = A.shape[0]
+    if b.ndim not in (1, 2) or b.shape[0] != n:
+        raise ValueError(f"The size of the dimensions of A must be equal to the size of the first dimension of b "
+                         f"but the shape of A is {A.shape} and the shape of b is {b.shape}.")
+    dtype = _inexact(numpy.result_type(A.dtype, b.dtype))
+    A = _canonical_csr(A)
+    data = A.data.astype(dtype, copy=False)
+    indices, indptr = A.indices, A.indptr
+    if indices.dtype != indptr.dtype:
+        indices, indptr = indices.astype(numpy.int64), indptr.astype(numpy.int64)
+    if not unit_diagonal and n > 0:
+        # Every diagonal entry must be present and nonzero (one reduction, checked before the solve).
+        if bool(cp.any(A.diagonal() == 0)):
+            raise LinAlgError("A is singular: zero entry on diagonal.")
+    x = cp.ascontiguousarray(b.reshape(n, -1).astype(dtype, copy=True))
+    _trsv_device(indptr, indices, data, x, lower, unit_diagonal)
+    return x.reshape(b.shape)
+
+
+def _sparse_efficiency_warning():
+    try:
+        from cuarray.scipy import sparse
+        return getattr(sparse, "SparseEfficiencyWarning", UserWarning)
+    except ImportError:
+        return UserWarning
+
+
+def _to_scipy(A):
+    """A host SciPy CSC copy of a sparse or dense device matrix (Note [sparse LU on the host])."""
+    try:
+        import scipy.sparse
+    except ImportError as e:  # pragma: no cover - SciPy is a test dependency
+        raise ImportError("splu/spilu/spsolve/factorized factorise on the host and need SciPy") from e
+    if issparse(A):
+        return scipy.sparse.csc_matrix(A.get())
+    if isinstance(A, cp.ndarray):
+        return scipy.sparse.csc_matrix(cp.asnumpy(A))
+    raise TypeError(f"A must be a sparse matrix or a cuarray.ndarray, got {type(A).__name__}")
+
+
+class SuperLU:
+    """An LU factorisation Pr A Pc = L U from SciPy's SuperLU, with the factors on the device.
+
+    Attributes as SciPy's: ``shape``, ``nnz``, ``perm_r``, ``perm_c`` (device int arrays), ``L``, ``U`` (device
+    CSR matrices). ``solve(rhs, trans='N')`` solves A x = rhs ('T': A^T, 'H': A^H) on the device.
+    """
+
+    def __init__(self, obj):
+        from cuarray.scipy import sparse
+        self.shape = obj.shape
+        self.nnz = obj.nnz
+        self.perm_r = cp.asarray(obj.perm_r)
+        self.perm_c = cp.asarray(obj.perm_c)
+        self.L = sparse.csr_matrix(obj.L.tocsr())
+        self.U = sparse.csr_matrix(obj.U.tocsr())
+        self._dtype = numpy.dtype(obj.L.dtype)
+        self._LT = self._UT = None
+
+    def _transposes(self):
+        if self._LT is None:
+            self._LT = _canonical_csr(self.L.T)
+            self._UT = _canonical_csr(self.U.T)
+        return self._LT, self._UT
+
+    def solve(self, rhs, trans="N"):
+        """x with A x = rhs (trans 'N'), A^T x = rhs ('T') or A^H x = rhs ('H'); rhs (n,) or (n, k)."""
+        if not isinstance(rhs, cp.ndarray):
+            raise TypeError(f"rhs must be a cuarray.ndarray, got {type(rhs).__name__}")
+        if trans not in ("N", "T", "H"):
+            raise ValueError("trans must be N, T, or H")
+        n = self.shape[0]
+        if rhs.ndim not in (1, 2) or rhs.shape[0] != n:
+            raise ValueError(f"shape mismatch: factor of shape {self.shape}, right-hand side of shape {rhs.shape}")
+        dtype = self._dtype
+        if numpy.result_type(rhs.dtype, dtype) != dtype and rhs.dtype.kind == "c":
+            raise TypeError(f"cannot solve a {dtype} factorisation with a {rhs.dtype} right-hand side")
+        b = rhs.reshape(n, -1).astype(dtype)
+        y = cp.empty_like(b)
+        if trans == "N":
+            y[self.perm_r] = b
+            _solve_csr(self.L, y, lower=True, unit=True)
+            _solve_csr(self.U, y, lower=False, unit=False)
+            x = y[self.perm_c]
+        else:
+            LT, UT = self._transposes()
+            conj = trans == "H" and dtype.kind == "c"
+            y[self.perm_c] = b.conj() if conj else b
+            _solve_csr(UT, y, lower=True, unit=False)
+            _solve_csr(LT, y, lower=False, unit=True)
+            x = y[self.perm_r]
+            if conj:
+                x = x.conj()
+        return x.reshape(rhs.shape)
+
+
+def _solve_csr(A, y, lower, unit):
+    A = _canonical_csr(A)
+    indices, indptr = A.indices, A.indptr
+    if indices.dtype != indptr.dtype:
+        indices, indptr = indices.astype(numpy.int64), indptr.astype(numpy.int64)
+    out = cp.ascontiguousarray(y)
+    _trsv_device(indptr, indices, A.data.astype(y.dtype, copy=False), out, lower, unit)
+    if out is not y:
+        y[...] = out
+
+
+def splu(A, permc_spec=None, diag_pivot_thresh=None, relax=None, panel_size=None, options=None):
+    """The sparse LU factorisation of a square A as a SuperLU object (Note [sparse LU on the host]: SciPy's
+    SuperLU factorises on the host; solves run on the device). Arguments as scipy.sparse.linalg.splu."""
+    import scipy.sparse.linalg
+    lu = scipy.sparse.linalg.splu(_to_scipy(A), permc_spec=permc_spec, diag_pivot_thresh=diag_pivot_thresh,
+                                  relax=relax, panel_size=panel_size, options=options or {})
+    return SuperLU(lu)
+
+
+def spilu(A, drop_tol=None, fill_factor=None, drop_rule=None, permc_spec=None, diag_pivot_thresh=None, relax=None,
+          panel_size=None, options=None):
+    """An incomplete LU factorisation of a square A as a SuperLU object, typically a preconditioner
+    (``M = LinearOperator(A.shape, ilu.solve)``). Factorises on the host: Note [sparse LU on the host]."""
+    import scipy.sparse.linalg
+    lu = scipy.sparse.linalg.spilu(_to_scipy(A), drop_tol=drop_tol, fill_factor=fill_factor, drop_rule=drop_rule,
+                                   permc_spec=permc_spec, diag_pivot_thresh=diag_pivot_thresh, relax=relax,
+                                   panel_size=panel_size, options=options)
+    return SuperLU(lu)
+
+
+def factorized(A):
+    """A function ``solve(b)`` returning the solution of A x = b, from one LU factorisation of A."""
+    if not (issparse(A) or isinstance(A, cp.ndarray)):
+        raise TypeError(f"A must be a sparse matrix or a cuarray.ndarray, got {type(A).__name__}")
+    if A.ndim != 2 or A.shape[0] != A.shape[1]:
+        raise ValueError(f"can only factor square matrices, got shape {A.shape}")
+    lu = splu(A)
+
+    def solve(b):
+        return lu.solve(b)
+    return solve
+
+
+def spsolve(A, b, permc_spec=None, use_umfpack=True):
+    """The solution x of A x = b for a square sparse A; b a vector (n,) or a dense (n, k) matrix, or a sparse
+    matrix (the result is then sparse CSR, as SciPy's). Singular A: SciPy's MatrixRankWarning and NaNs.
+    Note [sparse LU on the host]. ``use_umfpack`` is accepted for SciPy's signature; SuperLU is always used."""
+    from cuarray.scipy import sparse
+    if not issparse(A):
+        raise TypeError(f"A must be a sparse matrix, got {type(A).__name__}")
+    if A.ndim != 2 or A.shape[0] != A.shape[1]:
+        raise ValueError(f"matrix must be square (has shape {A.shape})")
+    b_sparse = issparse(b)
+    if not b_sparse and not isinstance(b, cp.ndarray):
+        raise TypeError(f"b must be a cuarray.ndarray or a sparse matrix, got {type(b).__name__}")
+    n = A.shape[0]
+    if b.shape[0] != n:
+        raise ValueError(f"matrix - rhs dimension mismatch ({A.shape} - {b.shape[0]})")
+    bd = b.toarray() if b_sparse else b
+    if bd.ndim not in (1, 2):
+        raise ValueError(f"b must be 1-d or 2-d, got {bd.ndim}-d")
+    # SciPy's rule: a single column (dense or sparse) is a vector and gives a dense (n,) solution.
+    if bd.ndim == 1 or bd.shape[1] == 1:
+        bd = bd.reshape(n)
+        b_sparse = False
+    dtype = _inexact(numpy.result_type(A.dtype, bd.dtype))
+    # SciPy's spsolve computes in float64/complex128 whatever the input precision.
+    dtype = numpy.dtype(numpy.complex128 if dtype.kind == "c" else numpy.float64)
+    import scipy.sparse.linalg
+    Ah = _to_scipy(A).astype(dtype)
+    if n == 0:
+        x = cp.zeros(bd.shape, dtype=dtype)
+        return sparse.csr_matrix(x.reshape(n, -1)) if b_sparse else x
+    try:
+        lu = scipy.sparse.linalg.splu(Ah, permc_spec=permc_spec)
+    except RuntimeError as e:
+        if "singular" not in str(e).lower():
+            raise
+        warnings.warn("Matrix is exactly singular", scipy.sparse.linalg.MatrixRankWarning, stacklevel=2)
+        x = cp.full(bd.shape, numpy.nan, dtype=dtype)
+        return sparse.csr_matrix(x.reshape(n, -1)) if b_sparse else x
+    x = SuperLU(lu).solve(bd.astype(dtype))
+    if b_sparse:
+        return sparse.csr_matrix(x.reshape(n, -1))
+    return x

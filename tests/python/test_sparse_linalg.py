@@ -1,0 +1,376 @@
+"""cuarray.scipy.sparse.linalg against scipy.sparse.linalg on the same inputs.
+
+GPU tests: the Krylov solvers (SPD, nonsymmetric, complex, ill-conditioned systems, x0, preconditioners,
+maxiter reached, callbacks, LinearOperator input), lsqr/lsmr, spsolve_triangular, splu/spilu/spsolve/factorized,
+norm/onenormest, eigsh/svds and expm_multiply. CPU tests: names, signatures and argument validation that
+happens before any device use.
+"""
+import inspect
+
+import numpy
+import pytest
+
+import cuarray as cp
+
+scipy = pytest.importorskip("scipy")
+import scipy.sparse as ssp  # noqa: E402
+import scipy.sparse.linalg as ref  # noqa: E402
+
+import cuarray.scipy.sparse as sp  # noqa: E402
+import cuarray.scipy.sparse.linalg as splg  # noqa: E402
+
+gpu = pytest.mark.gpu
+N = 50
+
+
+def _host(x):
+    return cp.asnumpy(x)
+
+
+def _systems():
+    rng = numpy.random.default_rng(0)
+    B = ssp.random(N, N, density=0.1, random_state=1)
+    spd = (B @ B.T + 0.5 * ssp.eye(N)).tocsr()
+    ns = (ssp.random(N, N, density=0.1, random_state=2) + 3 * ssp.eye(N)).tocsr()
+    ind = (spd - 1.0 * ssp.eye(N)).tocsr()
+    herm = (spd + 1j * (B - B.T)).tocsr()
+    ill = ssp.diags(numpy.geomspace(1, 1e8, N)).tocsr()
+    b = rng.standard_normal(N)
+    return {"spd": spd, "ns": ns, "ind": ind, "herm": herm, "ill": ill}, b
+
+
+# ---- CPU: the public surface and validation before device use ----
+
+def test_names_and_signatures_match_scipy():
+    for name in splg.__all__:
+        ours = getattr(splg, name)
+        if isinstance(ours, type):
+            continue
+        assert inspect.signature(ours) == inspect.signature(getattr(ref, name)), name
+
+
+def test_linear_operator_validation():
+    with pytest.raises(ValueError):
+        splg.LinearOperator((2, 3, 4), matvec=lambda x: x, dtype=numpy.float64)
+    with pytest.raises(ValueError):
+        splg.LinearOperator((-1, 2), matvec=lambda x: x, dtype=numpy.float64)
+
+    class NoProducts(splg.LinearOperator):
+        pass
+    with pytest.raises(TypeError):
+        NoProducts(numpy.float64, (2, 2))
+    with pytest.raises(TypeError):
+        splg.aslinearoperator(object())
+    with pytest.raises(TypeError):
+        splg.aslinearoperator(numpy.eye(2))  # host memory is not converted implicitly
+    op = splg.LinearOperator((3, 3), matvec=lambda x: x, dtype=numpy.float32)
+    assert op.shape == (3, 3) and op.dtype == numpy.float32
+    assert (op * 2).shape == (3, 3) and (op + op).dtype == numpy.float32 and op.H.shape == (3, 3)
+    with pytest.raises(ValueError):
+        op ** -1
+    with pytest.raises(ValueError):
+        op + splg.LinearOperator((2, 2), matvec=lambda x: x, dtype=numpy.float32)
+
+
+def test_solver_argument_validation():
+    op = splg.LinearOperator((3, 4), matvec=lambda x: x, dtype=numpy.float64)
+    with pytest.raises(ValueError, match="square"):
+        splg.cg(op, None)
+    sq = splg.LinearOperator((3, 3), matvec=lambda x: x, dtype=numpy.float64)
+    with pytest.raises(TypeError):
+        splg.cg(sq, numpy.ones(3))
+    with pytest.raises(TypeError):
+        splg.lsmr(sq, numpy.ones(3))
+    with pytest.raises(ValueError, match="callback_type"):
+        splg.gmres(sq, None, callback=print, callback_type="bad")
+    with pytest.raises(ValueError):
+        splg.eigsh(sq, k=1, which="XX")
+    with pytest.raises(ValueError):
+        splg.eigsh(sq, k=1, M=sq)
+    with pytest.raises(ValueError):
+        splg.svds(sq, k=1, which="LA")
+    with pytest.raises(ValueError):
+        splg.svds(sq, k=1, solver="nope")
+    with pytest.raises(TypeError):
+        splg.norm(numpy.eye(2))
+    with pytest.raises(TypeError):
+        splg.spsolve_triangular(numpy.eye(2), None)
+    with pytest.raises(TypeError):
+        splg.spsolve(numpy.eye(2), None)
+
+
+# ---- GPU ----
+
+def _cmp_solver(name, A, b, **kw):
+    r = getattr(ref, name)(A, b, **kw)
+    kw2 = {k: (cp.asarray(v) if isinstance(v, numpy.ndarray) else v) for k, v in kw.items()}
+    if "M" in kw2 and ssp.issparse(kw2["M"]):
+        kw2["M"] = sp.csr_matrix(kw2["M"])
+    m = getattr(splg, name)(sp.csr_matrix(A), cp.asarray(b), **kw2)
+    assert m[0].dtype == r[0].dtype
+    if numpy.linalg.cond(A.toarray()) > 1e6:
+        # Ill-conditioned: rounding decides the iteration count (our GMRES orthogonalises by classical Gram-Schmidt
+        # twice, SciPy's by modified Gram-Schmidt), so only the contract is compared: info 0 means converged.
+        bn = numpy.linalg.norm(b)
+        thr = max(kw.get("atol", 0.0), kw.get("rtol", 1e-5) * bn)
+        res = numpy.linalg.norm(A @ _host(m[0]) - b)
+        assert m[1] > 0 or res <= thr * 1.01, (name, kw, res, thr)
+        return
+    assert m[1] == r[1], (name, kw, m[1], r[1])
+    scale = max(numpy.abs(r[0]).max(), 1e-30)
+    # The same method in a different summation order: agreement well inside the solvers' rtol of 1e-5 (or, for
+    # an ill-conditioned A, residuals within it).
+    rtol = 1e-4 if r[0].dtype in (numpy.float32, numpy.complex64) else 1e-7
+    assert numpy.abs(_host(m[0]) - r[0]).max() <= rtol * scale, (name, kw)
+
+
+@gpu
+@pytest.mark.parametrize("name,kind", [("cg", "spd"), ("cgs", "ns"), ("gmres", "ns"), ("minres", "ind"),
+                                       ("cg", "ill"), ("gmres", "ill")])
+def test_krylov_matches_scipy(name, kind):
+    systems, b = _systems()
+    A = systems[kind]
+    _cmp_solver(name, A, b)
+    _cmp_solver(name, A, b, maxiter=3)       # not converged: info > 0 (or 0 for gmres's restart cycles)
+    _cmp_solver(name, A, b, x0=numpy.ones(N))
+    _cmp_solver(name, A, b, M=ssp.diags(1 / numpy.abs(A.diagonal())).tocsr())
+    _cmp_solver(name, A, b.astype(numpy.float32))
+    if name != "minres":
+        _cmp_solver(name, A, b, atol=1e-3, rtol=0.0)
+
+
+@gpu
+def test_krylov_not_converged_flag():
+    systems, b = _systems()
+    x, info = splg.cg(sp.csr_matrix(systems["ill"]), cp.asarray(b), maxiter=2)
+    assert info == 2
+    x, info = splg.gmres(sp.csr_matrix(systems["ill"]), cp.asarray(b), restart=2, maxiter=1)
+    assert info == 1
+
+
+@gpu
+def test_krylov_complex():
+    systems, b = _systems()
+    rng = numpy.random.default_rng(3)
+    bc = b + 1j * rng.standard_normal(N)
+    _cmp_solver("cg", systems["herm"], bc)
+    nsc = (systems["ns"] + 1j * systems["ns"].T).tocsr()
+    _cmp_solver("gmres", nsc, bc)
+    _cmp_solver("cgs", nsc, bc)
+    x, info = splg.minres(sp.csr_matrix(systems["herm"]), cp.asarray(bc), rtol=1e-10)
+    assert info == 0
+    assert numpy.linalg.norm(systems["herm"] @ _host(x) - bc) <= 1e-6 * numpy.linalg.norm(bc)
+
+
+@gpu
+@pytest.mark.parametrize("name,kw", [("cg", {}), ("cgs", {}), ("minres", {}), ("gmres", {"callback_type": "x"}),
+                                     ("gmres", {"callback_type": "pr_norm"})])
+def test_callbacks_match_scipy(name, kw):
+    systems, b = _systems()
+    A = systems["spd"]
+    seen_ref, seen = [], []
+    ref_fn = getattr(ref, name)
+    ref_fn(A, b, callback=lambda x: seen_ref.append(numpy.copy(x)), **kw)
+    getattr(splg, name)(sp.csr_matrix(A), cp.asarray(b), callback=lambda x: seen.append(_host(cp.asarray(x))), **kw)
+    assert len(seen) == len(seen_ref)
+    numpy.testing.assert_allclose(numpy.asarray(seen[-1]), numpy.asarray(seen_ref[-1]), rtol=1e-8, atol=1e-12)
+
+
+@gpu
+def test_gmres_legacy_callback_warns():
+    systems, b = _systems()
+    with pytest.warns(DeprecationWarning):
+        splg.gmres(sp.csr_matrix(systems["ns"]), cp.asarray(b), callback=lambda r: None)
+
+
+@gpu
+def test_linear_operator_inputs():
+    systems, b = _systems()
+    A = systems["spd"]
+    Ad = sp.csr_matrix(A)
+    op = splg.LinearOperator((N, N), matvec=lambda v: Ad @ v, rmatvec=lambda v: Ad.T @ v, dtype=numpy.float64)
+    x, info = splg.cg(op, cp.asarray(b))
+    numpy.testing.assert_allclose(_host(x), ref.cg(A, b)[0], rtol=1e-9, atol=1e-12)
+    dense = cp.asarray(A.toarray())
+    x2, info2 = splg.gmres(dense, cp.asarray(b))
+    numpy.testing.assert_allclose(_host(x2), ref.gmres(A.toarray(), b)[0], rtol=1e-8, atol=1e-12)
+    L = splg.aslinearoperator(Ad)
+    v = cp.asarray(b)
+    numpy.testing.assert_allclose(_host((L * 2 + L).matvec(v)), 3 * (A @ b), rtol=1e-12)
+    numpy.testing.assert_allclose(_host((L @ L).rmatvec(v)), A.T @ (A.T @ b), rtol=1e-12)
+    numpy.testing.assert_allclose(_host((L ** 2).matmat(cp.asarray(numpy.eye(N)))), (A @ A).toarray(), rtol=1e-12,
+                                  atol=1e-12)
+    numpy.testing.assert_allclose(_host(L.T.matvec(v)), A.T @ b, rtol=1e-12)
+
+
+@gpu
+@pytest.mark.parametrize("shape", [(80, 50), (50, 80)])
+@pytest.mark.parametrize("kw", [{}, {"damp": 0.5}, {"x0": True}, {"atol": 1e-10, "btol": 1e-10}])
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64, numpy.complex128])
+def test_lsqr_lsmr_match_scipy(shape, kw, dtype):
+    rng = numpy.random.default_rng(4)
+    A = ssp.random(*shape, density=0.2, random_state=3, format="csr").astype(dtype)
+    if dtype == numpy.complex128:
+        A = (A * (1 + 2j)).tocsr()
+    b = rng.standard_normal(shape[0]).astype(dtype)
+    kw = dict(kw)
+    if kw.pop("x0", False):
+        kw["x0"] = numpy.ones(shape[1], dtype=dtype)
+    kwd = {k: (cp.asarray(v) if isinstance(v, numpy.ndarray) else v) for k, v in kw.items()}
+    for name in ("lsmr", "lsqr"):
+        r = getattr(ref, name)(A, b, **kw)
+        m = getattr(splg, name)(sp.csr_matrix(A), cp.asarray(b), **kwd)
+        assert m[0].dtype == r[0].dtype
+        if dtype != numpy.float32:  # float32 rounding may end the iteration by another test near the tolerance
+            assert m[1] == r[1] and m[2] == r[2]
+        tol = 1e-4 if dtype == numpy.float32 else 1e-9
+        numpy.testing.assert_allclose(_host(m[0]), r[0], rtol=tol, atol=tol * numpy.abs(r[0]).max())
+
+
+@gpu
+def test_lsmr_zero_rhs_and_maxiter():
+    A = ssp.random(30, 20, density=0.3, random_state=5, format="csr")
+    x, istop, itn = splg.lsmr(sp.csr_matrix(A), cp.zeros(30))[:3]
+    assert istop == 0 and itn == 0 and not bool(cp.any(x))
+    r = ref.lsmr(A, numpy.ones(30), maxiter=2)
+    m = splg.lsmr(sp.csr_matrix(A), cp.ones(30), maxiter=2)
+    assert m[1] == r[1] == 7 and m[2] == 2
+
+
+@gpu
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64, numpy.complex64, numpy.complex128])
+@pytest.mark.parametrize("lower", [True, False])
+def test_spsolve_triangular(dtype, lower):
+    rng = numpy.random.default_rng(6)
+    n = 200
+    A = ssp.random(n, n, density=0.05, random_state=7, format="csr").astype(dtype) + 2 * ssp.eye(n, dtype=dtype)
+    T = (ssp.tril(A) if lower else ssp.triu(A)).tocsr()
+    for b in (rng.standard_normal(n), rng.standard_normal((n, 3))):
+        b = b.astype(dtype)
+        r = ref.spsolve_triangular(T, b, lower=lower)
+        m = splg.spsolve_triangular(sp.csr_matrix(T), cp.asarray(b), lower=lower)
+        assert m.shape == r.shape and m.dtype == r.dtype
+        tol = 1e-4 if dtype in (numpy.float32, numpy.complex64) else 1e-11
+        numpy.testing.assert_allclose(_host(m), r, rtol=tol, atol=tol)
+    ru = ref.spsolve_triangular(T, b, lower=lower, unit_diagonal=True)
+    mu = splg.spsolve_triangular(sp.csr_matrix(T), cp.asarray(b), lower=lower, unit_diagonal=True)
+    numpy.testing.assert_allclose(_host(mu), ru, rtol=1e-3, atol=1e-3)
+
+
+@gpu
+def test_spsolve_triangular_chain_and_errors():
+    n = 3000  # a bidiagonal matrix: every row depends on the previous one
+    T = ssp.diags([numpy.ones(n), -0.5 * numpy.ones(n - 1)], [0, -1], format="csr")
+    b = numpy.ones(n)
+    numpy.testing.assert_allclose(_host(splg.spsolve_triangular(sp.csr_matrix(T), cp.asarray(b))),
+                                  ref.spsolve_triangular(T, b), rtol=1e-12)
+    with pytest.raises(numpy.linalg.LinAlgError):
+        splg.spsolve_triangular(sp.csr_matrix(numpy.array([[0.0, 0], [1, 1]])), cp.ones(2))
+    with pytest.raises(ValueError):
+        splg.spsolve_triangular(sp.csr_matrix(numpy.ones((2, 3))), cp.ones(2))
+    with pytest.raises(ValueError):
+        splg.spsolve_triangular(sp.csr_matrix(numpy.eye(2)), cp.ones(3))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.complex128])
+def test_splu_spsolve_factorized(dtype):
+    rng = numpy.random.default_rng(8)
+    A = (ssp.random(N, N, density=0.2, random_state=9) + 2 * ssp.eye(N)).astype(dtype).tocsr()
+    if dtype == numpy.complex128:
+        A = (A + 1j * ssp.random(N, N, density=0.1, random_state=10)).tocsr()
+    b = rng.standard_normal(N).astype(dtype)
+    B = rng.standard_normal((N, 2)).astype(dtype)
+    numpy.testing.assert_allclose(_host(splg.spsolve(sp.csr_matrix(A), cp.asarray(b))), ref.spsolve(A.tocsc(), b),
+                                  rtol=1e-10, atol=1e-12)
+    numpy.testing.assert_allclose(_host(splg.spsolve(sp.csr_matrix(A), cp.asarray(B))), ref.spsolve(A.tocsc(), B),
+                                  rtol=1e-10, atol=1e-12)
+    lu, lur = splg.splu(sp.csr_matrix(A)), ref.splu(A.tocsc())
+    for trans in "NTH":
+        numpy.testing.assert_allclose(_host(lu.solve(cp.asarray(b), trans=trans)), lur.solve(b, trans=trans),
+                                      rtol=1e-10, atol=1e-12)
+    numpy.testing.assert_allclose(_host(splg.factorized(sp.csr_matrix(A))(cp.asarray(b))),
+                                  ref.factorized(A.tocsc())(b), rtol=1e-10, atol=1e-12)
+    ilu = splg.spilu(sp.csr_matrix(A))
+    M = splg.LinearOperator(A.shape, ilu.solve, dtype=dtype)
+    x, info = splg.gmres(sp.csr_matrix(A), cp.asarray(b), M=M, rtol=1e-10)
+    assert info == 0 and numpy.linalg.norm(A @ _host(x) - b) <= 1e-8 * numpy.linalg.norm(b)
+    with pytest.warns(ref.MatrixRankWarning):
+        x = splg.spsolve(sp.csr_matrix(numpy.zeros((2, 2))), cp.ones(2))
+    assert numpy.isnan(_host(x)).all()
+
+
+@gpu
+def test_norm_and_onenormest():
+    A = (ssp.random(40, 30, density=0.2, random_state=11) - 0.5 * ssp.random(40, 30, density=0.1,
+                                                                               random_state=12)).tocsr()
+    Ad = sp.csr_matrix(A)
+    for ordv in (None, "fro", 1, -1, numpy.inf, -numpy.inf, 2):
+        numpy.testing.assert_allclose(float(splg.norm(Ad, ordv)), ref.norm(A, ordv), rtol=1e-9)
+    for axis in (0, 1, -1):
+        for ordv in (None, 1, 2, 3, 0, numpy.inf, -numpy.inf):
+            numpy.testing.assert_allclose(_host(splg.norm(Ad, ordv, axis=axis)), ref.norm(A, ordv, axis=axis),
+                                          rtol=1e-9, atol=1e-15)
+    with pytest.raises(ValueError):
+        splg.norm(Ad, 3)
+    S = (ssp.random(60, 60, density=0.1, random_state=13) + ssp.eye(60)).tocsr()
+    est = splg.onenormest(sp.csr_matrix(S))
+    assert est <= ref.norm(S, 1) * (1 + 1e-12) and est >= 0.3 * ref.norm(S, 1)
+    est, v, w = splg.onenormest(sp.csr_matrix(S), compute_v=True, compute_w=True)
+    numpy.testing.assert_allclose(_host(w), S @ _host(v), rtol=1e-12)
+    assert splg.onenormest(sp.csr_matrix(S[:2, :2])) == ref.onenormest(S[:2, :2])
+
+
+@gpu
+@pytest.mark.parametrize("which", ["LM", "LA", "SA", "SM", "BE"])
+def test_eigsh(which):
+    A = ssp.random(60, 60, density=0.1, random_state=14)
+    S = (A + A.T).tocsr()
+    w, v = splg.eigsh(sp.csr_matrix(S), k=4, which=which)
+    wr = ref.eigsh(S, k=4, which=which, return_eigenvectors=False)
+    numpy.testing.assert_allclose(numpy.sort(_host(w)), numpy.sort(wr), atol=1e-10)
+    assert numpy.abs(S @ _host(v) - _host(v) * _host(w)).max() < 1e-8
+
+
+@gpu
+def test_eigsh_hermitian_and_shift_invert():
+    A = ssp.random(50, 50, density=0.1, random_state=15)
+    H = (A + A.T + 1j * (A - A.T)).tocsr()
+    w = splg.eigsh(sp.csr_matrix(H), k=3, return_eigenvectors=False)
+    numpy.testing.assert_allclose(numpy.sort(_host(w)), numpy.sort(ref.eigsh(H, k=3, return_eigenvectors=False)),
+                                  atol=1e-10)
+    S = (A + A.T).tocsr()
+    w = splg.eigsh(sp.csr_matrix(S), k=3, sigma=0.5, return_eigenvectors=False)
+    numpy.testing.assert_allclose(numpy.sort(_host(w)),
+                                  numpy.sort(ref.eigsh(S, k=3, sigma=0.5, return_eigenvectors=False)), atol=1e-9)
+
+
+@gpu
+@pytest.mark.parametrize("shape", [(60, 30), (30, 60)])
+def test_svds(shape):
+    A = ssp.random(*shape, density=0.3, random_state=16).tocsr()
+    u, s, vh = splg.svds(sp.csr_matrix(A), k=4)
+    sr = ref.svds(A, k=4, return_singular_vectors=False)
+    numpy.testing.assert_allclose(_host(s), numpy.sort(sr), rtol=1e-10)
+    numpy.testing.assert_allclose(A @ _host(vh).T, _host(u) * _host(s), atol=1e-9)
+    s_small = splg.svds(sp.csr_matrix(A), k=2, which="SM", return_singular_vectors=False)
+    numpy.testing.assert_allclose(_host(s_small), numpy.linalg.svd(A.toarray(), compute_uv=False)[-2:][::-1],
+                                  rtol=1e-6)
+
+
+@gpu
+def test_expm_multiply():
+    rng = numpy.random.default_rng(17)
+    E = (ssp.random(40, 40, density=0.1, random_state=18) - ssp.eye(40)).tocsr()
+    b = rng.standard_normal(40)
+    B = rng.standard_normal((40, 3))
+    Ed = sp.csr_matrix(E)
+    numpy.testing.assert_allclose(_host(splg.expm_multiply(Ed, cp.asarray(b))), ref.expm_multiply(E, b),
+                                  rtol=1e-12, atol=1e-14)
+    numpy.testing.assert_allclose(_host(splg.expm_multiply(Ed * 5, cp.asarray(B))), ref.expm_multiply(E * 5, B),
+                                  rtol=1e-10, atol=1e-12)
+    r = ref.expm_multiply(E, B, start=0, stop=2, num=7)
+    numpy.testing.assert_allclose(_host(splg.expm_multiply(Ed, cp.asarray(B), start=0, stop=2, num=7)), r,
+                                  rtol=1e-10, atol=1e-12)
+    numpy.testing.assert_allclose(_host(splg.expm_multiply(cp.asarray(E.toarray()), cp.asarray(b))),
+                                  ref.expm_multiply(E.toarray(), b), rtol=1e-12, atol=1e-14)
