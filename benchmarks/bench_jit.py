@@ -54,8 +54,10 @@ def matmul(A, B, C):
     sA = jit.shared_memory(numpy.float32, TPB * TPB)
     sB = jit.shared_memory(numpy.float32, TPB * TPB)
     x, y = jit.grid(2)
-    tx = jit.threadIdx.x
-    ty = jit.threadIdx.y
+    # int32 thread indices: CuPy's JIT types threadIdx as uint32 and refuses to mix it with the int32 loop counter
+    # j (uint32 + int32 computes in uint32, and int32 -> uint32 is not a same_kind cast).
+    tx = numpy.int32(jit.threadIdx.x)
+    ty = numpy.int32(jit.threadIdx.y)
     acc = numpy.float32(0)
     for t in range((A.shape[1] + TPB - 1) // TPB):
         sA[ty * TPB + tx] = 0
@@ -76,8 +78,9 @@ def matmul(A, B, C):
 def diffusion(u, v, alpha):
     tile = jit.shared_memory(numpy.float32, (TPB + 2) * (TPB + 2))
     x, y = jit.grid(2)
-    tx = jit.threadIdx.x + 1
-    ty = jit.threadIdx.y + 1
+    # int32, as in matmul: W below is an int32 variable, which CuPy's JIT will not combine with a uint32 threadIdx.
+    tx = numpy.int32(jit.threadIdx.x) + 1
+    ty = numpy.int32(jit.threadIdx.y) + 1
     n = u.shape[0]
     m = u.shape[1]
     W = TPB + 2

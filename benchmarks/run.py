@@ -24,7 +24,7 @@ def _log(msg: str) -> None:
 def _selected(c: common.Case, patterns: list[str] | None) -> bool:
     if not patterns:
         return True
-    names = (c.name, c.module, c.module.removeprefix("bench_"))
+    names = (c.name, c.module, c.module.removeprefix("bench_"), c.module.removeprefix("bench_scipy_"))
     return any(fnmatch.fnmatchcase(n, p) for p in patterns for n in names)
 
 

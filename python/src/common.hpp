@@ -152,6 +152,7 @@ void init_random(nb::module_& m);
 void init_indexing(nb::module_& m);
 void init_products(nb::module_& m);
 void init_linalg(nb::module_& m);
+void init_scipy_linalg(nb::module_& m);
 void init_sparse(nb::module_& m);
 void init_cuda_api(nb::module_& m);
 void init_texture(nb::module_& m);

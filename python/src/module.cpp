@@ -29,6 +29,7 @@ NB_MODULE(_core, m) {
   cuarray::py::init_indexing(m);
   cuarray::py::init_products(m);
   cuarray::py::init_linalg(m);
+  cuarray::py::init_scipy_linalg(m);
   cuarray::py::init_sparse(m);
   cuarray::py::init_cuda_api(m);
   cuarray::py::init_texture(m);

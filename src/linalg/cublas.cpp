@@ -34,6 +34,9 @@ struct cublas_api {
                                             const void*, const void*, cudaDataType, int, long long, const void*,
                                             cudaDataType, int, long long, const void*, void*, cudaDataType, int,
                                             long long, int, cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
+  // cublas{S,D,C,Z}trsm_v2: the four differ only in pointee types, one ABI (as Note [cusolver typed routines]).
+  cublasStatus_t (*trsm[4])(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t,
+                            int, int, const void*, const void*, int, void*, int) = {};
   // Optional: only for messages.
   const char* (*status_string)(cublasStatus_t) = nullptr;
 };
@@ -49,6 +52,8 @@ cublas_api load_cublas() {
     resolve_symbol(h, "cublasSetMathMode", a.set_math_mode, missing);
     resolve_symbol(h, "cublasGemmEx", a.gemm_ex, missing);
     resolve_symbol(h, "cublasGemmStridedBatchedEx", a.gemm_strided_batched_ex, missing);
+    const char* const trsm_names[4] = {"cublasStrsm_v2", "cublasDtrsm_v2", "cublasCtrsm_v2", "cublasZtrsm_v2"};
+    for (int i = 0; i < 4; ++i) resolve_symbol(h, trsm_names[i], a.trsm[i], missing);
     std::string optional;
     resolve_symbol(h, "cublasGetStatusString", a.status_string, optional);
     return missing;
@@ -216,6 +221,33 @@ void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a,
           "cublasGemmStridedBatchedEx");
     done += count;
   }
+}
+
+void cublas_trsm(dtype t, int device, bool lower, int trans, bool unit_diagonal, std::int64_t n, std::int64_t k,
+                 const void* a, std::int64_t lda, void* b, std::int64_t ldb) {
+  if (n == 0 || k == 0) return;
+  int index;
+  alignas(16) unsigned char alpha[16] = {};
+  switch (t) {
+    case dtype::float32: index = 0, *reinterpret_cast<float*>(alpha) = 1.0f; break;
+    case dtype::float64: index = 1, *reinterpret_cast<double*>(alpha) = 1.0; break;
+    case dtype::complex64: index = 2, *reinterpret_cast<float*>(alpha) = 1.0f; break;
+    case dtype::complex128: index = 3, *reinterpret_cast<double*>(alpha) = 1.0; break;
+    default: throw type_error("cublas_trsm: unsupported dtype " + std::string(name(t)));
+  }
+  const cublas_api& api_ = api();
+  cudaStream_t stream = enter_device(device);
+  cublasHandle_t h = handle_for(api_, device);
+  check(api_, api_.set_stream(h, stream), "cublasSetStream");
+  // The handle may still point at an earlier call's workspace, long since returned to the pool.
+  std::size_t ws_bytes = workspace_bytes(device);
+  array ws = new_array(dtype::uint8, shape_t{static_cast<std::int64_t>(ws_bytes)}, order::C, device);
+  check(api_, api_.set_workspace(h, ws.data(), ws_bytes), "cublasSetWorkspace");
+  cublasOperation_t op = trans == 0 ? CUBLAS_OP_N : trans == 1 ? CUBLAS_OP_T : CUBLAS_OP_C;
+  check(api_, api_.trsm[index](h, CUBLAS_SIDE_LEFT, lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER, op,
+                               unit_diagonal ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, as_int(n, "n"), as_int(k, "k"),
+                               alpha, a, as_int(lda, "lda"), b, as_int(ldb, "ldb")),
+        "cublas<t>trsm");
 }
 
 std::uintptr_t cublas_handle(int device) {

@@ -34,6 +34,7 @@ std::string resolve_all(void* h, api& a) {
   resolve_symbol(h, "cusolverDnXgetrf_bufferSize", a.xgetrf_buffer, missing);
   resolve_symbol(h, "cusolverDnXgetrf", a.xgetrf, missing);
   resolve_symbol(h, "cusolverDnXgetrs", a.xgetrs, missing);
+  resolve_symbol(h, "cusolverDnXpotrs", a.xpotrs, missing);
   resolve_symbol(h, "cusolverDnXgeqrf_bufferSize", a.xgeqrf_buffer, missing);
   resolve_symbol(h, "cusolverDnXgeqrf", a.xgeqrf, missing);
   resolve_symbol(h, "cusolverDnXsyevd_bufferSize", a.xsyevd_buffer, missing);

@@ -33,6 +33,8 @@ struct api {
                size_t, void*, size_t, int*);
   st (*xgetrs)(dn, cusolverDnParams_t, cublasOperation_t, int64_t, int64_t, cudaDataType, const void*, int64_t,
                const int64_t*, cudaDataType, void*, int64_t, int*);
+  st (*xpotrs)(dn, cusolverDnParams_t, cublasFillMode_t, int64_t, int64_t, cudaDataType, const void*, int64_t,
+               cudaDataType, void*, int64_t, int*);
   st (*xgeqrf_buffer)(dn, cusolverDnParams_t, int64_t, int64_t, cudaDataType, const void*, int64_t, cudaDataType,
                       const void*, cudaDataType, size_t*, size_t*);
   st (*xgeqrf)(dn, cusolverDnParams_t, int64_t, int64_t, cudaDataType, void*, int64_t, cudaDataType, void*,

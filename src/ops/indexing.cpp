@@ -325,16 +325,25 @@ index_plan plan_advanced(const array& a, prepared_key key, index_mode mode, arra
       plan.len = v.shape()[ax.view_axis];
       plan.stride = v.strides()[ax.view_axis];
     } else {
-      std::vector<ufunc_arg> args;
-      for (const advanced_axis& ax : key.advanced) {
-        args.emplace_back(ax.idx.astype(int64, order::K, false).broadcast_to(plan.b_shape));
+      // The offsets kernel takes three operands per index array, so more than three arrays would pass the
+      // elementwise engine's operand limit: groups of at most three are folded apart and their offsets summed
+      // (each index wraps or clips on its own, so the sum is exact).
+      constexpr std::size_t group = 3;
+      const std::size_t count = key.advanced.size();
+      for (std::size_t g0 = 0; g0 < count; g0 += group) {
+        const std::size_t g1 = std::min(count, g0 + group);
+        std::vector<ufunc_arg> args;
+        for (std::size_t j = g0; j < g1; ++j) {
+          args.emplace_back(key.advanced[j].idx.astype(int64, order::K, false).broadcast_to(plan.b_shape));
+        }
+        for (std::size_t j = g0; j < g1; ++j) {
+          args.emplace_back(scalar::from_int(v.shape()[key.advanced[j].view_axis]));
+          args.emplace_back(scalar::from_int(v.strides()[key.advanced[j].view_axis]));
+        }
+        args.emplace_back(detail::new_array(int64, plan.b_shape, order::C, a.device()));
+        array part = offsets_kernel(static_cast<int>(g1 - g0), mode == index_mode::clip).call(args)[0];
+        plan.index = g0 == 0 ? part : add(plan.index, part);
       }
-      for (const advanced_axis& ax : key.advanced) {
-        args.emplace_back(scalar::from_int(v.shape()[ax.view_axis]));
-        args.emplace_back(scalar::from_int(v.strides()[ax.view_axis]));
-      }
-      args.emplace_back(detail::new_array(int64, plan.b_shape, order::C, a.device()));
-      plan.index = offsets_kernel(static_cast<int>(key.advanced.size()), mode == index_mode::clip).call(args)[0];
       plan.offsets = true;
     }
   }

@@ -622,3 +622,25 @@ ASSIGN_CASES = {
 def test_assignment_value_conversion_as_numpy(xp, case):
     with numpy.errstate(all="ignore"):
         return ASSIGN_CASES[case](xp)
+
+
+# More than three index arrays: their byte offsets are folded in groups of three (the elementwise operand limit).
+@gpu
+@pytest.mark.parametrize("ndim", [4, 5, 7])
+@pytest.mark.parametrize("op", ["get", "set", "take_along_axis", "put_along_axis"])
+@testing.numpy_cuarray_equal()
+def test_many_index_arrays(xp, ndim, op):
+    shape = (2, 3, 1, 4, 2, 3, 2)[:ndim]
+    x = xp.asarray(numpy.arange(int(numpy.prod(shape)), dtype=numpy.float64).reshape(shape))
+    r = numpy.random.default_rng(ndim)
+    key = tuple(xp.asarray(r.integers(-n, n, size=(3, 5))) for n in shape)
+    idx = xp.asarray(r.integers(-shape[1], shape[1], size=shape[:1] + (4,) + shape[2:]))
+    if op == "get":
+        return x[key]
+    if op == "set":
+        x[key] = -1.0  # one value: duplicate positions in `key` then leave no write order to depend on
+        return x
+    if op == "take_along_axis":
+        return xp.take_along_axis(x, idx, axis=1)
+    xp.put_along_axis(x, idx % shape[1], -1.0, axis=1)
+    return x

@@ -277,13 +277,21 @@ def test_as_strided_matches_numpy(dtype):
         e = numpy.lib.stride_tricks.as_strided(hv, shape, strides)
         assert r.shape == e.shape and r.strides == e.strides
         numpy.testing.assert_array_equal(r.get(), e)
-    # A view: writes go to the source.
+        # Repeated (0 stride) and overlapping elements read the same through copies and kernels.
+        numpy.testing.assert_array_equal(r.copy().get(), e)
+        numpy.testing.assert_array_equal(cp.asfortranarray(r).get(), e)
+        numpy.testing.assert_array_equal((r + r).get(), e + e)
+    # A view: writes go to the source, and only to the elements it covers. The same write is made to `h`, which
+    # the checks below compare with (d[0] is one of the zeroed elements).
     v = as_strided(d, (3,), (4 * s,))
     v[...] = 0
-    assert (d.get()[[0, 4, 8]] == 0).all()
-    # Defaults: x's shape and strides.
-    r = as_strided(d[::3])
-    numpy.testing.assert_array_equal(r.get(), h[::3])
+    numpy.lib.stride_tricks.as_strided(h, (3,), (4 * s,))[...] = 0
+    numpy.testing.assert_array_equal(d.get(), h)
+    # Defaults: x's shape and strides, also for inputs that start inside their allocation or walk backwards.
+    for sl in (slice(None, None, 3), slice(1, None, 3), slice(None, None, -2)):
+        r = as_strided(d[sl])
+        assert r.shape == h[sl].shape and r.strides == h[sl].strides
+        numpy.testing.assert_array_equal(r.get(), h[sl])
 
 
 @gpu

@@ -316,3 +316,42 @@ def test_int64_indices_and_fallbacks():
     _close(a @ cp.asarray(x), s @ x)
     from cuarray.scipy.sparse._compressed import _spgemm_expand
     _close(_spgemm_expand(a, a.T.tocsr(), False), s @ s.T)
+
+
+@gpu
+def test_device_expand_and_repeat_counts():
+    from cuarray.scipy.sparse import _util
+    # empty lines first, in the middle and last; int32 and int64 index pointers
+    for dt in (numpy.int32, numpy.int64):
+        indptr = numpy.array([0, 0, 2, 2, 2, 5, 6, 6], dtype=dt)
+        want = numpy.repeat(numpy.arange(7, dtype=dt), numpy.diff(indptr))
+        got = _util.expand_ptr(cp.asarray(indptr), 7)
+        assert got.dtype == dt
+        numpy.testing.assert_array_equal(cp.asnumpy(got), want)
+        numpy.testing.assert_array_equal(cp.asnumpy(_util.expand_ptr(cp.asarray(indptr), 7, 6)), want)
+    assert _util.expand_ptr(cp.zeros(4, dtype=numpy.int32), 3).size == 0
+    counts = numpy.array([0, 3, 0, 1, 2, 0])
+    vals = numpy.array([5., 6, 7, 8, 9, 10])
+    numpy.testing.assert_array_equal(cp.asnumpy(_util.repeat_counts(cp.asarray(vals), cp.asarray(counts))),
+                                     numpy.repeat(vals, counts))
+    assert _util.repeat_counts(cp.asarray(vals), cp.zeros(6, dtype=numpy.int64)).size == 0
+
+
+@gpu
+def test_spgemm_sorted_and_unsorted_operands():
+    s = _scipy(40, 30, numpy.float32, 'csr', density=0.2, seed=3)
+    t = _scipy(30, 25, numpy.float32, 'csr', density=0.2, seed=4)
+    a, b = sp.csr_matrix(s), sp.csr_matrix(t)
+    assert a.has_sorted_indices and a.has_canonical_format
+    c = a @ b
+    _close(c, s @ t, numpy.float32)
+    assert c.has_sorted_indices
+    # the same matrix with each row's entries reversed: unsorted, and the operand must be left as given
+    rev = numpy.concatenate([numpy.arange(t.indptr[i + 1] - 1, t.indptr[i] - 1, -1) for i in range(30)]).astype(int)
+    u = sp.csr_matrix((cp.asarray(t.data[rev]), cp.asarray(t.indices[rev]), cp.asarray(t.indptr)), shape=t.shape)
+    assert not u.has_sorted_indices
+    before = cp.asnumpy(u.indices)
+    _close(a @ u, s @ t, numpy.float32)
+    numpy.testing.assert_array_equal(cp.asnumpy(u.indices), before)
+    row = _compressed._spgemm_expand(a, b, False)
+    _close(row, s @ t, numpy.float32)

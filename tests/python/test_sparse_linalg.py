@@ -117,11 +117,27 @@ def _cmp_solver(name, A, b, **kw):
         assert m[1] > 0 or res <= thr * 1.01, (name, kw, res, thr)
         return
     assert m[1] == r[1], (name, kw, m[1], r[1])
+    x = _host(m[0])
     scale = max(numpy.abs(r[0]).max(), 1e-30)
-    # The same method in a different summation order: agreement well inside the solvers' rtol of 1e-5 (or, for
-    # an ill-conditioned A, residuals within it).
-    rtol = 1e-4 if r[0].dtype in (numpy.float32, numpy.complex64) else 1e-7
-    assert numpy.abs(_host(m[0]) - r[0]).max() <= rtol * scale, (name, kw)
+    diff = numpy.abs(x - r[0]).max() / scale
+    if m[1] > 0:
+        # A few steps, not converged: rounding has had no time to grow, the iterates agree closely.
+        assert diff <= 1e-7, (name, kw, diff)
+        return
+    # Converged. The device sums in another order than NumPy, and Krylov recurrences amplify that rounding
+    # difference (CG from x0 = ones: ~1e-6; MINRES on the indefinite system: ~5e-3, the same as one ulp of
+    # noise per operation gives SciPy itself), so the iterates are not compared bit for bit: the method's
+    # contract is checked on our x, and agreement with SciPy only at the level rounding allows.
+    res = numpy.linalg.norm(A @ x - b)
+    if name == "minres":
+        # MINRES stops on ||r|| <= rtol ||A|| ||x|| with its own estimate of ||A||.
+        thr = kw.get("rtol", 1e-5) * ssp.linalg.norm(A) * numpy.linalg.norm(x)
+        assert res <= 10 * thr, (name, kw, res, thr)
+        assert diff <= 2e-2, (name, kw, diff)
+    else:
+        thr = max(kw.get("atol", 0.0), kw.get("rtol", 1e-5) * numpy.linalg.norm(b))
+        assert res <= 1.05 * thr, (name, kw, res, thr)
+        assert diff <= 1e-4, (name, kw, diff)
 
 
 @gpu
@@ -171,9 +187,13 @@ def test_callbacks_match_scipy(name, kw):
     seen_ref, seen = [], []
     ref_fn = getattr(ref, name)
     ref_fn(A, b, callback=lambda x: seen_ref.append(numpy.copy(x)), **kw)
-    getattr(splg, name)(sp.csr_matrix(A), cp.asarray(b), callback=lambda x: seen.append(_host(cp.asarray(x))), **kw)
+    getattr(splg, name)(sp.csr_matrix(A), cp.asarray(b), callback=lambda x: seen.append(numpy.array(_host(x))), **kw)
     assert len(seen) == len(seen_ref)
-    numpy.testing.assert_allclose(numpy.asarray(seen[-1]), numpy.asarray(seen_ref[-1]), rtol=1e-8, atol=1e-12)
+    # Early iterates agree to rounding; later ones carry the rounding the recurrences amplified (see _cmp_solver).
+    for k in range(min(3, len(seen))):
+        numpy.testing.assert_allclose(numpy.asarray(seen[k]), numpy.asarray(seen_ref[k]), rtol=1e-10, atol=1e-13)
+    last = numpy.asarray(seen_ref[-1])
+    numpy.testing.assert_allclose(numpy.asarray(seen[-1]), last, rtol=0, atol=1e-5 * numpy.abs(last).max())
 
 
 @gpu
@@ -190,7 +210,11 @@ def test_linear_operator_inputs():
     Ad = sp.csr_matrix(A)
     op = splg.LinearOperator((N, N), matvec=lambda v: Ad @ v, rmatvec=lambda v: Ad.T @ v, dtype=numpy.float64)
     x, info = splg.cg(op, cp.asarray(b))
-    numpy.testing.assert_allclose(_host(x), ref.cg(A, b)[0], rtol=1e-9, atol=1e-12)
+    xr, info_r = ref.cg(A, b)
+    assert info == info_r == 0
+    # CG amplifies the device's other summation order to ~1e-8 here (see _cmp_solver).
+    numpy.testing.assert_allclose(_host(x), xr, rtol=0, atol=1e-6 * numpy.abs(xr).max())
+    assert numpy.linalg.norm(A @ _host(x) - b) <= 1.05e-5 * numpy.linalg.norm(b)
     dense = cp.asarray(A.toarray())
     x2, info2 = splg.gmres(dense, cp.asarray(b))
     numpy.testing.assert_allclose(_host(x2), ref.gmres(A.toarray(), b)[0], rtol=1e-8, atol=1e-12)
@@ -217,14 +241,24 @@ def test_lsqr_lsmr_match_scipy(shape, kw, dtype):
     if kw.pop("x0", False):
         kw["x0"] = numpy.ones(shape[1], dtype=dtype)
     kwd = {k: (cp.asarray(v) if isinstance(v, numpy.ndarray) else v) for k, v in kw.items()}
+    damp = kw.get("damp", 0.0)
+    Ah = A.toarray().astype(numpy.complex128 if dtype == numpy.complex128 else numpy.float64)
+
+    def grad(x):  # the gradient of the (damped) least-squares objective: zero at the solution
+        return numpy.linalg.norm(Ah.conj().T @ (b - Ah @ x) - damp ** 2 * x)
+
     for name in ("lsmr", "lsqr"):
         r = getattr(ref, name)(A, b, **kw)
         m = getattr(splg, name)(sp.csr_matrix(A), cp.asarray(b), **kwd)
         assert m[0].dtype == r[0].dtype
-        if dtype != numpy.float32:  # float32 rounding may end the iteration by another test near the tolerance
-            assert m[1] == r[1] and m[2] == r[2]
-        tol = 1e-4 if dtype == numpy.float32 else 1e-9
-        numpy.testing.assert_allclose(_host(m[0]), r[0], rtol=tol, atol=tol * numpy.abs(r[0]).max())
+        x = _host(m[0])
+        # Golub-Kahan without reorthogonalisation amplifies the device's other summation order (one ulp of noise
+        # per operation moves SciPy's own x by ~1e-5 and its stopping step by one or two), so the result is
+        # checked for what it promises: the same stopping test, a gradient as small as SciPy's, x near SciPy's.
+        if dtype != numpy.float32:  # float32 data: rounding near the tolerance may pick another stopping test
+            assert m[1] == r[1] and abs(m[2] - r[2]) <= 3, (name, m[1:3], r[1:3])
+        assert grad(x) <= 10 * grad(r[0]), (name, grad(x), grad(r[0]))
+        numpy.testing.assert_allclose(x, r[0], rtol=0, atol=1e-4 * numpy.abs(r[0]).max())
 
 
 @gpu
@@ -309,8 +343,9 @@ def test_norm_and_onenormest():
         numpy.testing.assert_allclose(float(splg.norm(Ad, ordv)), ref.norm(A, ordv), rtol=1e-9)
     for axis in (0, 1, -1):
         for ordv in (None, 1, 2, 3, 0, numpy.inf, -numpy.inf):
-            numpy.testing.assert_allclose(_host(splg.norm(Ad, ordv, axis=axis)), ref.norm(A, ordv, axis=axis),
-                                          rtol=1e-9, atol=1e-15)
+            # SciPy documents a 1-D result; with NumPy >= 2.5 (no numpy.matrix.A) some orders give a (1, n) matrix.
+            want = numpy.asarray(ref.norm(A, ordv, axis=axis)).ravel()
+            numpy.testing.assert_allclose(_host(splg.norm(Ad, ordv, axis=axis)), want, rtol=1e-9, atol=1e-15)
     with pytest.raises(ValueError):
         splg.norm(Ad, 3)
     S = (ssp.random(60, 60, density=0.1, random_state=13) + ssp.eye(60)).tocsr()

@@ -1,7 +1,7 @@
 """cuarray.scipy: SciPy's modules on the GPU (CuPy's cupyx.scipy); submodules load on first access."""
 import importlib as _importlib
 
-_SUBMODULES = ('sparse',)
+_SUBMODULES = ('sparse', 'special', 'linalg', 'fft', 'fftpack')
 
 
 def __getattr__(name):

@@ -131,7 +131,7 @@ class _compressed(_base._spbase):
 
     # -- canonical form -----------------------------------------------------------------------------------------
     def _major_index(self):
-        return _util.expand_ptr(self.indptr, self._swap(self._shape)[0])
+        return _util.expand_ptr(self.indptr, self._swap(self._shape)[0], self.indices.size)
 
     def _order_flags(self):
         """(sorted, canonical) of the stored indices."""
@@ -144,6 +144,8 @@ class _compressed(_base._spbase):
 
     @property
     def has_sorted_indices(self):
+        if self._canonical:
+            return True  # canonical implies sorted: skip the device scan and its host synchronisation
         return self._order_flags()[0]
 
     @has_sorted_indices.setter
@@ -288,8 +290,11 @@ class _compressed(_base._spbase):
         dt = _util.upcast(a.dtype, b.dtype)
         if a.data.size == 0 or b.data.size == 0 or M == 0 or N == 0:
             return _cls('csr', self._is_array)((M, N), dtype=dt)
-        a = a.astype(dt, copy=False).sorted_indices()
-        b = b.astype(dt, copy=False).sorted_indices()
+        # cuSPARSE wants sorted column indices; a matrix known to be sorted (canonical) is used as is, not copied.
+        a = a.astype(dt, copy=False)
+        b = b.astype(dt, copy=False)
+        a = a if a.has_sorted_indices else a.sorted_indices()
+        b = b if b.has_sorted_indices else b.sorted_indices()
         if max(a.data.size, b.data.size, M + 1, K + 1, N + 1) <= _util._INT32_MAX:
             ai, ap, bi, bp = (a.indices.astype(numpy.int32, copy=False), a.indptr.astype(numpy.int32, copy=False),
                               b.indices.astype(numpy.int32, copy=False), b.indptr.astype(numpy.int32, copy=False))
@@ -414,7 +419,7 @@ class _compressed(_base._spbase):
             new_indptr[1:] = xp.cumsum(sel)
         total = int(new_indptr[-1]) if idx.size else 0
         starts = self.indptr[idx].astype(numpy.int64) - new_indptr[:-1]
-        pos = xp.repeat(starts, sel) + xp.arange(total, dtype=numpy.int64)
+        pos = _util.repeat_counts(starts, sel, total) + xp.arange(total, dtype=numpy.int64)
         n_major, n_minor = self._swap(self._shape)
         idt = _util.index_dtype(maxval=max(total, n_minor))
         shape = self._swap((idx.size, n_minor))
@@ -574,11 +579,12 @@ def _spgemm_expand(a, b, is_array):
     counts = bcounts[a.indices]
     total = int(counts.sum())
     offsets = xp.cumsum(counts) - counts
-    pos = (xp.arange(total, dtype=numpy.int64) - xp.repeat(offsets, counts)
-           + xp.repeat(b.indptr[a.indices].astype(numpy.int64), counts))
-    row = xp.repeat(arow, counts)
+    # One gather map from each product slot to its A entry serves every repeat below.
+    src = _util.repeat_counts(xp.arange(counts.size, dtype=numpy.int64), counts, total)
+    pos = (xp.arange(total, dtype=numpy.int64) - offsets[src] + b.indptr[a.indices].astype(numpy.int64)[src])
+    row = arow[src]
     col = b.indices[pos].astype(numpy.int64)
-    data = xp.repeat(a.data, counts) * b.data[pos]
+    data = a.data[src] * b.data[pos]
     return _cls('coo', is_array)((data, (row, col)), shape=(M, N)).tocsr()
 
 

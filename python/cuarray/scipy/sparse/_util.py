@@ -98,10 +98,30 @@ def segment_sum(idx, vals, n, dtype):
     return xp.bincount(idx, weights=vals, minlength=n)[:n].astype(dtype, copy=False)
 
 
-def expand_ptr(indptr, n_major):
+def expand_ptr(indptr, n_major, nnz=None):
     """The major index of each stored entry: row indices of a CSR matrix."""
-    counts = xp.diff(indptr)
-    return xp.repeat(xp.arange(n_major, dtype=indptr.dtype), counts)
+    # Entry k lies in line r where indptr[r] <= k < indptr[r + 1], i.e. r = #{indptr[1:] <= k}: one binary search
+    # per entry on the device. xp.repeat with device counts would copy them to the host and build the nnz-long
+    # index map there (hundreds of ms at 10**7 entries).
+    if nnz is None:
+        nnz = int(indptr[-1]) if indptr.size else 0
+    if nnz == 0 or n_major == 0:
+        return xp.empty(0, dtype=indptr.dtype)
+    pos = xp.arange(nnz, dtype=indptr.dtype)
+    return xp.searchsorted(indptr[1:], pos, side='right').astype(indptr.dtype, copy=False)
+
+
+def repeat_counts(values, counts, total=None):
+    """xp.repeat(values, counts) for a 1-D device `counts` (non-negative), computed on the device."""
+    # xp.repeat copies device counts to the host and builds the output's index map there; here output slot k takes
+    # the value whose cumulative-count interval holds k.
+    ends = xp.cumsum(counts.astype(numpy.int64))
+    if total is None:
+        total = int(ends[-1]) if ends.size else 0
+    if total == 0:
+        return values[:0]
+    src = xp.searchsorted(ends, xp.arange(total, dtype=numpy.int64), side='right')
+    return values[src]
 
 
 def make_indptr(major, n_major, dtype):

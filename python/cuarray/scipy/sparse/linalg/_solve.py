@@ -38,6 +38,15 @@ __device__ __forceinline__ double2 ca_div(double2 a, double2 b) { return ca_cdiv
 template <class T> __device__ __forceinline__ void ca_sub(T& a, T b) { a -= b; }
 __device__ __forceinline__ void ca_sub(float2& a, float2 b) { a.x -= b.x; a.y -= b.y; }
 __device__ __forceinline__ void ca_sub(double2& a, double2 b) { a.x -= b.x; a.y -= b.y; }
+// A volatile read of a solved entry. float2/double2 have no volatile copy constructor, so a complex value is
+// read as its two volatile components.
+template <class T> __device__ __forceinline__ T ca_vload(const T* p) { return *(const volatile T*)p; }
+__device__ __forceinline__ float2 ca_vload(const float2* p) {
+  const volatile float* q = (const volatile float*)p; return make_float2(q[0], q[1]);
+}
+__device__ __forceinline__ double2 ca_vload(const double2* p) {
+  const volatile double* q = (const volatile double*)p; return make_double2(q[0], q[1]);
+}
 template <class T> __device__ __forceinline__ void ca_add(T& a, T b) { a += b; }
 __device__ __forceinline__ void ca_add(float2& a, float2 b) { a.x += b.x; a.y += b.y; }
 __device__ __forceinline__ void ca_add(double2& a, double2 b) { a.x += b.x; a.y += b.y; }
@@ -63,7 +72,7 @@ extern "C" __global__ void ca_trsv(const IDX* __restrict__ indptr, const IDX* __
       if (lower ? (j > row) : (j < row)) continue;  // outside the triangle: ignored
       while (((volatile int*)ready)[j] == 0) { }
       __threadfence();
-      ca_sub(acc, ca_mul(data[p], ((volatile T*)x)[j * k + c]));
+      ca_sub(acc, ca_mul(data[p], ca_vload(x + j * k + c)));
     }
     if (!unit) acc = ca_div(acc, diag);
     x[row * k + c] = acc;
