@@ -120,6 +120,9 @@ _NUMBA_KERNELS = '''
 from numba import cuda, float32
 
 TPB = {tpb}
+# The stencil tile's side, a global: Numba sizes cuda.shared.array only from constants (globals or literals), and
+# types an expression such as TPB + 2 written in the kernel as a run-time int64, which shared.array refuses.
+W = TPB + 2
 
 
 @cuda.jit
@@ -147,7 +150,7 @@ def matmul(A, B, C):
 
 @cuda.jit
 def diffusion(u, v, alpha):
-    tile = cuda.shared.array(shape=(TPB + 2, TPB + 2), dtype=float32)
+    tile = cuda.shared.array(shape=(W, W), dtype=float32)
     x, y = cuda.grid(2)
     tx = cuda.threadIdx.x + 1
     ty = cuda.threadIdx.y + 1

@@ -3,7 +3,10 @@
 The course-note workload: a 15000 x 15000 float32 system of density 0.1 (22.5M nonzeros) stacked on
 reg_coeff * I for 10 coefficients in geomspace(1e-1, 5e3), each solved by lsmr (two SpMVs per iteration), then
 the residual norm ||A x - data|| per coefficient. Target: >= 1.0x cupyx.scipy.sparse.linalg.lsmr in the same
-run; the note gives the largest relative difference of the 10 residual norms from SciPy's (goal <= 1e-5).
+run; the note (listed under Notes in results.md) gives the relative differences of the residual norms from SciPy's
+(goal <= 1e-5) for the 3 coefficients of REF_IDX only: SciPy's lsmr on the host takes about 70 s for all 10 (one
+core; 29 s of it for c = 0.1, 551 iterations), about 32 s for these. The subset keeps the hardest coefficient
+(the smallest, most iterations, where float32 solvers drift most), one in the middle and the largest.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from common import Backend, Config, Stats, Target, case, time_gpu
 ROWS = 15000
 DENSITY = 0.1
 COEFFS = np.geomspace(1e-1, 5e3, 10)
+REF_IDX = (0, 4, 9)  # the coefficients checked against SciPy: 0.1, 12.3, 5000
 _HOST: dict[str, Any] = {}
 
 
@@ -41,7 +45,7 @@ def _scipy_residuals() -> np.ndarray:
         system, data = _problem()
         ext = np.concatenate([data, np.zeros(ROWS, dtype=np.float32)])
         res = []
-        for c in COEFFS:
+        for c in COEFFS[list(REF_IDX)]:
             a = scipy.sparse.vstack([system, c * scipy.sparse.eye(ROWS, format="csr", dtype=np.float32)]).tocsr()
             x = scipy.sparse.linalg.lsmr(a, ext)[0]
             res.append(np.linalg.norm(system @ x - data))
@@ -80,12 +84,15 @@ def lcurve(lib: Backend, cfg: Config) -> Stats:
 
     note = None
     if cfg.first_round:
-        got = np.array([float(r) for r in run()])
+        got = np.array([float(r) for r in run()])[list(REF_IDX)]
         ref = _scipy_residuals()
-        rel = float(np.max(np.abs(got - ref) / ref))
-        note = f"residuals vs SciPy: max rel diff {rel:.1e}"
+        diffs = np.abs(got - ref) / ref
+        rel = float(np.max(diffs))
+        each = ", ".join(f"{d:.1e} at c={c:.3g}" for d, c in zip(diffs, COEFFS[list(REF_IDX)]))
+        note = f"residuals vs SciPy ({len(REF_IDX)} of {len(COEFFS)} coefficients): max rel diff {rel:.1e}"
         if not rel <= 1e-5:
             note += " (above 1e-5)"
+        note += f"; {each}"
     st = time_gpu(run, lib, n_warmup=0 if cfg.first_round else 1, n_repeat=cfg.reps(3, 1))
     if note:
         st.note = f"{st.note}; {note}" if st.note else note

@@ -908,6 +908,14 @@ def render_markdown(data: dict[str, Any]) -> str:
     ]
     if errors:
         lines += ["", "## Errors", ""] + [f"- {cn} / {ln}: `{e}`" for cn, ln, e in errors]
+    # Figures a case reports beside its time (pool memory, accuracy against a reference, GB/s): kept in
+    # results.json as each result's "note", listed here so that the Markdown report carries them too.
+    notes = [
+        (c["name"], n, r["note"]) for c in data["cases"] for n, r in c["results"].items()
+        if r.get("status") == "ok" and r.get("note")
+    ]
+    if notes:
+        lines += ["", "## Notes", ""] + [f"- {cn} / {ln}: {text}" for cn, ln, text in notes]
     return "\n".join(lines) + "\n"
 
 

@@ -42,4 +42,15 @@ csr_arrays csr_transpose(const csr_view& a);
 /// The loaded library's path (loads it; cuda_error when it cannot be found).
 const char* cusparse_path();
 
+/// x with A x = b for a square CSR A (int32 indices; canonical: sorted, no duplicates) by cuSOLVER's sparse QR
+/// (cusolverSp<t>csrlsvqr), one solve per column of b. b and x: A's dtype, shape (n,) or (n, k), F-contiguous.
+/// Returns -1 when A is nonsingular, else the singularity index cuSOLVER reports (the first j with
+/// |R(j,j)| <= tol; 0 for an empty pattern), x being then unspecified. Blocks until the solves finish.
+/// value_error when n or nnz exceed int32 (the routine's limit). Note [cusolver sparse symbols].
+std::int64_t csrlsvqr(const csr_view& a, const array& b, array& x, double tol, int reorder);
+
+/// Loads libcusolver's sparse routines and cuSPARSE's descriptor call without touching a device; cuda_error
+/// naming what is missing.
+void load_cusolver_sp();
+
 }  // namespace cuarray::sparse

@@ -70,6 +70,19 @@ void init_sparse(nb::module_& m) {
       "(indptr, indices, data) of the CSR form of A^T (int32 indices; row indices sorted).");
   s.def("cusparse_path", [] { return std::string(sparse::cusparse_path()); },
         "The path of the loaded cuSPARSE library (loads it).");
+  s.def(
+      "csrlsvqr",
+      [](std::int64_t n, nb::handle indptr, nb::handle indices, nb::handle data, nb::handle b, nb::handle x,
+         double tol, int reorder) {
+        array o = args::to_array(x, "sparse");
+        return sparse::csrlsvqr(to_csr(n, n, indptr, indices, data), args::to_array(b, "sparse"), o, tol, reorder);
+      },
+      nb::arg("n"), nb::arg("indptr"), nb::arg("indices"), nb::arg("data"), nb::arg("b"), nb::arg("x"),
+      nb::arg("tol") = 0.0, nb::arg("reorder") = 1,
+      "Solve A x = b for the square CSR A (int32, canonical) by cuSOLVER's sparse QR, per column of the "
+      "F-contiguous b (n,) or (n, k), into x; -1, or the singularity index when A is singular.");
+  s.def("load_cusolver_sp", [] { sparse::load_cusolver_sp(); },
+        "Load cuSOLVER's sparse QR routines (no device needed); CUDARuntimeError naming what is missing.");
 }
 
 }  // namespace cuarray::py

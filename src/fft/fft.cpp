@@ -166,9 +166,13 @@ void run(const array& src, const array& dst, const std::vector<int>& group, tran
   }
   auto layout = detail::fft::make_plan_layout(src.shape(), src.strides(), src.itemsize(), dst.shape(), dst.strides(),
                                               dst.itemsize(), group, kind);
-  // Real input is read in pairs by cuFFT's R2C kernels: a view starting at an odd element is copied.
-  bool aligned = reinterpret_cast<std::uintptr_t>(src.data()) % (2 * src.itemsize()) == 0 ||
-                 kind != transform_kind::r2c;
+  // Note [fft alignment]: every execution's pointers, real ones included, must be aligned to the complex type;
+  // a view starting at an odd real element, or a host loop stepping by an odd number of them (a C2R writing
+  // an odd-length axis that is not the innermost), goes through the plain copies below.
+  std::size_t align = itemsize(ct);
+  bool aligned = reinterpret_cast<std::uintptr_t>(src.data()) % align == 0 &&
+                 reinterpret_cast<std::uintptr_t>(dst.data()) % align == 0 &&
+                 (!layout || detail::fft::loop_keeps_alignment(*layout, src.itemsize(), dst.itemsize(), align));
   // A current plan whose layout differs from the arrays' takes a plain copy of them, which it may match.
   bool fits_user = !user || (layout && detail::fft::plan_matches(*user, *layout, kind, prec));
   if (layout && aligned && fits_user) {

@@ -24,6 +24,17 @@ std::pair<std::int64_t, std::int64_t> plan_layout::loop_offsets(std::int64_t i) 
   return {in, out};
 }
 
+bool loop_keeps_alignment(const plan_layout& p, std::size_t in_item, std::size_t out_item, std::size_t align) {
+  auto a = static_cast<std::int64_t>(align);
+  for (std::size_t d = 0; d < p.loop_extent.size(); ++d) {
+    if (p.loop_extent[d] <= 1) continue;
+    if ((p.loop_in_stride[d] * static_cast<std::int64_t>(in_item)) % a != 0 ||
+        (p.loop_out_stride[d] * static_cast<std::int64_t>(out_item)) % a != 0)
+      return false;
+  }
+  return true;
+}
+
 bool loop_is_cheap(std::int64_t loops, std::int64_t elements_per_exec, std::size_t item) {
   // A cuFFT execution costs about 6 us of launches and host work; the alternative is two copies of all the data
   // (read + write each, ~1.5 TB/s) plus their launches. Below a few iterations the loop always wins.

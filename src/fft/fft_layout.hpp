@@ -36,6 +36,12 @@ std::optional<plan_layout> make_plan_layout(const shape_t& in_shape, const strid
                                             const shape_t& out_shape, const strides_t& out_strides,
                                             std::size_t out_item, const std::vector<int>& axes, transform_kind kind);
 
+/// Note [fft alignment]: cuFFT's cufftExec* functions require both data pointers aligned to the plan's complex
+/// element type (cufftComplex: 8 bytes, cufftDoubleComplex: 16), real sides of R2C/C2R included, and answer
+/// CUFFT_INVALID_VALUE otherwise. Whether every execution of `p`'s host loop keeps the pointers so aligned
+/// when the first one is: each loop stride, in bytes (elements of in_item/out_item bytes), a multiple of `align`.
+bool loop_keeps_alignment(const plan_layout& p, std::size_t in_item, std::size_t out_item, std::size_t align);
+
 /// Whether `loops` executions of `elements_per_exec` complex elements of `item` bytes cost less than copying
 /// everything twice (to a plain layout and back).
 bool loop_is_cheap(std::int64_t loops, std::int64_t elements_per_exec, std::size_t item);

@@ -200,6 +200,54 @@ def test_odd_offset_real_input():
 
 
 @gpu
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("name", ("fft", "rfft", "irfft", "hfft"))
+def test_1d_strided_batches_of_every_small_length(name, dtype):
+    # Along a non-last axis the transform has stride 5 and the batch distance 1. In the 3-D case the outer axis
+    # becomes a host loop of executions stepping by 5 * k real elements: for odd k every other execution's real
+    # pointer is off cufftComplex alignment, which cuFFT refuses (CUFFT_INVALID_VALUE, Note [fft alignment]).
+    real_in = name == "rfft"
+    for k in range(1, 10):
+        for shape, axis in (((k, 5), 0), ((4, k, 5), 1), ((3, k, 5), 1)):
+            host = _rand(shape, dtype, seed=k)
+            dev = cp.asarray(host)
+            if real_in and numpy.dtype(dtype).kind == "c":
+                with pytest.raises(TypeError):
+                    numpy.fft.rfft(host, axis=axis)
+                with pytest.raises(TypeError):
+                    cp.fft.rfft(dev, axis=axis)
+                continue
+            lengths = [k, 2 * k - 1, 2 * k] if name in ("irfft", "hfft") else [None, k, k + 2]
+            if name in ("irfft", "hfft") and k > 1:
+                lengths.append(None)  # the default 2 * (k - 1)
+            for n in lengths:
+                got = getattr(cp.fft, name)(dev, n=n, axis=axis)
+                _close(got, getattr(numpy.fft, name)(host, n=n, axis=axis))
+        if name in ("irfft", "hfft"):
+            # The default length of a single input element is 0, which both refuse.
+            with pytest.raises(ValueError):
+                getattr(numpy.fft, name)(_rand((1, 5), dtype), axis=0)
+            with pytest.raises(ValueError):
+                getattr(cp.fft, name)(cp.asarray(_rand((1, 5), dtype)), axis=0)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_c2r_into_out_at_an_odd_real_element(dtype):
+    # out= that starts one real element into its buffer: cuFFT's C2R output must be complex-aligned.
+    host = _rand((4, 5), dtype)
+    rt = numpy.float32 if dtype == "complex64" else numpy.float64
+    for n in (5, 6):
+        buf = cp.zeros(n * 5 + 1, rt)
+        out = buf[1:].reshape(n, 5)
+        r = cp.fft.irfft(cp.asarray(host), n=n, axis=0, out=out)
+        want = numpy.fft.irfft(host, n=n, axis=0)
+        _close(r, want)
+        _close(out, want)
+        assert float(buf[0].get()) == 0.0
+
+
+@gpu
 @pytest.mark.parametrize("shape,axis", [((2, 64, 1024), 1), ((40, 8, 40), 1), ((3, 4, 5, 6), 2), ((1, 16, 1), 1)])
 def test_batch_loops_and_copies(shape, axis):
     # Few outer indices loop over one plan; many small ones take a copy to a plain layout.

@@ -15,10 +15,12 @@ NAN, INF = numpy.nan, numpy.inf
 # Known accuracy gaps (bounds above 4 ulp are the CUDA Programming Guide's documented max ulp errors of the
 # libdevice function used, not better algorithms): erfcinv 6 (erfcinv), ndtri 7 (normcdfinv), gamma 10 (tgamma),
 # rgamma 11 (1/tgamma), i0/i1 6 (cyl_bessel_i0/i1), i0e/i1e 7 (those times exp); j0, j1 and yn are accurate only
-# to an absolute ~2e-16 near their zeros (CUDA documents an absolute bound there), hence atol=1e-15.
+# to an absolute ~2e-16 near their zeros (CUDA documents an absolute bound there), hence atol=1e-15; yn (the
+# upward recurrence from CUDA's y0, y1, as SciPy's from Cephes') carries their difference times the recurrence's
+# growth: 4.1e-13 absolute near zeros of Y_n in the H100 run at 206e6cc+, hence atol=1e-12 for yn.
 UNARY = {
     "erf": ((-6, 6), 4), "erfc": ((-6, 27), 4), "erfcx": ((-20, 50), 4), "erfinv": ((-1, 1), 4),
-    "erfcinv": ((0, 2), 6), "ndtr": ((-30, 10), 4), "log_ndtr": ((-40, 10), 4), "ndtri": ((0, 1), 7),
+    "erfcinv": ((0, 2), 6), "ndtr": ((-30, 10), 4), "log_ndtr": ((-40, 10), 6), "ndtri": ((0, 1), 7),
     "gamma": ((-30, 170), 10), "gammaln": ((0.01, 1e5), 4), "loggamma": ((0.01, 1e5), 4),
     "gammasgn": ((-30, 30), 0), "rgamma": ((-30, 170), 11), "digamma": ((-20, 1000), "1e-13"),
     "psi": ((0.1, 100), "1e-13"), "zetac": ((1.1, 60), "1e-13"),
@@ -29,19 +31,27 @@ UNARY = {
     "expit": ((-700, 700), 4), "logit": ((0, 1), 4), "log_expit": ((-700, 700), 4), "entr": ((0, 100), 4),
     "cbrt": ((-1e6, 1e6), 1), "exp10": ((-300, 300), 2), "exp2": ((-1000, 1000), 1), "cosdg": ((-1e4, 1e4), 4),
     "sindg": ((-1e4, 1e4), 4), "tandg": ((-1e4, 1e4), 4), "cotdg": ((-1e4, 1e4), 4), "log1p": ((-0.9, 1e5), 1),
-    "expm1": ((-50, 700), 1), "cosm1": ((-10, 10), 4), "exprel": ((-50, 700), 4), "round": ((-100, 100), 0),
+    "expm1": ((-50, 700), 1), "cosm1": ((-10, 10), "8.9e-16,4.5e-16"), "exprel": ((-50, 700), 4), "round": ((-100, 100), 0),
     "ellipk": ((-10, 0.999), 4), "ellipkm1": ((1e-10, 10), 4),
 }
 BINARY = {
     "xlogy": (((0, 10), (0, 10)), 4), "xlog1py": (((0, 10), (-0.9, 10)), 4),
-    "rel_entr": (((0, 10), (0, 10)), 4), "kl_div": (((0, 10), (0, 10)), 4), "huber": (((0, 5), (-10, 10)), 4),
+    "rel_entr": (((0, 10), (0, 10)), 4), "kl_div": (((0, 10), (0, 10)), "8.9e-16,7.2e-15"), "huber": (((0, 5), (-10, 10)), 4),
     "pseudo_huber": (((0.1, 5), (-10, 10)), 4), "boxcox": (((0.1, 10), (-2, 2)), 4),
-    "boxcox1p": (((0, 10), (-2, 2)), 4), "inv_boxcox": (((0, 2), (0.1, 2)), 4),
-    "inv_boxcox1p": (((0, 2), (0.1, 2)), 4), "beta": (((0.1, 50), (0.1, 50)), "1e-12"),
+    "boxcox1p": (((0, 10), (-2, 2)), 12), "inv_boxcox": (((0, 2), (0.1, 2)), 4),
+    "inv_boxcox1p": (((0, 2), (0.1, 2)), 8), "beta": (((0.1, 50), (0.1, 50)), "1e-12"),
     "betaln": (((0.1, 500), (0.1, 500)), "1e-12"), "gammainc": (((0.1, 50), (0, 60)), "1e-11"),
     "gammaincc": (((0.1, 50), (0, 60)), "1e-11"), "poch": (((0.1, 20), (-5, 5)), "1e-12"),
-    "binom": (((0, 40), (0, 20)), "1e-12"), "yn": (((0, 10), (0.5, 50)), "1e-10,1e-15"),
+    "binom": (((0, 40), (0, 20)), "1e-12"), "yn": (((0, 10), (0.5, 50)), "1e-10,1e-12"),
 }
+# Widened where SciPy's own value is that far off and its rounding cannot be reproduced (measured with mpmath at
+# these inputs): cosm1 is cos(x) - 1 beyond pi/4 in SciPy, so one ulp of cos near 1 (1.1e-16) is ~5e5 result ulp
+# near x = 2 pi (SciPy is 502951 ulp off there); compared to 4 ulp of cos instead. log_ndtr for x in (1, 2) is
+# log1p(-exp(-t*t) erfcx(t)/2): erfcx's last bit is amplified ~5x (a correctly rounded erfcx is 5 ulp from SciPy).
+# kl_div = x log(x/y) - x + y cancels near x = y: SciPy itself is 1.6e7 ulp (8.6e-16 absolute) off the true
+# value, and one ulp of CUDA's log against glibc's moves the result by ~1 ulp of the terms (<= 10), so an atol of
+# 4 ulp of 10. boxcox1p = expm1(l log1p(x))/l multiplies log1p's rounding by up to |l log1p(x)| ~ 4.8: SciPy is
+# 7 ulp off the true value, the GPU 8 ulp off SciPy; inv_boxcox1p: SciPy 3 ulp off, the GPU 6 ulp off SciPy.
 TERNARY = {"betainc": (((0.1, 20), (0.1, 20), (0, 1)), "1e-11"), "radian": (((-360, 360), (0, 60), (0, 60)), 4)}
 
 
@@ -118,8 +128,14 @@ def test_resolution_weak_scalars_and_mixed():
     assert sp.yn.types[sp.yn._resolve((int, numpy.dtype("f4")), None, "same_kind")] == "ld->d"
     assert sp.betainc.types[sp.betainc._resolve((numpy.dtype("f4"), float, numpy.dtype("f4")), None,
                                                 "same_kind")] == "fff->f"
-    assert sp.xlogy.types[sp.xlogy._resolve((numpy.dtype("c8"), numpy.dtype("f4")), None, "same_kind")] == "DD->D"
-    assert sp.xlogy.types[sp.xlogy._resolve((numpy.dtype("f4"), float), None, "same_kind")] == "dd->d"
+    # NumPy 2.4 takes the first safe loop ('DD->D'), NumPy 2.5 the smallest ('FF->F'): the installed one decides
+    out = scipy_special.xlogy(numpy.ones(2, "c8"), numpy.ones(2, "f4")).dtype.char
+    assert sp.xlogy.types[sp.xlogy._resolve((numpy.dtype("c8"), numpy.dtype("f4")), None, "same_kind")] == \
+        out * 2 + "->" + out
+    # float32 array with a Python float: SciPy 1.17 under NumPy 2.4 takes 'dd->d', under NumPy 2.5 'ff->f'
+    out = scipy_special.xlogy(numpy.ones(2, "f4"), 1.0).dtype.char
+    assert sp.xlogy.types[sp.xlogy._resolve((numpy.dtype("f4"), float), None, "same_kind")] == \
+        out * 2 + "->" + out
     assert sp.xlogy.types[sp.xlogy._resolve((numpy.dtype("f4"), numpy.dtype("f4")), None, "same_kind")] == "ff->f"
 
 

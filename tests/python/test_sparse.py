@@ -355,3 +355,27 @@ def test_spgemm_sorted_and_unsorted_operands():
     numpy.testing.assert_array_equal(cp.asnumpy(u.indices), before)
     row = _compressed._spgemm_expand(a, b, False)
     _close(row, s @ t, numpy.float32)
+
+
+@gpu
+@pytest.mark.parametrize('fmt', ['csr', 'csc'])
+def test_conversion_keeps_duplicates_out_of_canonical_form(fmt):
+    # (0, 1) is stored twice: the transpose to the other compressed format keeps both entries, so the result
+    # must not claim canonical form; summing them afterwards gives SciPy's matrix.
+    row = numpy.array([0, 0, 1, 2, 0])
+    col = numpy.array([1, 2, 0, 2, 1])
+    val = numpy.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    ref = ss.coo_matrix((val, (row, col)), shape=(3, 3))
+    a = ss.csr_matrix((val[[0, 4, 1, 2, 3]], numpy.array([1, 1, 2, 0, 2]), numpy.array([0, 3, 4, 5])),
+                      shape=(3, 3))
+    if fmt == 'csc':
+        a = ss.csc_matrix((val[[2, 0, 4, 1, 3]], numpy.array([1, 0, 0, 0, 2]), numpy.array([0, 1, 3, 5])),
+                          shape=(3, 3))
+    assert not a.has_canonical_format
+    d = sp.csr_matrix(a) if fmt == 'csr' else sp.csc_matrix(a)
+    other = d.tocsc() if fmt == 'csr' else d.tocsr()
+    assert not other.has_canonical_format
+    assert other.nnz == 5
+    other.sum_duplicates()
+    assert other.has_canonical_format and other.nnz == 4
+    numpy.testing.assert_array_equal(other.toarray().get(), ref.toarray())

@@ -6,6 +6,7 @@ norm/onenormest, eigsh/svds and expm_multiply. CPU tests: names, signatures and 
 happens before any device use.
 """
 import inspect
+import warnings
 
 import numpy
 import pytest
@@ -97,6 +98,28 @@ def test_solver_argument_validation():
         splg.spsolve_triangular(numpy.eye(2), None)
     with pytest.raises(TypeError):
         splg.spsolve(numpy.eye(2), None)
+
+
+def test_spsolve_result_dtype_matches_scipy():
+    from cuarray.scipy.sparse.linalg._solve import _spsolve_dtype
+    kinds = [numpy.bool_, numpy.int8, numpy.int16, numpy.int32, numpy.int64, numpy.uint8, numpy.float32,
+             numpy.float64, numpy.complex64, numpy.complex128]
+    for ad in kinds:
+        A = ssp.csr_matrix(numpy.eye(2, dtype=ad))
+        for bd in kinds + [numpy.float16]:
+            want = ref.spsolve(A, numpy.ones(2, dtype=bd)).dtype
+            assert _spsolve_dtype(ad, bd) == want, (ad, bd)
+
+
+def test_spsolve_cusolver_sparse_symbols_resolve():
+    # Loads libcusolver and libcusparse and resolves cusolverSp{S,D,C,Z}csrlsvqr without a device.
+    from cuarray import _core
+    try:
+        _core.sparse.load_cusolver_sp()
+    except cp.cuda.runtime.CUDARuntimeError as e:
+        if "could not be loaded" in str(e):
+            pytest.skip("libcusolver/libcusparse not installed here")
+        raise
 
 
 # ---- GPU ----
@@ -332,6 +355,128 @@ def test_splu_spsolve_factorized(dtype):
     with pytest.warns(ref.MatrixRankWarning):
         x = splg.spsolve(sp.csr_matrix(numpy.zeros((2, 2))), cp.ones(2))
     assert numpy.isnan(_host(x)).all()
+
+
+def _spsolve_system(dtype, n=30, seed=20):
+    A = (ssp.random(n, n, density=0.15, random_state=seed) + 3 * ssp.eye(n)).tocsr()
+    if numpy.dtype(dtype).kind == "c":
+        A = (A + 1j * ssp.random(n, n, density=0.1, random_state=seed + 1)).tocsr()
+    return A.astype(dtype)
+
+
+def _tol(dtype):
+    return dict(rtol=2e-4, atol=2e-5) if numpy.dtype(dtype) in (numpy.float32, numpy.complex64) else \
+        dict(rtol=1e-10, atol=1e-12)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64, numpy.complex64, numpy.complex128])
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+def test_spsolve_matches_scipy(dtype, fmt):
+    rng = numpy.random.default_rng(21)
+    A = _spsolve_system(dtype).asformat(fmt)
+    n = A.shape[0]
+    for shape in [(n,), (n, 1), (n, 3)]:
+        b = rng.standard_normal(shape).astype(dtype)
+        if numpy.dtype(dtype).kind == "c":
+            b = b + 1j * rng.standard_normal(shape).astype(dtype)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ssp.SparseEfficiencyWarning)
+            r = ref.spsolve(A, b)
+            m = splg.spsolve(sp.csr_matrix(A).asformat(fmt), cp.asarray(b))
+        assert m.shape == r.shape and m.dtype == r.dtype, (shape, m.shape, m.dtype, r.dtype)
+        numpy.testing.assert_allclose(_host(m), r, **_tol(dtype))
+    if fmt == "coo":
+        with pytest.warns(ssp.SparseEfficiencyWarning):
+            splg.spsolve(sp.coo_matrix(A), cp.ones(n, dtype=dtype))
+
+
+@gpu
+def test_spsolve_dtype_promotion_and_inputs():
+    A = _spsolve_system(numpy.float32)
+    b = numpy.arange(A.shape[0], dtype=numpy.float64)
+    for bd in [numpy.float32, numpy.float64, numpy.int64, numpy.int8, numpy.complex64]:
+        r = ref.spsolve(A, b.astype(bd))
+        m = splg.spsolve(sp.csr_matrix(A), cp.asarray(b.astype(bd)))
+        assert m.dtype == r.dtype, bd
+        numpy.testing.assert_allclose(_host(m), r, rtol=2e-4, atol=2e-5)
+    # Duplicates and unsorted indices are summed as SciPy does.
+    data = numpy.array([1.0, 2.0, 4.0, 0.5, 3.0])
+    indices = numpy.array([1, 0, 0, 1, 1])
+    indptr = numpy.array([0, 3, 5])
+    R = ssp.csr_matrix((data, indices, indptr), shape=(2, 2))
+    M = sp.csr_matrix((cp.asarray(data), cp.asarray(indices), cp.asarray(indptr)), shape=(2, 2))
+    numpy.testing.assert_allclose(_host(splg.spsolve(M, cp.asarray([1.0, 2.0]))), ref.spsolve(R, [1.0, 2.0]),
+                                  rtol=1e-12)
+    numpy.testing.assert_allclose(_host(splg.spsolve(M.tocsc(), cp.asarray([1.0, 2.0]))),
+                                  ref.spsolve(R.tocsc(), [1.0, 2.0]), rtol=1e-12)
+    # A dense device A is converted with SciPy's warning; *_array classes work.
+    with pytest.warns(ssp.SparseEfficiencyWarning):
+        x = splg.spsolve(cp.asarray(A.toarray()), cp.ones(A.shape[0], dtype=numpy.float32))
+    numpy.testing.assert_allclose(_host(x), ref.spsolve(A, numpy.ones(A.shape[0], numpy.float32)), rtol=2e-4)
+    x = splg.spsolve(sp.csr_array(A.astype(numpy.float64)), cp.ones(A.shape[0]))
+    numpy.testing.assert_allclose(_host(x), ref.spsolve(A.astype(numpy.float64), numpy.ones(A.shape[0])),
+                                  rtol=1e-10)
+    # 1 x 1, 0 x 0, and no columns.
+    numpy.testing.assert_allclose(_host(splg.spsolve(sp.csr_matrix(numpy.array([[4.0]])), cp.asarray([2.0]))),
+                                  [0.5])
+    assert splg.spsolve(sp.csr_matrix((0, 0)), cp.ones(0)).shape == (0,)
+    assert splg.spsolve(sp.csr_matrix(A.astype(numpy.float64)), cp.ones((A.shape[0], 0))).shape == (A.shape[0], 0)
+
+
+@gpu
+def test_spsolve_sparse_rhs():
+    A = _spsolve_system(numpy.float64)
+    n = A.shape[0]
+    B = ssp.random(n, 4, density=0.3, random_state=22, format="csc")
+    for a_fmt in ["csr", "csc"]:
+        r = ref.spsolve(A.asformat(a_fmt), B)
+        m = splg.spsolve(sp.csr_matrix(A).asformat(a_fmt), sp.csc_matrix(B))
+        assert sp.issparse(m) and m.format == r.format and m.shape == r.shape and m.dtype == r.dtype
+        numpy.testing.assert_allclose(_host(m.toarray()), r.toarray(), rtol=1e-10, atol=1e-12)
+    with pytest.warns(ssp.SparseEfficiencyWarning):
+        m = splg.spsolve(sp.csr_matrix(A), sp.csr_matrix(B))
+    numpy.testing.assert_allclose(_host(m.toarray()), ref.spsolve(A, B.tocsr()).toarray(), rtol=1e-10, atol=1e-12)
+    # One sparse column gives a dense vector, as SciPy.
+    m = splg.spsolve(sp.csr_matrix(A), sp.csc_matrix(B[:, :1]))
+    r = ref.spsolve(A, B[:, :1])
+    assert isinstance(m, cp.ndarray) and m.shape == r.shape == (n,)
+    numpy.testing.assert_allclose(_host(m), r, rtol=1e-10, atol=1e-12)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64, numpy.complex64, numpy.complex128])
+def test_spsolve_singular_like_scipy(dtype):
+    S = numpy.array([[1.0, 0, 2], [2, 0, 1], [0, 0, 3]], dtype=dtype)  # a zero column: exactly singular
+    for shape in [(3,), (3, 2)]:
+        with pytest.warns(ref.MatrixRankWarning):
+            r = ref.spsolve(ssp.csr_matrix(S), numpy.ones(shape, dtype=dtype))
+        with pytest.warns(ref.MatrixRankWarning):
+            m = splg.spsolve(sp.csr_matrix(S), cp.ones(shape, dtype=dtype))
+        assert m.shape == r.shape and m.dtype == r.dtype and numpy.isnan(_host(m)).all()
+    with pytest.raises(RuntimeError, match="singular"):
+        splg.spsolve(sp.csr_matrix(S), sp.csc_matrix(numpy.ones((3, 2), dtype=dtype)))
+    with pytest.warns(ref.MatrixRankWarning):
+        m = splg.spsolve(sp.csr_matrix((3, 3), dtype=dtype), cp.ones(3, dtype=dtype))
+    assert numpy.isnan(_host(m)).all()
+
+
+@gpu
+def test_spsolve_errors_like_scipy():
+    A = sp.csr_matrix(numpy.eye(3))
+    with pytest.raises(ValueError, match="square"):
+        splg.spsolve(sp.csr_matrix(numpy.ones((2, 3))), cp.ones(2))
+    with pytest.raises(ValueError, match="dimension mismatch"):
+        splg.spsolve(A, cp.ones(4))
+    with pytest.raises(ValueError):
+        splg.spsolve(A, cp.ones((3, 2, 2)))
+    with pytest.raises(IndexError):
+        splg.spsolve(A, cp.asarray(1.0))
+    with pytest.raises(TypeError):
+        splg.spsolve(A, numpy.ones(3))
+    # permc_spec and use_umfpack are accepted and ignored.
+    numpy.testing.assert_allclose(_host(splg.spsolve(A, cp.ones(3), permc_spec="NATURAL", use_umfpack=False)),
+                                  numpy.ones(3))
 
 
 @gpu

@@ -1,7 +1,7 @@
 """cuarray.scipy: SciPy's modules on the GPU (CuPy's cupyx.scipy); submodules load on first access."""
 import importlib as _importlib
 
-_SUBMODULES = ('sparse', 'special', 'linalg', 'fft', 'fftpack')
+_SUBMODULES = ('sparse', 'special', 'linalg', 'fft', 'fftpack', 'ndimage', 'signal')
 
 
 def __getattr__(name):

@@ -137,6 +137,39 @@ TEST(FftLayout, LoopCostModel) {
   EXPECT_TRUE(loop_is_cheap(64, 1 << 20, 8));
 }
 
+// irfft(x, 3, axis=1) of a (4, 2, 5) complex64 array into (4, 3, 5) float32: the loop over axis 0 steps the
+// output by 15 floats, which leaves every odd execution's real pointer off cufftComplex alignment.
+TEST(FftLayout, OddRealLoopStrideBreaksAlignment) {
+  shape_t in{4, 2, 5}, out{4, 3, 5};
+  auto p = make_plan_layout(in, c_strides(in, 8), 8, out, c_strides(out, 4), 4, {1}, transform_kind::c2r);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->n[0], 3);
+  EXPECT_EQ(p->batch, 5);
+  ASSERT_EQ(p->loop_count(), 4);
+  EXPECT_EQ(p->loop_offsets(1), std::make_pair(std::int64_t{10}, std::int64_t{15}));
+  EXPECT_FALSE(loop_keeps_alignment(*p, 8, 4, 8));
+  // Double precision: 15 doubles is 120 bytes, not a multiple of 16 either.
+  auto d = make_plan_layout(in, c_strides(in, 16), 16, out, c_strides(out, 8), 8, {1}, transform_kind::c2r);
+  ASSERT_TRUE(d);
+  EXPECT_FALSE(loop_keeps_alignment(*d, 16, 8, 16));
+  // An even output length keeps every execution aligned; so does a plan without a host loop.
+  shape_t out4{4, 4, 5}, in3{4, 3, 5};
+  auto e = make_plan_layout(in3, c_strides(in3, 8), 8, out4, c_strides(out4, 4), 4, {1}, transform_kind::c2r);
+  ASSERT_TRUE(e);
+  ASSERT_EQ(e->loop_count(), 4);
+  EXPECT_TRUE(loop_keeps_alignment(*e, 8, 4, 8));
+  shape_t in2{2, 5}, out2{3, 5};
+  auto f = make_plan_layout(in2, c_strides(in2, 8), 8, out2, c_strides(out2, 4), 4, {0}, transform_kind::c2r);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->loop_count(), 1);
+  EXPECT_TRUE(loop_keeps_alignment(*f, 8, 4, 8));
+  // R2C reading an odd-length middle axis: the input steps by 3 * 5 floats.
+  auto r = make_plan_layout(out, c_strides(out, 4), 4, in, c_strides(in, 8), 8, {1}, transform_kind::r2c);
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->loop_count(), 4);
+  EXPECT_FALSE(loop_keeps_alignment(*r, 4, 8, 8));
+}
+
 TEST(FftPlanCache, LimitsAndValidationNeedNoDevice) {
   // Device 1000 never runs anything: the cache's bookkeeping is host-only until a plan exists.
   auto info = cuarray::fft::get_plan_cache_info(1000);

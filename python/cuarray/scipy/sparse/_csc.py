@@ -11,7 +11,8 @@ class _csc_base(_compressed):
 
     def tocsr(self, copy=False):
         data, indices, indptr = self._transposed_arrays()
-        return _base._cls('csr', self._is_array)._from_arrays(data, indices, indptr, self._shape, True)
+        return _base._cls('csr', self._is_array)._from_arrays(
+            data, indices, indptr, self._shape, True if self._canonical else None)  # duplicates survive the transpose
 
 
 class csc_matrix(_csc_base, _base.spmatrix):

@@ -11,7 +11,8 @@ class _csr_base(_compressed):
 
     def tocsc(self, copy=False):
         data, indices, indptr = self._transposed_arrays()
-        return _base._cls('csc', self._is_array)._from_arrays(data, indices, indptr, self._shape, True)
+        return _base._cls('csc', self._is_array)._from_arrays(
+            data, indices, indptr, self._shape, True if self._canonical else None)  # duplicates survive the transpose
 
 
 class csr_matrix(_csr_base, _base.spmatrix):

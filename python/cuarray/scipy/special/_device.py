@@ -89,13 +89,20 @@ __device__ double cas_entr(double x) {
 }
 __device__ double cas_rel_entr(double x, double y) {
   if (isnan(x) || isnan(y)) return cas_nan();
-  if (x > 0 && y > 0) return x * log(x / y);
+  if (x > 0 && y > 0) {
+    // SciPy 1.17: log1p of the relative difference where x/y is near 1 (its rounding would dominate log)
+    double r = x / y;
+    if (0.5 < r && r < 2.0) return x * log1p((x - y) / y);
+    if (r > 2.2250738585072014e-308 && r < cas_inf()) return x * log(r);
+    return x * (log(x) - log(y));
+  }
   if (x == 0 && y >= 0) return 0.0;
   return cas_inf();
 }
 __device__ double cas_kl_div(double x, double y) {
   if (isnan(x) || isnan(y)) return cas_nan();
-  if (x > 0 && y > 0) return x * log(x / y) - x + y;
+  // SciPy's operation order, each rounded: an FMA here would cancel differently (thousands of ulp near x = y)
+  if (x > 0 && y > 0) return __dadd_rn(__dsub_rn(__dmul_rn(x, log(x / y)), x), y);
   if (x == 0 && y >= 0) return y;
   return cas_inf();
 }
@@ -123,18 +130,88 @@ __device__ double cas_log_expit(double x) {
   if (x < 0) return x - log1p(exp(x));
   return -log1p(exp(-x));
 }
-__device__ double cas_ndtr(double x) {
-  double z = x * 0.70710678118654752440;
-  if (fabs(z) < 0.70710678118654752440) return 0.5 + 0.5 * erf(z);
-  double y = 0.5 * erfc(fabs(z));
-  return z > 0 ? 1.0 - y : y;
+// erfc as SciPy (Cephes) computes it: 1 - erf below 1, else exp(-x^2) times a rational function (P/Q below 8,
+// R/S above), 0 once x^2 > MAXLOG. SciPy's reference values carry the rounding of x*x inside exp (about 2 x^2
+// ulp), so the same steps are needed to agree within a few ulp; and Cephes underflows to 0 from x = 26.64 where
+// CUDA's erfc still returns subnormals.
+// Cephes' erf for |x| < 1, x T(x^2)/U(x^2): 1 - erf and 1/2 + erf/2 amplify its last-bit rounding up to 8x,
+// so SciPy's erfc and ndtr are matched only by the same rational function. Polynomials are evaluated with
+// separately rounded steps (no FMA contraction) as SciPy's polevl is.
+__device__ double cas_horner(double p, double x, double c) { return __dadd_rn(__dmul_rn(p, x), c); }
+__device__ double cas_erf_small(double x) {
+  const double T[5] = {9.60497373987051638749E0, 9.00260197203842689217E1, 2.23200534594684319226E3,
+                       7.00332514112805075473E3, 5.55923013010394962768E4};
+  const double U[5] = {3.35617141647503099647E1, 5.21357949780152679795E2, 4.59432382970980127987E3,
+                       2.26290000613890934246E4, 4.92673942608635921086E4};
+  double z = x * x, p = T[0], q = z + U[0];
+  for (int i = 1; i < 5; ++i) p = cas_horner(p, z, T[i]);
+  for (int i = 1; i < 5; ++i) q = cas_horner(q, z, U[i]);
+  return __dmul_rn(x, p) / q;
 }
+__device__ double cas_erfc(double a) {
+  if (isnan(a)) return a;
+  double x = fabs(a);
+  if (x < 1.0) return 1.0 - cas_erf_small(a);
+  double z = -a * a;
+  if (z < -7.09782712893383996843E2) return a < 0 ? 2.0 : 0.0;
+  z = exp(z);
+  double p, q;
+  if (x < 8.0) {
+    const double P[9] = {2.46196981473530512524E-10, 5.64189564831068821977E-1, 7.46321056442269912687E0,
+                         4.86371970985681366614E1, 1.96520832956077098242E2, 5.26445194995477358631E2,
+                         9.34528527171957607540E2, 1.02755188689515710272E3, 5.57535335369399327526E2};
+    const double Q[8] = {1.32281951154744992508E1, 8.67072140885989742329E1, 3.54937778887819891062E2,
+                         9.75708501743205489753E2, 1.82390916687909736289E3, 2.24633760818710981792E3,
+                         1.65666309194161350182E3, 5.57535340817727675546E2};
+    p = P[0];
+    for (int i = 1; i < 9; ++i) p = cas_horner(p, x, P[i]);
+    q = x + Q[0];
+    for (int i = 1; i < 8; ++i) q = cas_horner(q, x, Q[i]);
+  } else {
+    const double R[6] = {5.64189583547755073984E-1, 1.27536670759978104416E0, 5.01905042251180477414E0,
+                         6.16021097993053585195E0, 7.40974269950448939160E0, 2.97886665372100240670E0};
+    const double S[6] = {2.26052863220117276590E0, 9.39603524938001434673E0, 1.20489539808096656605E1,
+                         1.70814450747565897222E1, 9.60896809063285878198E0, 3.36907645100081516050E0};
+    p = R[0];
+    for (int i = 1; i < 6; ++i) p = cas_horner(p, x, R[i]);
+    q = x + S[0];
+    for (int i = 1; i < 6; ++i) q = cas_horner(q, x, S[i]);
+  }
+  double y = __dmul_rn(z, p) / q;
+  if (a < 0) y = 2.0 - y;
+  if (y == 0.0) return a < 0 ? 2.0 : 0.0;
+  return y;
+}
+// erfcx as SciPy (Faddeeva) computes it: for x < 0, 2 exp(x*x) - erfcx(-x) with the rounded x*x (SciPy's
+// values carry that error, ~2 x^2 ulp), 2 exp(x*x) alone below -6.1 and inf below -26.7.
+__device__ double cas_erfcx(double x) {
+  if (!(x < 0)) return erfcx(x);
+  if (x < -26.7) return cas_inf();
+  double e = __dmul_rn(2.0, exp(__dmul_rn(x, x)));
+  if (x < -6.1) return e;
+  return __dsub_rn(e, erfcx(-x));
+}
+// SciPy's (Faddeeva's) real erfc, used by its log_ndtr: exp(-x*x) erfcx(x), 0 or 2 once x*x > 750.
+__device__ double cas_erfc_fadd(double x) {
+  double xx = __dmul_rn(x, x);
+  if (xx > 750.0) return x >= 0 ? 0.0 : 2.0;
+  if (x >= 0) return __dmul_rn(exp(-xx), erfcx(x));
+  return __dsub_rn(2.0, __dmul_rn(exp(-xx), erfcx(-x)));
+}
+__device__ double cas_ndtr(double a) {
+  if (isnan(a)) return a;
+  double x = a * 0.70710678118654752440;
+  double z = fabs(x);
+  if (z < 1.0) return __dadd_rn(0.5, __dmul_rn(0.5, cas_erf_small(x)));
+  double y = 0.5 * cas_erfc(z);
+  return x > 0 ? 1.0 - y : y;
+}
+// SciPy's steps: log(erfcx(-t)/2) - t*t below -1 (no underflow), log1p(-erfc(t)/2) above; log(1-e) is not -e
+// to double precision while e ~ 1e-9 (x ~ 6), so no shortcut there.
 __device__ double cas_log_ndtr(double x) {
-  if (x > 6.0) return -0.5 * erfc(x * 0.70710678118654752440);  // log(1-e) = -e to double precision
-  if (x > -1.0) return log1p(-0.5 * erfc(x * 0.70710678118654752440));
-  // log(erfc(t)/2) = log(erfcx(t)/2) - t^2, without the underflow of erfc
-  double t = -x * 0.70710678118654752440;
-  return log(0.5 * erfcx(t)) - 0.5 * x * x;
+  double t = x * 0.70710678118654752440;
+  if (x < -1.0) return __dsub_rn(log(erfcx(-t) / 2.0), __dmul_rn(t, t));
+  return log1p(-cas_erfc_fadd(t) / 2.0);
 }
 __device__ double cas_boxcox(double x, double l) {
   if (fabs(l) < 1e-19) return log(x);
@@ -190,8 +267,10 @@ __device__ double cas_digamma(double x) {
   if (x == 0) return signbit(x) ? cas_inf() : -cas_inf();
   if (x < 0) {
     if (x == floor(x)) return cas_nan();
-    double r = x - floor(x);  // pi/tan(pi x) with an exact argument reduction
-    return cas_digamma(1.0 - x) - CAS_PI * cospi(r) / sinpi(r);
+    // SciPy (Cephes psi) reflects with r = x - trunc(x) and pi/tan(pi r): near a pole at -n-1 the rounding of
+    // pi*r (r near -1) costs ~1e-13 relative, and SciPy's values carry it, so the same steps are taken here.
+    double r = x - trunc(x);
+    return cas_digamma(1.0 - x) - CAS_PI / tan(CAS_PI * r);
   }
   // around the positive root psi(x0) = 0 the series loses accuracy: Taylor expansion at x0
   const double x0 = 1.4616321449683622, x0lo = 9.549995429965697e-17;
@@ -546,7 +625,15 @@ __device__ double cas_yn(double n, double x) {
   if (k < 0) { k = -k; if (k & 1) sign = -1.0; }
   if (x == 0) return -sign * cas_inf();
   if (x < 0) return cas_nan();
-  return sign * yn(k, x);
+  // Y_n by the upward recurrence from y0, y1 as SciPy (Cephes yn) does: stable for Y, and CUDA's yn is off by
+  // ~4e-13 absolute near its zeros at large x (measured against SciPy on the GPU).
+  if (k == 0) return sign * y0(x);
+  double a = y0(x), b = y1(x), r = 2.0;
+  for (int j = 1; j < k && !isinf(b); ++j) {
+    double c = __dsub_rn(__dmul_rn(r, b) / x, a);
+    a = b; b = c; r += 2.0;
+  }
+  return sign * b;
 }
 
 // SciPy's i0/i1 give NaN at +-inf (Cephes' Chebyshev form), CUDA's give inf

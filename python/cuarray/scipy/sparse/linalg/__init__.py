@@ -2,8 +2,9 @@
 
 Iterative solvers (cg, cgs, gmres, minres, lsqr, lsmr), eigsh/svds, expm_multiply, norm/onenormest and the
 LinearOperator algebra run on the device over sparse matrices, dense cuarray arrays and operators;
-spsolve_triangular is one device kernel. splu/spilu/factorized/spsolve factorise with SciPy's SuperLU on the host
-and solve on the device (Note [sparse LU on the host] in _solve.py).
+spsolve_triangular is one device kernel; spsolve factorises on the device by cuSOLVER's sparse QR (Note [spsolve
+by sparse QR]). splu/spilu/factorized factorise with SciPy's SuperLU on the host and solve on the device
+(Note [sparse LU on the host] in _solve.py).
 """
 from numpy.linalg import LinAlgError  # noqa: F401
 

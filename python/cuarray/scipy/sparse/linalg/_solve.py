@@ -1,9 +1,18 @@
-"""Direct sparse solvers: spsolve_triangular (a sync-free kernel on the device), splu/spilu/factorized/spsolve.
+"""Direct sparse solvers: spsolve_triangular (a sync-free kernel on the device), spsolve (cuSOLVER's sparse QR on
+the device), splu/spilu/factorized (SciPy's SuperLU on the host, solves on the device).
 
-Note [sparse LU on the host]: no sparse LU factorisation runs on the device here (cuSOLVER's sparse routines are
-deprecated and cuDSS is not loaded by cuarray), so splu and spilu factorise with SciPy's SuperLU on the host, as
-CuPy's do; the factors are copied to the device once and every solve runs there (permutations and two triangular
-solves). spsolve and factorized are built on splu. They need SciPy installed.
+Note [sparse LU on the host]: no sparse LU factorisation runs on the device here (cuDSS is not loaded by cuarray),
+so splu and spilu factorise with SciPy's SuperLU on the host, as CuPy's do; the factors are copied to the device
+once and every solve runs there (permutations and two triangular solves). factorized is built on splu. They need
+SciPy installed.
+
+Note [spsolve by sparse QR]: spsolve factorises on the device with cusolverSp<t>csrlsvqr (as CuPy's spsolve),
+in the result dtype SciPy picks (float32 stays float32). The routine solves one right-hand side per call and
+refactorises each time, so a b of k columns costs k factorisations; it takes int32 sizes (SciPy's SuperLU does
+too), blocks until done, and takes its work memory from cudaMalloc rather than cuarray's pool (on its
+out-of-memory status the pool's cached blocks are freed and the solve retried once). A is singular when the
+QR meets an exactly zero R(j,j) (tol = 0), which matches SuperLU's exactly-zero-pivot test for structurally
+singular matrices; a numerically singular one may pass either test and give huge or infinite values in both.
 """
 import warnings
 
@@ -282,45 +291,132 @@ def factorized(A):
     return solve
 
 
+def _warning_class(name):
+    """SciPy's warning class `name` (so that filters and pytest.warns written for SciPy match), else a
+    UserWarning subclass of that name."""
+    try:
+        import scipy.sparse
+        import scipy.sparse.linalg
+        for mod in (scipy.sparse.linalg, scipy.sparse):
+            if hasattr(mod, name):
+                return getattr(mod, name)
+    except ImportError:  # pragma: no cover - SciPy is a test dependency
+        pass
+    cls = _fallback_warnings.get(name)
+    if cls is None:
+        cls = _fallback_warnings[name] = type(name, (UserWarning,), {})
+    return cls
+
+
+_fallback_warnings = {}
+_INT32_MAX = numpy.iinfo(numpy.int32).max
+
+
+def _spsolve_dtype(a_dtype, b_dtype):
+    """SciPy's: A upcast to a floating type (bool/int8/int16 to float32, wider ints to float64), promoted with b."""
+    a_dtype = numpy.dtype(a_dtype)
+    if a_dtype.kind not in "fc" or a_dtype.itemsize < 4:
+        a_dtype = numpy.promote_types(a_dtype, numpy.float32)
+    dtype = numpy.promote_types(a_dtype, b_dtype)
+    if dtype not in (numpy.float32, numpy.float64, numpy.complex64, numpy.complex128):
+        raise TypeError(f"spsolve: no solver for dtype {dtype} (from A {a_dtype} and b {numpy.dtype(b_dtype)})")
+    return dtype
+
+
+def _qr_solve(A, B, dtype):
+    """x (n, k) F-ordered with A x = B column by column (Note [spsolve by sparse QR]), and the singularity index
+    (-1: nonsingular). A is CSR or CSC; B a dense (n, k) device array."""
+    from cuarray.scipy.sparse import _util
+    n = A.shape[0]
+    if n > _INT32_MAX or A.nnz > _INT32_MAX:
+        raise ValueError(f"spsolve: cuSOLVER's sparse QR takes 32-bit sizes, and this matrix has n = {n} and "
+                         f"nnz = {A.nnz} (the limit is {_INT32_MAX} for each)")
+    A = A.tocsr()
+    # The stored order is scanned, not the cached flag: a CSC/CSR conversion marks its result canonical even
+    # when duplicates came through it, and the QR needs them summed.
+    if not A._order_flags()[1]:
+        A = A.copy()
+        A._canonical = False
+        A.sum_duplicates()
+    data = cp.ascontiguousarray(A.data.astype(dtype, copy=False))
+    indices = cp.ascontiguousarray(A.indices.astype(numpy.int32, copy=False))
+    indptr = cp.ascontiguousarray(A.indptr.astype(numpy.int32, copy=False))
+    b = cp.asfortranarray(B.astype(dtype, copy=False))
+    x = cp.empty(b.shape, dtype=dtype, order="F")
+    prims = _util.prims()
+    try:
+        singular = prims.csrlsvqr(n, indptr, indices, data, b, x, 0.0, 1)
+    except cp.cuda.runtime.CUDARuntimeError as e:
+        if "ALLOC_FAILED" not in str(e):
+            raise
+        cp.get_default_memory_pool().free_all_blocks()
+        singular = prims.csrlsvqr(n, indptr, indices, data, b, x, 0.0, 1)
+    return x, singular
+
+
 def spsolve(A, b, permc_spec=None, use_umfpack=True):
-    """The solution x of A x = b for a square sparse A; b a vector (n,) or a dense (n, k) matrix, or a sparse
-    matrix (the result is then sparse CSR, as SciPy's). Singular A: SciPy's MatrixRankWarning and NaNs.
-    Note [sparse LU on the host]. ``use_umfpack`` is accepted for SciPy's signature; SuperLU is always used."""
+    """The solution x of A x = b for a square sparse A, on the device by cuSOLVER's sparse QR (Note [spsolve by
+    sparse QR]).
+
+    A: a sparse matrix (CSR or CSC; other formats and dense cuarray arrays are converted to CSC with SciPy's
+    SparseEfficiencyWarning). b: a cuarray vector (n,), a dense (n, k) cuarray array, or a sparse matrix. As
+    SciPy: b of shape (n,) or (n, 1), dense or sparse, gives a dense (n,) x; a dense (n, k) b a dense (n, k) x;
+    a sparse b of k > 1 columns a sparse x of A's class (its zeros not stored). The dtype is SciPy's: A upcast
+    to a floating type, promoted with b (float32 stays float32). A singular A gives SciPy's MatrixRankWarning
+    ("Matrix is exactly singular") and an x of NaNs, or RuntimeError("Factor is exactly singular") for a sparse
+    b of several columns, as SciPy's. n and nnz must fit in int32 (ValueError otherwise; SciPy's SuperLU has the
+    same limit). ``permc_spec`` and ``use_umfpack`` are accepted for SciPy's signature and ignored: the QR
+    orders columns itself and UMFPACK is not used.
+    """
     from cuarray.scipy import sparse
-    if not issparse(A):
-        raise TypeError(f"A must be a sparse matrix, got {type(A).__name__}")
-    if A.ndim != 2 or A.shape[0] != A.shape[1]:
-        raise ValueError(f"matrix must be square (has shape {A.shape})")
+    from cuarray.scipy.sparse._base import _cls
+    if issparse(A):
+        if A.format not in ("csr", "csc"):
+            warnings.warn("spsolve requires A be CSC or CSR matrix format",
+                          _warning_class("SparseEfficiencyWarning"), stacklevel=2)
+            A = sparse.csc_array(A)
+    elif isinstance(A, cp.ndarray):
+        if A.ndim != 2:
+            raise ValueError(f"A must be 2-D, got {A.ndim}-d")
+        warnings.warn("spsolve requires A be CSC or CSR matrix format",
+                      _warning_class("SparseEfficiencyWarning"), stacklevel=2)
+        A = sparse.csc_array(A)
+    else:
+        raise TypeError(f"A must be a sparse matrix or a cuarray.ndarray, got {type(A).__name__}")
     b_sparse = issparse(b)
     if not b_sparse and not isinstance(b, cp.ndarray):
         raise TypeError(f"b must be a cuarray.ndarray or a sparse matrix, got {type(b).__name__}")
-    n = A.shape[0]
-    if b.shape[0] != n:
+    dtype = _spsolve_dtype(A.dtype, b.dtype)
+    M, N = A.shape
+    if M != N:
+        raise ValueError(f"matrix must be square (has shape {(M, N)})")
+    if b.ndim == 0:
+        raise IndexError("b must have at least one dimension (got a 0-d array)")
+    if b.shape[0] != M:
         raise ValueError(f"matrix - rhs dimension mismatch ({A.shape} - {b.shape[0]})")
-    bd = b.toarray() if b_sparse else b
-    if bd.ndim not in (1, 2):
-        raise ValueError(f"b must be 1-d or 2-d, got {bd.ndim}-d")
-    # SciPy's rule: a single column (dense or sparse) is a vector and gives a dense (n,) solution.
-    if bd.ndim == 1 or bd.shape[1] == 1:
-        bd = bd.reshape(n)
-        b_sparse = False
-    dtype = _inexact(numpy.result_type(A.dtype, bd.dtype))
-    # SciPy's spsolve computes in float64/complex128 whatever the input precision.
-    dtype = numpy.dtype(numpy.complex128 if dtype.kind == "c" else numpy.float64)
-    import scipy.sparse.linalg
-    Ah = _to_scipy(A).astype(dtype)
-    if n == 0:
-        x = cp.zeros(bd.shape, dtype=dtype)
-        return sparse.csr_matrix(x.reshape(n, -1)) if b_sparse else x
-    try:
-        lu = scipy.sparse.linalg.splu(Ah, permc_spec=permc_spec)
-    except RuntimeError as e:
-        if "singular" not in str(e).lower():
-            raise
-        warnings.warn("Matrix is exactly singular", scipy.sparse.linalg.MatrixRankWarning, stacklevel=2)
-        x = cp.full(bd.shape, numpy.nan, dtype=dtype)
-        return sparse.csr_matrix(x.reshape(n, -1)) if b_sparse else x
-    x = SuperLU(lu).solve(bd.astype(dtype))
+    if b.ndim > 2:
+        raise ValueError(f"b must be 1-D or 2-D, got shape {b.shape}")
+    n = M
+    b_vector = b.ndim == 1 or b.shape[1] == 1
+    if b_sparse and b_vector:
+        b, b_sparse = b.toarray(), False
+    if b_sparse and b.format != "csc":
+        warnings.warn("spsolve is more efficient when sparse b is in the CSC matrix format",
+                      _warning_class("SparseEfficiencyWarning"), stacklevel=2)
+    B = b.toarray() if b_sparse else b
+    if B.ndim == 1:
+        B = B.reshape(n, 1)
+    if n == 0 or B.shape[1] == 0:
+        x, singular = cp.zeros(B.shape, dtype=dtype), -1
+    else:
+        x, singular = _qr_solve(A, B, dtype)
+    if singular >= 0:
+        if b_sparse:
+            raise RuntimeError("Factor is exactly singular")
+        warnings.warn("Matrix is exactly singular", _warning_class("MatrixRankWarning"), stacklevel=2)
+        x = cp.full(B.shape, numpy.nan, dtype=dtype)
     if b_sparse:
-        return sparse.csr_matrix(x.reshape(n, -1))
-    return x
+        return _cls(A.format, A._is_array)(cp.ascontiguousarray(x))
+    if b_vector:
+        return cp.ascontiguousarray(x).reshape(n)
+    return cp.ascontiguousarray(x).reshape(b.shape)

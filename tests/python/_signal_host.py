@@ -1,0 +1,104 @@
+"""Runs cuarray.scipy.signal without a GPU: its generated kernels compiled for the host, NumPy in place of cuarray.
+
+The kernels are grid-stride loops, so one "thread" (blockIdx 0, threadIdx 0, one block of one thread) runs a
+whole launch; launches run in order, as on one stream. The module's array calls go to NumPy through a namespace
+whose `ndarray` matches nothing (so host inputs take the asarray path the GPU code takes for host data).
+"""
+import contextlib
+import ctypes
+import hashlib
+import pathlib
+import shutil
+import subprocess
+import tempfile
+import types
+
+import numpy
+
+SHIM = r"""
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __restrict__ __restrict
+struct ca_dim3 { unsigned x, y, z; };
+static ca_dim3 blockIdx = {0, 0, 0}, threadIdx = {0, 0, 0}, gridDim = {1, 1, 1}, blockDim = {1, 1, 1};
+"""
+
+_libs = {}
+
+
+def compiler():
+    return shutil.which("g++") or shutil.which("c++")
+
+
+class _HostKernel:
+    def __init__(self, source, name):
+        key = hashlib.sha1(source.encode()).hexdigest()
+        lib = _libs.get(key)
+        if lib is None:
+            d = pathlib.Path(tempfile.mkdtemp(prefix="ca_sig_host_"))
+            (d / "k.cpp").write_text(SHIM + source)
+            r = subprocess.run([compiler(), "-std=c++17", "-O1", "-fPIC", "-shared", "-w", str(d / "k.cpp"),
+                                "-o", str(d / "k.so")], capture_output=True, text=True)
+            if r.returncode:
+                raise RuntimeError(r.stderr)
+            lib = _libs[key] = ctypes.CDLL(str(d / "k.so"))
+        self.fn = getattr(lib, name)
+
+    def __call__(self, grid, block, args):
+        conv = []
+        for a in args:
+            if isinstance(a, numpy.ndarray):
+                assert a.flags.c_contiguous, "kernel argument must be C-contiguous"
+                conv.append(ctypes.c_void_p(a.ctypes.data))
+            elif isinstance(a, numpy.int64):
+                conv.append(ctypes.c_longlong(int(a)))
+            elif isinstance(a, numpy.int32):
+                conv.append(ctypes.c_int(int(a)))
+            elif isinstance(a, (numpy.float64, float)):
+                conv.append(ctypes.c_double(float(a)))
+            elif isinstance(a, numpy.uint64):
+                conv.append(ctypes.c_void_p(int(a)))
+            else:
+                raise TypeError(type(a))
+        self.fn(*conv)
+
+
+class _NoArray:
+    pass
+
+
+def _numpy_namespace():
+    ns = types.SimpleNamespace(**{n: getattr(numpy, n) for n in dir(numpy) if not n.startswith('__')})
+    ns.ndarray = _NoArray
+    return ns
+
+
+@contextlib.contextmanager
+def host_signal(chunk=None):
+    """cuarray.scipy.signal with its device calls on the host; yields the module. `chunk` overrides the IIR
+    scan's chunk length, so that short signals walk every level of Note [IIR block scan]."""
+    import cuarray.scipy.signal as sig
+    from cuarray.scipy.signal import _conv, _filter, _kernels, _misc
+    from cuarray.scipy.signal.windows import _windows
+
+    ns = _numpy_namespace()
+    saved = [(m, '_cp', m._cp) for m in (_conv, _filter, _misc, _windows)]
+    saved += [(m, '_fft', m._fft) for m in (_conv, _misc)]
+    saved += [(_kernels, n, getattr(_kernels, n)) for n in ('conv_kernel', 'median_kernel', 'iir_kernels')]
+    saved += [(_kernels, '_cache', _kernels._cache), (_filter, '_CHUNK', _filter._CHUNK)]
+    try:
+        if chunk is not None:
+            _filter._CHUNK = chunk
+        for m in (_conv, _filter, _misc, _windows):
+            m._cp = ns
+        for m in (_conv, _misc):
+            m._fft = numpy.fft
+        _kernels.conv_kernel = lambda nd, dt: _HostKernel(_kernels.conv_source(nd, dt), 'ca_sig_conv')
+        _kernels.median_kernel = lambda nd, dt, K: _HostKernel(_kernels.median_source(nd, dt, K), 'ca_sig_median')
+        _kernels.iir_kernels = lambda N, dt: tuple(_HostKernel(_kernels.iir_source(N, dt), n)
+                                                   for n in _kernels.IIR_NAMES)
+        yield sig
+    finally:
+        for m, n, v in saved:
+            setattr(m, n, v)

@@ -1,0 +1,425 @@
+"""cuarray.scipy.ndimage filters against scipy.ndimage: every function x mode x dtype x ndim, output=, origins,
+footprints, axes, complex correlations, layouts and errors.
+
+GPU tests run the real kernels. CPU tests compile every generated kernel kind with NVRTC and run the whole
+Python layer (argument handling, offsets, passes, dtypes, exceptions) over a NumPy emulation of the kernels'
+contract (Note [ndimage kernels]), so that CI checks it against SciPy without a device.
+"""
+import types
+
+import numpy
+import pytest
+import scipy.ndimage as sndi
+
+import cuarray as cp
+import cuarray.scipy.ndimage as cndi
+from cuarray.scipy.ndimage import _filters, _kernels, _util
+
+gpu = pytest.mark.gpu
+
+MODES = ['reflect', 'constant', 'nearest', 'mirror', 'wrap', 'grid-constant', 'grid-mirror', 'grid-wrap']
+DTYPES = [numpy.dtype(t) for t in ('uint8', 'int16', 'float32', 'float64')]
+SHAPES = {1: (13,), 2: (9, 11), 3: (5, 6, 7)}
+
+
+def _input(shape, dtype, seed=0):
+    rng = numpy.random.default_rng(seed)
+    if dtype.kind == 'u':
+        return rng.integers(0, 200, shape).astype(dtype)
+    if dtype.kind == 'i':
+        return rng.integers(-100, 100, shape).astype(dtype)
+    return (rng.standard_normal(shape) * 10).astype(dtype)
+
+
+def _weights(ndim, seed=1):
+    shape = (3, 2, 3)[:ndim] if ndim > 1 else (4,)
+    w = numpy.random.default_rng(seed).random(shape) + 0.1
+    w.flat[1] = 0.0  # a zero weight is outside SciPy's footprint
+    return w
+
+
+def _footprint(ndim):
+    fp = numpy.ones((3, 4, 3)[:ndim] if ndim > 1 else (5,), dtype=bool)
+    fp.flat[0] = False
+    fp.flat[-2] = False
+    return fp
+
+
+def _rank_footprint(ndim):
+    # SciPy's 1-d fast rank path slides a box of footprint.size and ignores holes in the footprint (while the
+    # rank counts only its True entries); cuarray honours the footprint, so 1-d cases use a box.
+    return _footprint(ndim) if ndim > 1 else numpy.ones(5, dtype=bool)
+
+
+# Each case: (name, function(ndi, x, mode, out) -> array, signed): `signed` cases produce negative values, so
+# unsigned inputs get a float64 output (C's conversion of a negative double to an unsigned type is undefined).
+def _case_list():
+    def deriv2(ndi):
+        def d2(x, axis, output, mode, cval):
+            return ndi.correlate1d(x, [1, -2, 1], axis, output, mode, cval)
+        return d2
+
+    def deriv1(ndi):
+        def d1(x, axis, output, mode, cval):
+            return ndi.sobel(x, axis, output, mode, cval)
+        return d1
+
+    return [
+        ('correlate1d', lambda ndi, x, m, o: ndi.correlate1d(x, [0.5, 2, 1, 0.25], -1, o, m, 3.5, 1), False),
+        ('correlate1d_origin', lambda ndi, x, m, o: ndi.correlate1d(x, [1, 2, 3], 0, o, m, 2.0, -1), False),
+        ('convolve1d', lambda ndi, x, m, o: ndi.convolve1d(x, [1, 3, 2, 1], 0, o, m, 1.0, 1), False),
+        ('correlate', lambda ndi, x, m, o: ndi.correlate(x, _weights(x.ndim), o, m, 4.0), False),
+        ('correlate_origin', lambda ndi, x, m, o: ndi.correlate(x, _weights(x.ndim), o, m, 0.0,
+                                                                origin=[-1] + [0] * (x.ndim - 1)), False),
+        ('convolve', lambda ndi, x, m, o: ndi.convolve(x, _weights(x.ndim), o, m, 2.0, origin=1 if x.ndim == 1
+                                                       else 0), False),
+        ('uniform_filter1d', lambda ndi, x, m, o: ndi.uniform_filter1d(x, 4, 0, o, m, 5.0, -1), False),
+        ('uniform_filter', lambda ndi, x, m, o: ndi.uniform_filter(x, 3, o, m, 1.0), False),
+        ('uniform_filter_sizes', lambda ndi, x, m, o: ndi.uniform_filter(x, (2, 5, 3)[:x.ndim], o, m, 0.0,
+                                                                         origin=(-1, 2, 1)[:x.ndim]), False),
+        ('gaussian_filter1d', lambda ndi, x, m, o: ndi.gaussian_filter1d(x, 1.5, -1, 0, o, m, 2.0), False),
+        ('gaussian_filter1d_order1', lambda ndi, x, m, o: ndi.gaussian_filter1d(x, 1.2, 0, 1, o, m), True),
+        ('gaussian_filter1d_order2', lambda ndi, x, m, o: ndi.gaussian_filter1d(x, 2.0, 0, 2, o, m, 0, 3.0),
+         True),
+        ('gaussian_filter', lambda ndi, x, m, o: ndi.gaussian_filter(x, 1.3, 0, o, m, 1.0), False),
+        ('gaussian_filter_radius', lambda ndi, x, m, o: ndi.gaussian_filter(x, (1.0, 3.0, 0.5)[:x.ndim], 0, o, m,
+                                                                            truncate=2.0, radius=2), False),
+        ('gaussian_filter_order', lambda ndi, x, m, o: ndi.gaussian_filter(x, 1.0, (1, 0, 2)[:x.ndim], o, m),
+         True),
+        ('minimum_filter1d', lambda ndi, x, m, o: ndi.minimum_filter1d(x, 4, -1, o, m, 7.0, 1), False),
+        ('maximum_filter1d', lambda ndi, x, m, o: ndi.maximum_filter1d(x, 3, 0, o, m, 7.0, -1), False),
+        ('minimum_filter', lambda ndi, x, m, o: ndi.minimum_filter(x, 3, None, o, m, 7.0), False),
+        ('maximum_filter_fp', lambda ndi, x, m, o: ndi.maximum_filter(x, None, _footprint(x.ndim), o, m, 7.0),
+         False),
+        ('minimum_filter_fp', lambda ndi, x, m, o: ndi.minimum_filter(x, footprint=_footprint(x.ndim), output=o,
+                                                                      mode=m, cval=7.0, origin=1), False),
+        ('median_filter', lambda ndi, x, m, o: ndi.median_filter(x, 3, None, o, m, 7.0), False),
+        ('median_filter_fp', lambda ndi, x, m, o: ndi.median_filter(x, footprint=_rank_footprint(x.ndim), output=o,
+                                                                    mode=m, cval=7.0, origin=-1), False),
+        ('rank_filter', lambda ndi, x, m, o: ndi.rank_filter(x, -2, (3, 2, 2)[:x.ndim], None, o, m, 7.0), False),
+        ('percentile_filter', lambda ndi, x, m, o: ndi.percentile_filter(x, 30, None, _rank_footprint(x.ndim), o, m,
+                                                                         7.0), False),
+        ('prewitt', lambda ndi, x, m, o: ndi.prewitt(x, 0, o, m, 1.0), True),
+        ('sobel', lambda ndi, x, m, o: ndi.sobel(x, -1, o, m, 1.0), True),
+        ('laplace', lambda ndi, x, m, o: ndi.laplace(x, o, m, 1.0), True),
+        ('generic_laplace', lambda ndi, x, m, o: ndi.generic_laplace(x, deriv2(ndi), o, m, 2.0), True),
+        ('gaussian_laplace', lambda ndi, x, m, o: ndi.gaussian_laplace(x, 1.0, o, m), True),
+        ('gaussian_gradient_magnitude', lambda ndi, x, m, o: ndi.gaussian_gradient_magnitude(x, 1.2, o, m), True),
+        ('generic_gradient_magnitude', lambda ndi, x, m, o: ndi.generic_gradient_magnitude(x, deriv1(ndi), o, m),
+         True),
+    ]
+
+
+CASES = _case_list()
+CASE_IDS = [c[0] for c in CASES]
+
+
+def _tolerance(dtype):
+    if dtype.kind in 'iub':
+        return dict(rtol=0, atol=1)  # a sum one ulp off can truncate to the next integer
+    if dtype in (numpy.float32, numpy.complex64):
+        return dict(rtol=1e-4, atol=1e-4)
+    return dict(rtol=1e-10, atol=1e-10)
+
+
+def _compare(got, want):
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    assert got.shape == want.shape
+    numpy.testing.assert_allclose(got.astype(numpy.float64), want.astype(numpy.float64), **_tolerance(want.dtype))
+
+
+def _out_for(signed, dtype):
+    return numpy.float64 if signed and dtype.kind in 'ub' else None
+
+
+# -- host emulation of the kernels (CPU tests) -----------------------------------------------------------
+def _map(c, n, mode):
+    if mode == 'reflect':
+        c = c % (2 * n)
+        return numpy.where(c >= n, 2 * n - 1 - c, c)
+    if mode == 'mirror':
+        if n == 1:
+            return numpy.zeros_like(c)
+        p = 2 * n - 2
+        c = c % p
+        return numpy.where(c >= n, p - c, c)
+    if mode == 'wrap':
+        return c % n
+    if mode == 'nearest':
+        return numpy.clip(c, 0, n - 1)
+    return numpy.where((c < 0) | (c >= n), -1, c)
+
+
+def _emulated_launch(kind, x, out_dtype, K, mode, cval, axis=None, shift=0, w=None, offs=None, rank=0):
+    """What a generated kernel computes (Note [ndimage kernels]), in NumPy."""
+    _util.check_dtype(x.dtype)
+    out_dtype = _util.check_dtype(out_dtype)
+    acc = _kernels.acc_dtype(x.dtype, out_dtype)
+    xa = numpy.asarray(x).astype(acc)
+    if xa.size == 0:
+        return numpy.empty(x.shape, out_dtype)
+    grid = numpy.indices(x.shape)
+    vals = []
+    if kind.endswith('1d'):
+        offs = numpy.zeros((K, x.ndim), numpy.int64)
+        offs[:, axis] = numpy.arange(K) - shift
+    for k in range(K):
+        q = [_map(grid[d] + offs[k, d], x.shape[d], mode) for d in range(x.ndim)]
+        outside = numpy.zeros(x.shape, bool)
+        for qd in q:
+            outside |= qd < 0
+        v = xa[tuple(numpy.maximum(qd, 0) for qd in q)]
+        vals.append(numpy.where(outside, acc.type(cval), v))
+    vals = numpy.array(vals, dtype=acc).reshape((K,) + x.shape)
+    base = kind[:-2] if kind.endswith('1d') else kind
+    if base == 'corr':
+        r = numpy.zeros(x.shape, acc)
+        for k in range(K):
+            r += acc.type(w[k]) * vals[k]
+    elif base == 'uniform':
+        r = vals.sum(axis=0) / acc.type(K)
+    elif base == 'min':
+        r = vals.min(axis=0)
+    elif base == 'max':
+        r = vals.max(axis=0)
+    else:
+        r = numpy.sort(vals, axis=0)[rank]
+    return r.astype(out_dtype)
+
+
+@pytest.fixture
+def emulated(monkeypatch):
+    """cuarray.scipy.ndimage running on NumPy arrays through the kernel emulation."""
+    monkeypatch.setattr(_filters, '_launch', _emulated_launch)
+    monkeypatch.setattr(_filters, '_cp', numpy)
+    monkeypatch.setattr(_util, '_core', types.SimpleNamespace(ndarray=numpy.ndarray))
+    return cndi
+
+
+@pytest.mark.parametrize('name,fn,signed', CASES, ids=CASE_IDS)
+def test_emulated_matches_scipy(emulated, name, fn, signed):
+    for ndim in (1, 2, 3):
+        for dtype in DTYPES:
+            x = _input(SHAPES[ndim], dtype)
+            out = _out_for(signed, dtype)
+            for mode in (MODES if ndim < 3 else ['reflect', 'constant', 'wrap']):
+                _compare(fn(emulated, x, mode, out), fn(sndi, x, mode, out))
+
+
+def test_emulated_modes_long_filters(emulated):
+    # Filters longer than the input: the boundary rules extend periodically, as SciPy's line extension does.
+    rng = numpy.random.default_rng(5)
+    for mode in MODES:
+        for n in (1, 2, 3, 5):
+            x = rng.random(n)
+            for K in (1, 2, 7, 12):
+                w = rng.random(K)
+                for origin in range(-(K // 2), (K - 1) // 2 + 1):
+                    _compare(emulated.correlate1d(x, w, mode=mode, cval=0.7, origin=origin),
+                             sndi.correlate1d(x, w, mode=mode, cval=0.7, origin=origin))
+
+
+def test_emulated_axes_and_mode_sequences(emulated):
+    x = _input((6, 7, 5), numpy.dtype(numpy.float64))
+    for ndi_fn in (lambda n: n.gaussian_filter(x, (1.0, 2.0), mode=['wrap', 'constant'], axes=(0, 2)),
+                   lambda n: n.uniform_filter(x, (3, 4), mode=('mirror', 'nearest'), axes=(-1, 0), origin=(1, 0)),
+                   lambda n: n.minimum_filter(x, (3, 2), mode=['reflect', 'wrap'], axes=(1, 2)),
+                   lambda n: n.maximum_filter(x, footprint=numpy.eye(3, dtype=bool), axes=(0, 1)),
+                   lambda n: n.median_filter(x, 3, axes=(2,)),
+                   lambda n: n.rank_filter(x, 1, footprint=[[1, 0, 1], [0, 1, 1]], axes=(2, 0), mode='wrap'),
+                   lambda n: n.correlate(x, [[1, 2], [0, 3]], axes=(0, 2), mode='nearest', origin=(0, -1)),
+                   lambda n: n.convolve(x, [1, 2, 5, 0.5], axes=1, mode='mirror'),
+                   lambda n: n.laplace(x, axes=(0, 1)),
+                   lambda n: n.gaussian_laplace(x, [1.0, 2.0], axes=(2, 1)),
+                   lambda n: n.gaussian_gradient_magnitude(x, 1.0, axes=(0,), mode=['constant'])):
+        _compare(ndi_fn(emulated), ndi_fn(sndi))
+
+
+def test_emulated_special_shapes_and_outputs(emulated):
+    for x in (numpy.zeros((0, 4)), numpy.array(3.0), numpy.ones((1, 1)), numpy.arange(12.0).reshape(3, 4)[:, ::-2]):
+        _compare(emulated.gaussian_filter(x, 1.0), sndi.gaussian_filter(x, 1.0))
+        _compare(emulated.uniform_filter(x, 2, output='float32'), sndi.uniform_filter(x, 2, output='float32'))
+        _compare(emulated.correlate(x, numpy.ones((2,) * x.ndim)), sndi.correlate(x, numpy.ones((2,) * x.ndim)))
+    x = _input((8, 9), numpy.dtype(numpy.int16))
+    o1, o2 = numpy.zeros((8, 9), numpy.float32), numpy.zeros((8, 9), numpy.float32)
+    assert emulated.sobel(x, 0, o1) is o1
+    sndi.sobel(x, 0, o2)
+    _compare(o1, o2)
+    _compare(emulated.correlate(x, numpy.zeros((3, 3))), sndi.correlate(x, numpy.zeros((3, 3))))
+
+
+def test_emulated_complex(emulated):
+    rng = numpy.random.default_rng(2)
+    x = (rng.standard_normal((7, 8)) + 1j * rng.standard_normal((7, 8))).astype(numpy.complex64)
+    xr = rng.standard_normal((7, 8))
+    wc = numpy.array([1 + 2j, 0.5, -1j])
+    wr = numpy.array([1.0, 2.0, -0.5])
+    for f in (lambda n: n.correlate1d(x, wc, 0, mode='constant', cval=1 + 2j),
+              lambda n: n.correlate1d(x, wr, 1, mode='wrap'),
+              lambda n: n.convolve1d(xr, wc, 0, mode='mirror'),
+              lambda n: n.correlate(x, numpy.outer(wc, wr), mode='constant', cval=2 - 1j),
+              lambda n: n.convolve(xr, numpy.outer(wr, wc), mode='reflect'),
+              lambda n: n.convolve(x.astype(numpy.complex128), numpy.outer(wc, wc), mode='nearest'),
+              lambda n: n.uniform_filter(x, 3, mode='constant', cval=1j),
+              lambda n: n.gaussian_filter(x, 1.0)):
+        _compare(f(emulated), f(sndi))
+    for f in (lambda n: n.correlate1d(xr, wc, cval=1j), lambda n: n.minimum_filter(x, 3),
+              lambda n: n.median_filter(x, 3), lambda n: n.correlate1d(x, wr, output='float64')):
+        with pytest.raises(Exception) as want:
+            f(sndi)
+        with pytest.raises(want.type):
+            f(emulated)
+
+
+BAD_CALLS = [
+    lambda n, x: n.correlate1d(x, []),
+    lambda n, x: n.correlate1d(x, [[1, 2]]),
+    lambda n, x: n.correlate1d(x, [1, 2, 3], origin=2),
+    lambda n, x: n.correlate1d(x, [1, 2, 3], axis=2),
+    lambda n, x: n.correlate1d(x, [1, 2, 3], mode='bogus'),
+    # a wrong-shaped output array of the module's own kind (cuarray refuses host arrays as output, by type)
+    lambda n, x: n.correlate1d(x, [1, 2, 3], output=(cp if n is cndi else numpy).zeros((2, 2))),
+    lambda n, x: n.correlate1d(x, [1, 2, 3], output='U5'),
+    lambda n, x: n.correlate(x, [1, 2, 3]),
+    lambda n, x: n.correlate(x, numpy.ones((3, 3)), origin=(2, 0)),
+    lambda n, x: n.correlate(x, numpy.ones((3, 3)), mode=['reflect', 'wrap']),
+    lambda n, x: n.convolve(x, numpy.ones((2, 2)), origin=(1, 0)),
+    lambda n, x: n.uniform_filter1d(x, 0),
+    lambda n, x: n.uniform_filter1d(x, 3, origin=-2),
+    lambda n, x: n.uniform_filter(x, (3, 3, 3)),
+    lambda n, x: n.gaussian_filter1d(x, 1.0, order=-1),
+    lambda n, x: n.gaussian_filter1d(x, 1.0, radius=-1),
+    lambda n, x: n.gaussian_filter1d(x, 1.0, radius=1.5),
+    lambda n, x: n.gaussian_filter(x, 1.0, axes=(0, 0)),
+    lambda n, x: n.gaussian_filter(x, 1.0, axes=(3,)),
+    lambda n, x: n.minimum_filter1d(x, 0),
+    lambda n, x: n.maximum_filter1d(x, 3, origin=2),
+    lambda n, x: n.minimum_filter(x),
+    lambda n, x: n.minimum_filter(x, footprint=numpy.zeros((3, 3))),
+    lambda n, x: n.maximum_filter(x, footprint=[[1, 0], [0, 1]], mode=['reflect', 'wrap']),
+    lambda n, x: n.maximum_filter(x, footprint=[1, 0, 1]),
+    lambda n, x: n.maximum_filter(x, footprint=[[1, 0, 1]], origin=(0, 2)),
+    lambda n, x: n.median_filter(x),
+    lambda n, x: n.rank_filter(x, 9, 3),
+    lambda n, x: n.rank_filter(x, -10, 3),
+    lambda n, x: n.percentile_filter(x, 150, 3),
+    lambda n, x: n.percentile_filter(x, -150, 3),
+    lambda n, x: n.rank_filter(x, 3, footprint=[[1, 0, 1], [1, 1, 0]], mode=['reflect', 'wrap']),
+    lambda n, x: n.sobel(x, axis=-3),
+    lambda n, x: n.prewitt(x, mode=['wrap']),
+    lambda n, x: n.laplace(x, mode='grid'),
+]
+
+
+@pytest.mark.parametrize('k', range(len(BAD_CALLS)))
+def test_emulated_errors_match_scipy(emulated, k):
+    x = _input((5, 6), numpy.dtype(numpy.float64))
+    with pytest.raises(Exception) as want:
+        BAD_CALLS[k](sndi, x)
+    with pytest.raises(want.type):
+        BAD_CALLS[k](emulated, x)
+
+
+# -- CPU tests without emulation -------------------------------------------------------------------------
+def test_public_names():
+    names = {'correlate1d', 'convolve1d', 'correlate', 'convolve', 'uniform_filter1d', 'uniform_filter',
+             'gaussian_filter1d', 'gaussian_filter', 'minimum_filter1d', 'maximum_filter1d', 'minimum_filter',
+             'maximum_filter', 'median_filter', 'rank_filter', 'percentile_filter', 'prewitt', 'sobel', 'laplace',
+             'generic_laplace', 'gaussian_laplace', 'gaussian_gradient_magnitude', 'generic_gradient_magnitude'}
+    assert names <= set(dir(cndi))
+    assert cp.scipy.ndimage is cndi
+
+
+def test_host_input_refused_before_device_use():
+    with pytest.raises(TypeError):
+        cndi.gaussian_filter(numpy.ones((3, 3)), 1.0)
+    with pytest.raises(TypeError):
+        cndi.correlate1d([1.0, 2.0], [1.0])
+
+
+def test_gaussian_kernel_matches_scipy():
+    from scipy.ndimage._filters import _gaussian_kernel1d as ref
+    for sigma, order, radius in [(1.0, 0, 4), (2.5, 1, 10), (0.7, 2, 3), (3.0, 3, 12), (1.5, 4, 6)]:
+        numpy.testing.assert_allclose(_filters._gaussian_kernel1d(sigma, order, radius), ref(sigma, order, radius),
+                                      rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize('kind', ['corr1d', 'uniform1d', 'min1d', 'max1d', 'corr', 'min', 'max', 'rank'])
+def test_generated_kernels_compile(kind):
+    from cuarray.cuda.compiler import compile_using_nvrtc
+    for mode in ('reflect', 'mirror', 'wrap', 'nearest', 'constant'):
+        for ind, outd in (('uint8', 'uint8'), ('float32', 'float32'), ('int16', 'float64'), ('bool', 'float64'),
+                          ('float64', 'int64')):
+            for ndim in (1, 3):
+                src = _kernels.source(kind, ndim, mode, ind, outd, 7, axis=ndim - 1 if kind.endswith('1d') else None)
+                image, _ = compile_using_nvrtc(src, arch='80')
+                assert len(image) > 0
+
+
+# -- GPU tests ---------------------------------------------------------------------------------------------
+@gpu
+@pytest.mark.parametrize('dtype', DTYPES, ids=str)
+@pytest.mark.parametrize('name,fn,signed', CASES, ids=CASE_IDS)
+def test_matches_scipy(name, fn, signed, dtype):
+    for ndim in (1, 2, 3):
+        x = _input(SHAPES[ndim], dtype)
+        xd = cp.asarray(x)
+        out = _out_for(signed, dtype)
+        for mode in (MODES if ndim < 3 else ['reflect', 'constant', 'wrap']):
+            _compare(fn(cndi, xd, mode, out).get(), fn(sndi, x, mode, out))
+
+
+@gpu
+def test_layouts_and_output_arrays():
+    x = _input((12, 14), numpy.dtype(numpy.float32))
+    for view in (lambda a: a[::2, ::-1], lambda a: a.T, lambda a: a[3:9, 1:13:3]):
+        xv = view(x)
+        dv = view(cp.asarray(x))
+        _compare(cndi.gaussian_filter(dv, 1.5).get(), sndi.gaussian_filter(xv, 1.5))
+        _compare(cndi.median_filter(dv, 3).get(), sndi.median_filter(xv, 3))
+        _compare(cndi.correlate(dv, _weights(2)).get(), sndi.correlate(xv, _weights(2)))
+    out = cp.zeros((14, 12), numpy.float64).T
+    got = cndi.uniform_filter(cp.asarray(x), 3, output=out)
+    assert got is out
+    _compare(out.get(), sndi.uniform_filter(x, 3, output=numpy.float64))
+    d = cp.asarray(x)
+    cndi.gaussian_filter(d, 2.0, output=d)  # in place, as SciPy allows
+    _compare(d.get(), sndi.gaussian_filter(x, 2.0))
+
+
+@gpu
+def test_complex_correlations():
+    rng = numpy.random.default_rng(2)
+    x = (rng.standard_normal((7, 8)) + 1j * rng.standard_normal((7, 8))).astype(numpy.complex64)
+    wc = numpy.array([1 + 2j, 0.5, -1j])
+    xd = cp.asarray(x)
+    _compare(cndi.correlate1d(xd, wc, 0, mode='constant', cval=1 + 2j).get(),
+             sndi.correlate1d(x, wc, 0, mode='constant', cval=1 + 2j))
+    _compare(cndi.convolve(xd, numpy.outer(wc, wc), mode='wrap').get(),
+             sndi.convolve(x, numpy.outer(wc, wc), mode='wrap'))
+    _compare(cndi.convolve1d(cp.asarray(x.real), wc).get(), sndi.convolve1d(x.real, wc))
+    _compare(cndi.uniform_filter1d(xd, 3, mode='constant', cval=2j).get(),
+             sndi.uniform_filter1d(x, 3, mode='constant', cval=2j))
+
+
+@gpu
+def test_edge_shapes_and_dtypes():
+    for x in (numpy.zeros((0, 4)), numpy.array(3.0), numpy.ones((1, 1)), numpy.arange(10, dtype=numpy.int64),
+              numpy.array([True, False, True])):
+        _compare(cndi.uniform_filter(cp.asarray(x), 2, output='float64').get(),
+                 sndi.uniform_filter(x, 2, output='float64'))
+        _compare(cndi.correlate(cp.asarray(x), numpy.ones((2,) * x.ndim)).get(),
+                 sndi.correlate(x, numpy.ones((2,) * x.ndim)))
+    x = numpy.array([1.0, numpy.inf, 2.0, 3.0])
+    w = numpy.array([1.0, 0.0, 1.0])
+    _compare(cndi.correlate(cp.asarray(x), w).get(), sndi.correlate(x, w))
+
+
+@gpu
+@pytest.mark.parametrize('k', range(len(BAD_CALLS)))
+def test_errors_match_scipy(k):
+    x = _input((5, 6), numpy.dtype(numpy.float64))
+    with pytest.raises(Exception) as want:
+        BAD_CALLS[k](sndi, x)
+    with pytest.raises(want.type):
+        BAD_CALLS[k](cndi, cp.asarray(x))
