@@ -74,6 +74,26 @@ def _prepare(A, b, x0):
     return A, b, x0, dtype, m, n
 
 
+
+def _stop_code(istop, out_of_iterations, test1, test2, test3, t1, rtol, atol, ctol):
+    """LSQR's and LSMR's stopping rule (the same in both, as in SciPy): the last satisfied test wins, so the
+    checks run from the weakest reason (7: iteration limit) to the strongest (1: Ax = b solved to rtol)."""
+    if out_of_iterations:
+        istop = 7
+    if 1 + test3 <= 1:
+        istop = 6
+    if 1 + test2 <= 1:
+        istop = 5
+    if 1 + t1 <= 1:
+        istop = 4
+    if test3 <= ctol:
+        istop = 3
+    if test2 <= atol:
+        istop = 2
+    if test1 <= rtol:
+        istop = 1
+    return istop
+
 def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=False, calc_var=False, x0=None):
     """The least-squares solution of A x = b (or of the damped problem) by LSQR.
 
@@ -185,20 +205,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
         test3 = 1 / (acond + eps)
         t1 = test1 / (1 + anorm * xnorm / bnorm)
         rtol = btol + atol * anorm * xnorm / bnorm
-        if itn >= iter_lim:
-            istop = 7
-        if 1 + test3 <= 1:
-            istop = 6
-        if 1 + test2 <= 1:
-            istop = 5
-        if 1 + t1 <= 1:
-            istop = 4
-        if test3 <= ctol:
-            istop = 3
-        if test2 <= atol:
-            istop = 2
-        if test1 <= rtol:
-            istop = 1
+        istop = _stop_code(istop, itn >= iter_lim, test1, test2, test3, t1, rtol, atol, ctol)
         if show:
             print(f"{itn:6g} {r1norm:10.3e} {r2norm:10.3e}  {test1:8.1e} {test2:8.1e} {anorm:8.1e} {acond:8.1e}")
         if istop != 0:
@@ -330,20 +337,7 @@ def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=Fa
         test3 = 1 / condA
         t1 = test1 / (1 + normA * normx / normb)
         rtol = btol + atol * normA * normx / normb
-        if itn >= maxiter:
-            istop = 7
-        if 1 + test3 <= 1:
-            istop = 6
-        if 1 + test2 <= 1:
-            istop = 5
-        if 1 + t1 <= 1:
-            istop = 4
-        if test3 <= ctol:
-            istop = 3
-        if test2 <= atol:
-            istop = 2
-        if test1 <= rtol:
-            istop = 1
+        istop = _stop_code(istop, itn >= maxiter, test1, test2, test3, t1, rtol, atol, ctol)
         if show:
             print(f"{itn:6g} {normr:10.3e} {normar:10.3e}  {test1:8.1e} {test2:8.1e} {normA:8.1e} {condA:8.1e}")
         if istop > 0:
