@@ -46,5 +46,10 @@ print(f"check_pip_nvrtc: NVRTC {major}.{minor} from {path}: {size}-byte cubin")
 assert size > 0
 assert os.path.realpath(path).startswith(venv), f"NVRTC came from {path}, not from the wheel in {venv}"
 assert any(os.path.realpath(p).startswith(venv) for p in loaded.values()), loaded
+# NVRTC opens its builtins library by bare name (Note [nvrtc builtins]): it must be the wheel's, not one the
+# dynamic loader found through ld.so.cache in the toolkit this machine cannot hide.
+builtins = {l.split()[-1] for l in open("/proc/self/maps") if "libnvrtc-builtins" in l}
+print(f"check_pip_nvrtc: builtins from {sorted(builtins)}")
+assert builtins and all(os.path.realpath(b).startswith(venv) for b in builtins), builtins
 EOF
 echo "check_pip_nvrtc: ok"

@@ -1,10 +1,13 @@
 // NVRTC loaded with dlopen on first use, compilation of one request, and compile_error's readable message.
 #include "src/jit/nvrtc.hpp"
 
+#include <dirent.h>
+#include <dlfcn.h>
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
 #include <string_view>
+#include <vector>
 
 #include "cuarray/errors.hpp"
 #include "src/core/cuda_library.hpp"
@@ -191,6 +194,29 @@ bool resolve_all(nvrtc_api& a, std::string& missing) {
   return ok;
 }
 
+/// Note [nvrtc builtins]: NVRTC opens libnvrtc-builtins.so.MAJOR.MINOR by its bare name when it first compiles.
+/// Loaded from a pip wheel's directory (not on the loader's path, and the wheel's libnvrtc has no RPATH that
+/// names it), that open fails with "failed to open libnvrtc-builtins.so.13.0". Opening the builtins beside the
+/// libnvrtc we loaded first lets the loader match NVRTC's later request by soname; the handle stays open.
+void preload_builtins(const std::string& nvrtc_path) {
+  std::size_t slash = nvrtc_path.rfind('/');
+  if (slash == std::string::npos) return;
+  std::string dir = nvrtc_path.substr(0, slash);
+  std::vector<std::string> found;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      std::string_view name(e->d_name);
+      if (name.starts_with("libnvrtc-builtins.so.")) found.emplace_back(name);
+    }
+    ::closedir(d);
+  }
+  // The most specific name (libnvrtc-builtins.so.13.0 over .so.13) is the file itself, not a link to it.
+  std::sort(found.begin(), found.end(), [](const std::string& x, const std::string& y) { return x.size() > y.size(); });
+  for (const std::string& name : found) {
+    if (::dlopen((dir + "/" + name).c_str(), RTLD_NOW | RTLD_GLOBAL)) return;
+  }
+}
+
 nvrtc_api load_nvrtc() {
   nvrtc_api a;
   detail::cuda_library lib = detail::load_cuda_library(
@@ -204,6 +230,7 @@ nvrtc_api load_nvrtc() {
   a.handle = lib.handle;
   a.path = lib.path;
   a.load_error = lib.error;
+  if (a.handle) preload_builtins(a.path);
   return a;
 }
 
