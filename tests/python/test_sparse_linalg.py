@@ -554,3 +554,243 @@ def test_expm_multiply():
                                   rtol=1e-10, atol=1e-12)
     numpy.testing.assert_allclose(_host(splg.expm_multiply(cp.asarray(E.toarray()), cp.asarray(b))),
                                   ref.expm_multiply(E.toarray(), b), rtol=1e-12, atol=1e-14)
+
+
+# ---- lsqr/lsmr precision (Note [lsqr/lsmr precision] in _lsq.py) and the mixed-precision products they use ----
+
+def _lcurve_system(n=300, c=0.1):
+    """A small version of benchmarks/bench_sparse_lcurve.py: [S; c I] (float32) and [S @ m + noise; 0]."""
+    r = numpy.random.RandomState(0)
+    S = ssp.random(n, n, density=0.1, dtype=numpy.float32, random_state=r, format="csr")
+    model = r.standard_normal(n).astype(numpy.float32)
+    data = (S @ model + 0.01 * r.standard_normal(n)).astype(numpy.float32)
+    A = ssp.vstack([S, c * ssp.eye(n, format="csr", dtype=numpy.float32)]).tocsr()
+    return S, data, A, numpy.concatenate([data, numpy.zeros(n, numpy.float32)])
+
+
+def test_lsqr_lsmr_host_logic_matches_scipy(monkeypatch):
+    """The solvers' host logic with NumPy in place of cuarray: SciPy's results, and the vectors handed to the
+    operator have SciPy's dtypes (float32 b: float32 products; float64 b on a float32 matrix: float64 products)."""
+    import types
+    from cuarray.scipy.sparse.linalg import _lsq
+    ns = types.SimpleNamespace(ndarray=numpy.ndarray, zeros=numpy.zeros, atleast_1d=numpy.atleast_1d,
+                               abs=numpy.abs, linalg=numpy.linalg)
+    monkeypatch.setattr(_lsq, "cp", ns)
+    monkeypatch.setattr(_lsq, "aslinearoperator", ref.aslinearoperator)
+    monkeypatch.setattr(_lsq, "issparse", ssp.issparse)
+    rng = numpy.random.default_rng(0)
+    for adt, bdt in [(numpy.float32, numpy.float32), (numpy.float32, numpy.float64), (numpy.complex64, numpy.complex64),
+                     (numpy.complex64, numpy.complex128), (numpy.float64, numpy.float64)]:
+        A = ssp.random(60, 40, density=0.3, random_state=1, format="coo").astype(adt)
+        if numpy.dtype(adt).kind == "c":
+            A = (A * (1 + 0.5j)).tocoo()
+        b = rng.standard_normal(60).astype(bdt)
+        for name in ("lsmr", "lsqr"):
+            seen = {"ours": set(), "ref": set()}
+
+            def op(tag, M):
+                def mv(v):
+                    seen[tag].add(("matvec", v.dtype))
+                    return M @ v
+
+                def rmv(u):
+                    seen[tag].add(("rmatvec", u.dtype))
+                    return M.conj().T @ u
+                return ref.LinearOperator(M.shape, matvec=mv, rmatvec=rmv, dtype=M.dtype)
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # SciPy's float32 condA overflows to inf
+                r = getattr(ref, name)(op("ref", A.tocsr()), b)
+                m = getattr(_lsq, name)(op("ours", A.tocsr()), b)
+                m_coo = getattr(_lsq, name)(A, b)  # COO: converted to CSR once by _operator
+            assert seen["ours"] == seen["ref"], (name, adt, bdt, seen)
+            assert m[0].dtype == r[0].dtype == m_coo[0].dtype
+            assert m[1:3] == r[1:3] == m_coo[1:3]
+            # float64 vectors: the same operations in the same order as SciPy; float32: SciPy's scalars are float32.
+            tol = 1e-14 if numpy.dtype(bdt).itemsize * (2 if numpy.dtype(bdt).kind == "f" else 1) >= 16 else 1e-6
+            for got in (m[0], m_coo[0]):
+                assert numpy.linalg.norm(got - r[0]) <= tol * numpy.linalg.norm(r[0]), (name, adt, bdt)
+
+
+# Shuffles cannot run one thread at a time: the host runs the gather kernel only with one thread per row.
+_MIXED_HOST_SHIM = ("#include <cmath>\n#include <cstdlib>\nusing std::fma;\n"
+                    "static inline void atomicAdd(double* p, double v) { *p += v; }\n"
+                    "template <class T> T __shfl_xor_sync(unsigned, T, int) { std::abort(); }\n")
+
+
+def _mixed_host_kernel(name, data, vdt, indptr, indices, group=1, warp=1, threads=1, blocks=1):
+    """A mixed-product kernel compiled for the host. With threads/blocks > 1 every (block, thread) runs in turn,
+    which is exact for the scatter kernel (no shuffles) and checks its row walk for any group size."""
+    from _signal_host import _HostKernel
+    from cuarray.scipy.sparse import _mixed
+    src = _MIXED_HOST_SHIM + _mixed.source(data.dtype, vdt, indptr.dtype, indices.dtype, group, warp=warp)
+    src += (f'\nextern "C" void ca_run_all(const PTR* a, const IDX* b, const V* c, const W* d, W* e, long long n,'
+            f' int conj) {{ gridDim.x = {blocks}; blockDim.x = {threads};'
+            f' for (unsigned i = 0; i < {blocks}; ++i) for (unsigned t = 0; t < {threads}; ++t) {{'
+            f' blockIdx.x = i; threadIdx.x = t; {name}(a, b, c, d, e, n, conj); }} }}\n')
+    return _HostKernel(src, "ca_run_all")
+
+
+@pytest.mark.skipif(__import__("shutil").which("g++") is None and __import__("shutil").which("c++") is None,
+                    reason="no host C++ compiler")
+@pytest.mark.parametrize("ddt,vdt", [("float32", "float64"), ("float32", "complex128"), ("complex64", "complex128"),
+                                     ("float64", "complex128")])
+@pytest.mark.parametrize("idt", ["int32", "int64"])
+def test_mixed_products_host_emulation(ddt, vdt, idt):
+    """The mixed-precision kernels compiled for the host: A @ x and A^H @ x of CSR and CSC, as float64 NumPy."""
+    rng = numpy.random.default_rng(3)
+    A = ssp.random(37, 23, density=0.3, random_state=1, format="csr")
+    if ddt == "complex64":
+        A = A + 1j * ssp.random(37, 23, density=0.3, random_state=2, format="csr")
+    keep = numpy.ones(37)
+    keep[5] = 0  # an empty row
+    A = (ssp.diags(keep) @ A).tocsr().astype(ddt)
+    A.eliminate_zeros()
+    assert A.indptr[5] == A.indptr[6]
+    dense = A.toarray().astype(vdt)
+    for fmt in ("csr", "csc"):
+        M = A.asformat(fmt)
+        indptr, indices = M.indptr.astype(idt), M.indices.astype(idt)
+        for adjoint in (False, True):
+            n_in, n_out = (A.shape[0], A.shape[1]) if adjoint else (A.shape[1], A.shape[0])
+            x = rng.standard_normal(n_in).astype(vdt)
+            if vdt == "complex128":
+                x = x + 1j * rng.standard_normal(n_in)
+            want = dense.conj().T @ x if adjoint else dense @ x
+            gather = (fmt == "csr") != adjoint
+            name = "ca_spmv_gather" if gather else "ca_spmv_scatter"
+            runs = [dict()]
+            if not gather:  # the scatter walk with real warps, several group sizes and a capped (looping) grid
+                runs += [dict(group=g, warp=32, threads=64, blocks=1) for g in (1, 4, 32)]
+            for kw in runs:
+                out = numpy.zeros(n_out, vdt)
+                _mixed_host_kernel(name, M.data, vdt, indptr, indices, **kw)(
+                    (1,), (1,), (indptr, indices, M.data, x, out, numpy.int64(M.indptr.size - 1),
+                                 numpy.int32(adjoint)))
+                numpy.testing.assert_allclose(out, want, rtol=1e-14, atol=1e-14 * numpy.abs(want).max(),
+                                              err_msg=f"{fmt} adjoint={adjoint} {kw}")
+
+
+def test_mixed_products_plan_and_nvrtc():
+    """Kernel choice (group size, grid, supported dtype pairs) and NVRTC compilation of every variant."""
+    from cuarray.scipy.sparse import _mixed
+    assert [_mixed.group_size(nnz, 10) for nnz in (0, 10, 11, 30, 40, 160, 170, 15000)] == [1, 1, 2, 4, 4, 16, 32, 32]
+    assert _mixed.group_size(5, 0) == 1
+    assert _mixed.launch_shape(30000, 32) == ((3750,), (256,))
+    assert _mixed.launch_shape(0, 1) == ((1,), (256,))
+    assert _mixed.launch_shape(10 ** 9, 32)[0] == (1 << 16,)
+    assert _mixed.supported("float32", "float64") and _mixed.supported("complex64", "complex128")
+    assert _mixed.supported("float32", "complex128") and _mixed.supported("float64", "complex128")
+    for d, v in [("float32", "float32"), ("float64", "float64"), ("complex64", "float64"), ("float32", "complex64"),
+                 ("float16", "float64"), ("int32", "float64"), ("complex128", "complex128")]:
+        assert not _mixed.supported(d, v), (d, v)
+    import cuarray.cuda.compiler as compiler
+    for d, v in [("float32", "float64"), ("float32", "complex128"), ("complex64", "complex128"),
+                 ("float64", "complex128")]:
+        for p, i in [("int32", "int32"), ("int64", "int64"), ("int64", "int32")]:
+            for g in (1, 2, 4, 8, 16, 32):
+                image, _ = compiler.compile_using_nvrtc(_mixed.source(d, v, p, i, g), arch="90")
+                assert image
+
+
+@gpu
+@pytest.mark.parametrize("ddt,vdt", [("float32", "float64"), ("float32", "complex128"), ("complex64", "complex128"),
+                                     ("float64", "complex128"), ("complex64", "float64")])
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+@pytest.mark.parametrize("density", [0.02, 0.3, 1.0])
+def test_mixed_precision_products_match_scipy(ddt, vdt, fmt, density):
+    """A narrower sparse matrix times a float64/complex128 vector: SciPy's upcast product (float64 sums), for A @ x,
+    A.T @ x and A.H @ x, every group size (mean row length 0.8 to 80) and a strided x."""
+    rng = numpy.random.default_rng(5)
+    A = ssp.random(80, 40, density=density, random_state=2, format=fmt)
+    if ddt == "complex64":
+        A = A + 1j * ssp.random(80, 40, density=density, random_state=3, format=fmt)
+    A = A.asformat(fmt).astype(ddt)
+    d = sp.csr_matrix(A).asformat(fmt)
+    for M, Md in ((A, d), (A.T, d.T), (A.conj().T, d.conj().T)):
+        x = rng.standard_normal(2 * M.shape[1]).astype(vdt)
+        if numpy.dtype(vdt).kind == "c":
+            x = x + 1j * rng.standard_normal(2 * M.shape[1])
+        want = M @ x[::2]
+        got = Md @ cp.asarray(x)[::2]
+        assert got.dtype == want.dtype
+        numpy.testing.assert_allclose(_host(got), want, rtol=1e-13, atol=1e-13 * max(numpy.abs(want).max(), 1))
+    # NaN and inf propagate as in SciPy's upcast product (no zero skipping).
+    x = numpy.ones(A.shape[1], vdt)
+    x[0] = numpy.nan
+    numpy.testing.assert_array_equal(numpy.isnan(_host(d @ cp.asarray(x))), numpy.isnan(A @ x))
+
+
+def _well_conditioned(dtype, fmt):
+    rng = numpy.random.default_rng(11)
+    S = ssp.random(120, 80, density=0.1, random_state=4, format="csr")
+    if numpy.dtype(dtype).kind == "c":
+        S = S + 1j * ssp.random(120, 80, density=0.1, random_state=5, format="csr")
+    A = ssp.vstack([S, 3 * ssp.eye(80, format="csr")]).asformat(fmt).astype(dtype)
+    b = rng.standard_normal(200)
+    if numpy.dtype(dtype).kind == "c":
+        b = b + 1j * rng.standard_normal(200)
+    return A, b
+
+
+@gpu
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.complex64])
+@pytest.mark.parametrize("form", ["csr", "csc", "coo", "aslinearoperator", "dense", "LinearOperator"])
+def test_lsqr_lsmr_float32_matrix_float64_rhs_match_scipy(dtype, form):
+    """float32/complex64 matrices with a float64/complex128 b: SciPy iterates in float64 with the float32 matrix
+    upcast in each product (cuarray: the mixed-precision products). Same dtype, x and residual norms to 1e-9,
+    the same istop and itn."""
+    fmt = form if form in ("csr", "csc", "coo") else "csr"
+    A, b = _well_conditioned(dtype, fmt)
+    d = sp.csr_matrix(A).asformat(fmt)
+    if form == "aslinearoperator":
+        d = splg.aslinearoperator(d)
+    elif form == "dense":
+        d = cp.asarray(A.toarray())
+    elif form == "LinearOperator":
+        dd = d
+        d = splg.LinearOperator(A.shape, matvec=lambda v: dd @ v, rmatvec=lambda v: dd.conj().T @ v, dtype=dtype)
+    Ah = A.toarray().astype(numpy.complex128 if numpy.dtype(dtype).kind == "c" else numpy.float64)
+    for name in ("lsmr", "lsqr"):
+        for kw in ({}, {"damp": 0.7}, {"atol": 1e-12, "btol": 1e-12}):
+            r = getattr(ref, name)(A, b, **kw)
+            m = getattr(splg, name)(d, cp.asarray(b), **kw)
+            x = _host(m[0])
+            assert m[0].dtype == r[0].dtype == Ah.dtype, (name, m[0].dtype, r[0].dtype)
+            assert m[1] == r[1] and m[2] == r[2], (name, kw, m[1:3], r[1:3])
+            numpy.testing.assert_allclose(x, r[0], rtol=0, atol=1e-9 * numpy.abs(r[0]).max(), err_msg=name)
+            res, res_ref = numpy.linalg.norm(Ah @ x - b), numpy.linalg.norm(Ah @ r[0] - b)
+            assert abs(res - res_ref) <= 1e-9 * res_ref, (name, kw, res, res_ref)
+            assert abs(m[3] - r[3]) <= 1e-9 * abs(r[3]), (name, kw)  # normr (lsmr) / r1norm (lsqr)
+
+
+@gpu
+def test_lsqr_lsmr_empty():
+    for shape in ((0, 5), (5, 0), (0, 0)):
+        A = ssp.csr_matrix(shape, dtype=numpy.float32)
+        for name in ("lsmr", "lsqr"):
+            for b in (numpy.zeros(shape[0], numpy.float32), numpy.ones(shape[0], numpy.float64)):
+                r = getattr(ref, name)(A, b)
+                m = getattr(splg, name)(sp.csr_matrix(A), cp.asarray(b))
+                assert m[0].dtype == r[0].dtype and m[0].shape == r[0].shape and m[1:3] == r[1:3], (name, shape)
+
+
+@gpu
+def test_lsmr_lcurve_float64_rhs_matches_scipy():
+    """The L-curve's hardest coefficient in small: converged (tolerances 1e-12), SciPy with a float64 b is the same
+    to 1e-9 under any summation order, while SciPy with the float32 b (float32 products) is 2e-5 away, so a
+    float32 computation would fail this check."""
+    S, data, A, ext = _lcurve_system()
+    kw = {"atol": 1e-12, "btol": 1e-12, "maxiter": 5000}
+    S64, d64 = S.astype(numpy.float64), data.astype(numpy.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        r64 = ref.lsmr(A, ext.astype(numpy.float64), **kw)
+        r32 = ref.lsmr(A, ext, **kw)
+    res64 = numpy.linalg.norm(S64 @ r64[0] - d64)
+    assert abs(numpy.linalg.norm(S64 @ r32[0] - d64) - res64) > 1e-6 * res64  # the check below can fail
+    m = splg.lsmr(sp.csr_matrix(A), cp.asarray(ext.astype(numpy.float64)), **kw)
+    x = _host(m[0])
+    assert m[0].dtype == numpy.float64 and m[1] == r64[1] and abs(m[2] - r64[2]) <= 3, (m[1:3], r64[1:3])
+    assert abs(numpy.linalg.norm(S64 @ x - d64) - res64) <= 1e-9 * res64
+    numpy.testing.assert_allclose(x, r64[0], rtol=0, atol=1e-8 * numpy.abs(r64[0]).max())

@@ -2,7 +2,7 @@
 import numpy
 
 import cuarray as xp
-from cuarray.scipy.sparse import _base, _util
+from cuarray.scipy.sparse import _base, _mixed, _util
 from cuarray.scipy.sparse._base import _cls, issparse
 
 # Tests set this to force the row-blocked product of Note [blocked products] at a given block height.
@@ -275,6 +275,11 @@ class _compressed(_base._spbase):
         out = xp.zeros(out_shape, dtype=dt) if self.data.size == 0 or x.size == 0 else xp.empty(out_shape, dtype=dt)
         if out.size == 0 or self.data.size == 0 or x.size == 0:
             return out
+        if x.ndim == 1 and _mixed.supported(data.dtype, dt):
+            # A narrower matrix times a float64/complex128 vector: SciPy's upcast product, computed from the stored
+            # values (no float64 copy of the matrix per product; see python/cuarray/scipy/sparse/_mixed.py).
+            return _mixed.product(indptr, indices, data, xp.ascontiguousarray(x.astype(dt, copy=False)), out,
+                                  scatter=(op != 'N'))
         if indptr.dtype != indices.dtype:
             indptr = indptr.astype(indices.dtype)
         x = xp.ascontiguousarray(x.astype(dt, copy=False))

@@ -1,16 +1,28 @@
 """lsqr and lsmr: Golub-Kahan bidiagonalisation least-squares solvers (Paige-Saunders, Fong-Saunders) as SciPy's.
 
 Both accept any m x n A (sparse, dense cuarray, LinearOperator) and a damping term: they minimise
-``||A x - b||^2 + damp^2 ||x||^2``. The solution is computed in ``result_type(A, b, float64)``, as SciPy does, so
-float32 data give SciPy's float64 iterates. Vectors stay on the device; each step reads back two norms (and lsmr
-one more for ||x||) to drive the scalar recurrences and stopping tests on the host.
+``||A x - b||^2 + damp^2 ||x||^2``. Vectors stay on the device; each step reads back two norms (and lsmr one more
+for ||x||) to drive the scalar recurrences and stopping tests on the host.
+
+Note [lsqr/lsmr precision]: the dtypes are SciPy's (scipy/sparse/linalg/_isolve/lsqr.py, lsmr.py), which are not
+"everything in result_type(A, b, float)". That dtype is only the one of the iterate x (and lsmr's hbar), made by
+zeros(n, dtype). The Golub-Kahan vectors start as u = b and v = A^H u and keep the precision of b and A: with a
+float32 A and a float32 b SciPy's u, v, h (and lsqr's w) are float32 and its products are float32 products; with a
+float64 b (or x0) they are float64 and its float32 matrix is upcast in each product. This module follows the same
+rule (a float64 b on a float32 sparse matrix runs through the mixed-precision products of
+cuarray.scipy.sparse._mixed). The scalar recurrences run in Python floats (SciPy's lsmr keeps them in the
+vectors' precision); that is more precise, never less. How far results can agree with SciPy's: with the default
+tolerances the iteration stops (istop 2, atol 1e-6) before it has converged in the small singular directions, and
+the residual there follows the rounding. On the L-curve problem of benchmarks/bench_sparse_lcurve.py at its
+smallest coefficient (0.1), SciPy's own ||A x - b|| moved by 3e-3 (float32) and 6e-3 (float64) relative when the
+rows and columns were permuted (another summation order), and by 15% between a float32 and a float64 b.
 """
 import math
 
 import numpy
 
 import cuarray as cp
-from cuarray.scipy.sparse.linalg._interface import aslinearoperator
+from cuarray.scipy.sparse.linalg._interface import aslinearoperator, issparse
 
 _LSQR_MSG = ("The exact solution is  x = 0                              ",
              "Ax - b is small enough, given atol, btol                  ",
@@ -47,8 +59,24 @@ def _norm(x):
     return float(cp.linalg.norm(x))
 
 
+def _operator(A, b, x0):
+    """A as the operator the iteration multiplies with, converted once per solve where a product would otherwise
+    convert it every time: a sparse format other than CSR/CSC becomes CSR, and a dense matrix narrower than the
+    vectors (float32 with a float64 b or x0) is upcast, as NumPy's product would upcast it on each call. A sparse
+    float32/complex64 matrix stays as it is: its products with float64/complex128 vectors run in
+    cuarray.scipy.sparse._mixed without a wider copy. The vectors keep SciPy's dtypes (Note [lsqr/lsmr precision])."""
+    if issparse(A):
+        return aslinearoperator(A if A.format in ("csr", "csc") else A.tocsr())
+    if isinstance(A, cp.ndarray) and A.ndim <= 2 and isinstance(b, cp.ndarray):
+        types = [A.dtype, b.dtype] + ([x0.dtype] if isinstance(x0, cp.ndarray) else [])
+        vec = numpy.result_type(*types)
+        if vec != A.dtype and vec.kind in "fc":
+            return aslinearoperator(A.astype(vec))
+    return aslinearoperator(A)
+
+
 def _prepare(A, b, x0):
-    A = aslinearoperator(A)
+    A = _operator(A, b, x0)
     if not isinstance(b, cp.ndarray):
         raise TypeError(f"b must be a cuarray.ndarray, got {type(b).__name__} (move it with cuarray.asarray)")
     b = cp.atleast_1d(b)
