@@ -312,6 +312,9 @@ def get_window(window, Nx, fftbins=True):
             winstr = window
         else:
             raise ValueError("%s as window type is not supported." % str(type(window)))
+        if isinstance(winstr, str) and winstr.endswith('_periodic'):
+            # SciPy 1.17's spelling of a periodic window, whatever `fftbins` says.
+            winstr, sym = winstr[:-len('_periodic')], False
         try:
             func, nparams = _WINDOWS[winstr]
         except KeyError:
