@@ -59,7 +59,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
     ap.add_argument("--summarize", type=Path, metavar="RESULTS_JSON",
                     help="print the short summary (name/ratio/target columns) of an earlier run and exit")
+    ap.add_argument("--plot", type=Path, metavar="RESULTS_JSON",
+                    help="draw the PNG plots of an earlier run into --out/plots (needs matplotlib) and exit")
+    ap.add_argument("--no-plots", action="store_true", help="do not draw the PNG plots after the run")
     args = ap.parse_args(argv)
+
+    if args.plot is not None:
+        import plot
+
+        return plot.main([str(args.plot), "--out", str(args.out / "plots")])
 
     if args.summarize is not None:
         try:
@@ -112,6 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     cfg.clear(kept=True)
     print(common.render_markdown(data))
     _log(f"wrote {args.out / 'results.json'} and {args.out / 'results.md'} ({data['meta']['elapsed_s']:.1f} s)")
+    if not args.no_plots:
+        import plot  # imports matplotlib only inside, and skips with a message without it
+
+        pngs = plot.plot_results(data, args.out / "plots")
+        if pngs:
+            _log(f"wrote {len(pngs)} plots into {args.out / 'plots'}")
     return 0
 
 

@@ -62,7 +62,7 @@ problems = []
 libs = [n for n in names if os.path.basename(n).startswith("libcuarray")]
 if len(libs) != 1:
     problems.append(f"expected one libcuarray, found {libs}")
-for need in ("cuarray/__init__.py", "cuarray/_core.pyi", "cuarray/py.typed"):
+for need in ("cuarray/__init__.py", "cuarray/_core/__init__.pyi", "cuarray/py.typed"):
     if need not in names:
         problems.append(f"{need} missing")
 cores = [n for n in names if os.path.basename(n).startswith("_core.") and n.endswith(".so")]

@@ -60,7 +60,7 @@ def _from_nested(obj, dtype):
     return out
 
 
-def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=False):
+def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=False) -> ndarray:
     """A device array from a device array, an object with __cuda_array_interface__ or DLPack, a NumPy
     array, a (nested) sequence or a scalar. ``copy=None`` copies only when needed; ``copy=False`` raises
     ValueError when a copy is needed (NumPy 2)."""
@@ -116,7 +116,7 @@ def _dlpack_on_cuda(obj):
     return int(dev_type) in (2, 13)
 
 
-def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False):
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False) -> ndarray:
     """Like array() but without a copy when `a` is already a suitable device array; on `device` if given."""
     with _device_scope(device):
         return array(a, dtype=dtype, copy=copy, order=order if order is not None else "K", blocking=blocking)
@@ -126,7 +126,7 @@ def asanyarray(a, dtype=None, order=None, *, blocking=False):
     return asarray(a, dtype=dtype, order=order, blocking=blocking)
 
 
-def ascontiguousarray(a, dtype=None):
+def ascontiguousarray(a, dtype=None) -> ndarray:
     return array(a, dtype=dtype, copy=None, order="C", ndmin=1)
 
 
@@ -187,12 +187,12 @@ ones_like = _core.ones_like
 full_like = _core.full_like
 
 
-def eye(N, M=None, k=0, dtype=float, order="C", *, device=None):
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None) -> ndarray:
     with _device_scope(device):
         return _core.eye(N, M, k, dtype, order)
 
 
-def identity(n, dtype=None):
+def identity(n, dtype=None) -> ndarray:
     return _core.identity(n, dtype)
 
 
@@ -208,7 +208,7 @@ def _require_scalars(name, *values):
                             "(array-valued ends come with the elementwise engine)")
 
 
-def arange(start=None, stop=None, step=None, dtype=None, *, device=None):
+def arange(start=None, stop=None, step=None, dtype=None, *, device=None) -> ndarray:
     """Evenly spaced values in [start, stop), with NumPy's length and dtype rules."""
     if start is None and stop is None:
         raise TypeError("arange() requires stop to be specified.")

@@ -50,7 +50,7 @@ def vander(x, N=None, increasing=False):
 
 
 def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
-    """function(*indices(shape, dtype), **kwargs): the function is called once, on whole index arrays."""
+    """``function(*indices(shape, dtype), **kwargs)``: the function is called once, on whole index arrays."""
     args = _cp.indices(shape, dtype=dtype)
     return function(*args, **kwargs)
 

@@ -1,4 +1,6 @@
 """CUDA driver functions with CuPy's names (cuarray.cuda.driver); errors raise CUDADriverError."""
+from typing import TYPE_CHECKING
+
 from cuarray._core import _cuda_driver as _api
 
 CUDADriverError = _api.CUDADriverError
@@ -7,6 +9,8 @@ for _name in dir(_api):
     if not _name.startswith("_"):
         globals()[_name] = getattr(_api, _name)
 del _name
+if TYPE_CHECKING:  # the loop above, for type checkers (the extension's stub declares the wrappers)
+    from cuarray._core._cuda_driver import *  # noqa: F401,F403
 
 
 def check_status(status):

@@ -15,7 +15,7 @@ _allocator = None  # the function set with set_allocator; None until set (the de
 _local = threading.local()
 
 
-def get_default_memory_pool():
+def get_default_memory_pool() -> MemoryPool:
     global _default_pool
     if _default_pool is None:
         _default_pool = _core.get_default_memory_pool()

@@ -1,4 +1,6 @@
 """CUDA runtime queries with CuPy's names (cuarray.cuda.runtime)."""
+from typing import TYPE_CHECKING
+
 from cuarray import _core
 
 CUDARuntimeError = _core.CUDARuntimeError
@@ -61,6 +63,8 @@ for _name in dir(_api):
     if not _name.startswith("_") and _name not in globals():
         globals()[_name] = getattr(_api, _name)
 del _name
+if TYPE_CHECKING:  # the loop above, for type checkers (the extension's stub declares the wrappers)
+    from cuarray._core._cuda_runtime import *  # noqa: F401,F403
 
 
 class PointerAttributes:
@@ -268,6 +272,8 @@ _DEVICE_ATTRIBUTES = {
 for _name, _value in _DEVICE_ATTRIBUTES.items():
     globals()["cudaDevAttr" + _name] = _value
 del _name, _value
+if TYPE_CHECKING:  # the loop above, for type checkers (a stub that tools/gen_stubs.sh writes)
+    from cuarray.cuda._device_attributes import *  # noqa: F401,F403
 deviceAttributeComputeCapabilityMajor = cudaDevAttrComputeCapabilityMajor  # noqa: F821 - set just above
 deviceAttributeComputeCapabilityMinor = cudaDevAttrComputeCapabilityMinor  # noqa: F821
 

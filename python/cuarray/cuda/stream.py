@@ -1,5 +1,6 @@
 """Streams and events (cuarray.cuda.Stream, Event); the current stream is per thread and per device."""
 import threading
+from typing import ClassVar
 
 from cuarray import _core
 
@@ -96,6 +97,9 @@ class Stream(_BaseStream):
     """A CUDA stream. ``Stream(null=True)`` is the legacy default stream."""
 
     __slots__ = ()
+    # Set below the class (each is a Stream); declared here for type checkers.
+    null: ClassVar["Stream"]
+    ptds: ClassVar["Stream"]
 
     def __init__(self, null=False, non_blocking=False, priority=0, ptds=False):
         self.device_id = _core.get_device_id()

@@ -45,19 +45,20 @@ grid = BuiltinFunc("grid", "grid(ndim): the thread's index in the grid (threadId
                            "an int for ndim=1, a tuple for 2 or 3.")
 gridsize = BuiltinFunc("gridsize", "gridsize(ndim): the number of threads in the grid (blockDim * gridDim per axis).")
 laneid = BuiltinFunc("laneid", "laneid(): the lane of the calling thread in its warp, in [0, warpsize).")
-range = BuiltinFunc("range", "range(start, stop, step, *, unroll=None): range with loop unrolling "
+range = BuiltinFunc("range", "``range(start, stop, step, *, unroll=None)``: range with loop unrolling "
                              "(unroll=True for full unrolling, an int for a factor).")
 syncthreads = BuiltinFunc("syncthreads", "syncthreads(): __syncthreads().")
-syncwarp = BuiltinFunc("syncwarp", "syncwarp(*, mask=0xffffffff): __syncwarp(mask).")
+syncwarp = BuiltinFunc("syncwarp", "``syncwarp(*, mask=0xffffffff)``: ``__syncwarp(mask)``.")
 shared_memory = BuiltinFunc(
     "shared_memory", "shared_memory(dtype, size, alignment=None): a 1-D array in shared memory; size=None declares "
                      "dynamic (extern) shared memory sized by the launch's shared_mem.")
-shfl_sync = BuiltinFunc("shfl_sync", "shfl_sync(mask, var, val_id, *, width=32): __shfl_sync.")
-shfl_up_sync = BuiltinFunc("shfl_up_sync", "shfl_up_sync(mask, var, val_id, *, width=32): __shfl_up_sync.")
-shfl_down_sync = BuiltinFunc("shfl_down_sync", "shfl_down_sync(mask, var, val_id, *, width=32): __shfl_down_sync.")
-shfl_xor_sync = BuiltinFunc("shfl_xor_sync", "shfl_xor_sync(mask, var, val_id, *, width=32): __shfl_xor_sync.")
+shfl_sync = BuiltinFunc("shfl_sync", "``shfl_sync(mask, var, val_id, *, width=32)``: ``__shfl_sync``.")
+shfl_up_sync = BuiltinFunc("shfl_up_sync", "``shfl_up_sync(mask, var, val_id, *, width=32)``: ``__shfl_up_sync``.")
+shfl_down_sync = BuiltinFunc("shfl_down_sync", "``shfl_down_sync(mask, var, val_id, *, width=32)``: ``__shfl_down_sync``.")
+shfl_xor_sync = BuiltinFunc("shfl_xor_sync", "``shfl_xor_sync(mask, var, val_id, *, width=32)``: ``__shfl_xor_sync``.")
 
-_ATOMIC_DOC = ("atomic_{0}(array, index, value): atomically updates array[index] ({1}) and returns the old value.")
+_ATOMIC_DOC = ("``atomic_{0}(array, index, value)``: atomically updates ``array[index]`` (``{1}``) and returns the old "
+               "value.")
 atomic_add = BuiltinFunc("atomic_add", _ATOMIC_DOC.format("add", "+= value"))
 atomic_sub = BuiltinFunc("atomic_sub", _ATOMIC_DOC.format("sub", "-= value"))
 atomic_exch = BuiltinFunc("atomic_exch", _ATOMIC_DOC.format("exch", "= value"))

@@ -2,6 +2,7 @@
 import inspect
 import operator
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -293,4 +294,20 @@ _LEGACY_FUNCTIONS = (
 for _name in _LEGACY_FUNCTIONS:
     globals()[_name] = _module_function(_name)
 del _name
+
+if TYPE_CHECKING:
+    # The loop above is opaque to type checkers: each module function has its RandomState method's parameters.
+    _rs = RandomState()
+    rand, randn, random, random_sample, ranf, sample = _rs.rand, _rs.randn, _rs.random, _rs.random_sample, _rs.ranf, _rs.sample
+    randint, random_integers, standard_normal = _rs.randint, _rs.random_integers, _rs.standard_normal
+    standard_exponential, standard_gamma, normal = _rs.standard_exponential, _rs.standard_gamma, _rs.normal
+    uniform, exponential, gamma, beta, chisquare = _rs.uniform, _rs.exponential, _rs.gamma, _rs.beta, _rs.chisquare
+    lognormal, logistic, laplace, gumbel, binomial = _rs.lognormal, _rs.logistic, _rs.laplace, _rs.gumbel, _rs.binomial
+    poisson, geometric, hypergeometric, multinomial = _rs.poisson, _rs.geometric, _rs.hypergeometric, _rs.multinomial
+    dirichlet, multivariate_normal, choice = _rs.dirichlet, _rs.multivariate_normal, _rs.choice
+    permutation, shuffle, f, noncentral_f = _rs.permutation, _rs.shuffle, _rs.f, _rs.noncentral_f
+    noncentral_chisquare, negative_binomial = _rs.noncentral_chisquare, _rs.negative_binomial
+    standard_cauchy, standard_t, weibull, pareto = _rs.standard_cauchy, _rs.standard_t, _rs.weibull, _rs.pareto
+    power, rayleigh, wald, triangular, vonmises = _rs.power, _rs.rayleigh, _rs.wald, _rs.triangular, _rs.vonmises
+    logseries, zipf, bytes = _rs.logseries, _rs.zipf, _rs.bytes
 del operator

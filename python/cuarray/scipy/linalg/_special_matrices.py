@@ -225,7 +225,7 @@ def dft(n, scale=None):
 
 
 def fiedler(a):
-    """Fiedler matrix |a[i] - a[j]| (batched over leading axes)."""
+    """Fiedler matrix ``|a[i] - a[j]|`` (batched over leading axes)."""
     a = _atleast_1d(a)
     if a.size == 0:
         return _cp.asarray([], dtype=numpy.float64)

@@ -103,7 +103,7 @@ class _spbase:
         return self.toarray(order=order, out=out)
 
     def get(self, stream=None):
-        """A SciPy matrix (or array, for the *_array classes) of the same format with the values on the host."""
+        """A SciPy matrix (or array, for the ``*_array`` classes) of the same format with the values on the host."""
         return self.tocsr().get(stream).asformat(self.format)
 
     def copy(self):
@@ -526,11 +526,11 @@ class _spbase:
 
 
 class spmatrix:
-    """Marks the *_matrix classes (SciPy's spmatrix): `*` is the matrix product, reductions keep 2-D."""
+    """Marks the ``*_matrix`` classes (SciPy's spmatrix): ``*`` is the matrix product, reductions keep 2-D."""
 
 
 class sparray:
-    """Marks the *_array classes (SciPy's sparray): `*` is elementwise."""
+    """Marks the ``*_array`` classes (SciPy's sparray): ``*`` is elementwise."""
 
 
 def issparse(x):
