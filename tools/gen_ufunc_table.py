@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Generates src/ops/ufunc_table.inc: every NumPy ufunc's loops (in NumPy's order) with their kernel bodies,
+"""Generates src/engine/ufunc_table.inc: every NumPy ufunc's loops (in NumPy's order) with their kernel bodies,
 and include/cuarray/ufunc_list.inc: the names, arities and aliases the public C++ header declares functions for.
 
 The loops come from the installed NumPy's `ufunc.types`, kept to cuarray's fourteen dtypes ('q'/'Q' fold
-into 'l'/'L', both int64/uint64 on Linux). Each body calls `ca_uf_<name>` from src/kernels/jit/ca_ufuncs.cuh.
+into 'l'/'L', both int64/uint64 on Linux). Each body calls `ca_uf_<name>` from src/engine/device/ca_ufuncs.cuh.
 float16 loops compute in float32, as NumPy's do, except where NumPy works on the float16 bits.
 
 Usage: python3 tools/gen_ufunc_table.py [--check]   (--check: exit 1 if the file is out of date)
@@ -14,7 +14,7 @@ import sys
 import numpy
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-OUT = ROOT / "src" / "ops" / "ufunc_table.inc"
+OUT = ROOT / "src" / "engine" / "ufunc_table.inc"
 LIST_OUT = ROOT / "include" / "cuarray" / "ufunc_list.inc"
 SUPPORTED = set("?bhilqBHILQefdFD")
 FOLD = str.maketrans("qQ", "lL")

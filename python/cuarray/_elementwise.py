@@ -16,7 +16,7 @@ _CPP_KEYWORDS = frozenset("""
     this thread_local throw true try typedef typeid typename union unsigned using virtual void volatile wchar_t
     while xor xor_eq""".split())
 # Names the generated kernel declares at function scope, where loop_prep and after_loop also live (see
-# src/ops/elementwise.cpp): a parameter or type placeholder named so is usable in the operation (which runs
+# src/engine/elementwise.cpp): a parameter or type placeholder named so is usable in the operation (which runs
 # in a nested block) but gets no alias in loop_prep.
 _KERNEL_SCOPE = re.compile(r"^(n|L|pw|stride|nvec|[pv][0-9]+|raw[0-9]+)$")
 _CONTROL = re.compile(r"\b(if|else|for|while|do|switch|goto|continue|break|return)\b|\?")

@@ -2,7 +2,7 @@
 
 Imported by cuarray/__init__.py before the extension module, and kept to the standard library (os, sys), so
 that the directories are in place before the first library is loaded. The loader (Note [cuda library search
-order] in src/core/cuda_library.cpp) reads CUARRAY_NVIDIA_LIB_DIRS on each first use of a library and tries
+order] in src/cuda/library.cpp) reads CUARRAY_NVIDIA_LIB_DIRS on each first use of a library and tries
 those directories before the CUDA toolkit.
 """
 import os

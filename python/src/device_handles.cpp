@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common.hpp"
-#include "src/jit/nvrtc.hpp"
+#include "src/engine/engine.hpp"
 #include "src/linalg/cublas.hpp"
 
 namespace cuarray::sparse {

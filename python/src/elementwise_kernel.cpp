@@ -10,7 +10,7 @@
 
 #include "common.hpp"
 #include "src/core/internal.hpp"
-#include "src/ops/elementwise.hpp"
+#include "src/engine/engine.hpp"
 
 namespace cuarray::py {
 

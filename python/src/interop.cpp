@@ -9,7 +9,7 @@
 #include <string>
 
 #include "common.hpp"
-#include "src/cuda/check.hpp"
+#include "src/cuda/cuda.hpp"
 
 namespace cuarray::py {
 

@@ -13,9 +13,8 @@
 
 #include "common.hpp"
 #include "cuarray/kernel.hpp"
-#include "src/jit/driver.hpp"
-#include "src/jit/kernel.hpp"
-#include "src/jit/nvrtc.hpp"
+#include "src/cuda/cuda.hpp"
+#include "src/engine/engine.hpp"
 
 namespace cuarray::py {
 

@@ -10,7 +10,7 @@
 #include "args.hpp"
 #include "common.hpp"
 #include "fusion_hook.hpp"
-#include "src/ops/reduction_engine.hpp"
+#include "src/engine/engine.hpp"
 
 namespace cuarray::py {
 

@@ -8,8 +8,7 @@
 #include <memory>
 
 #include "common.hpp"
-#include "src/core/cuda_library.hpp"
-#include "src/cuda/check.hpp"
+#include "src/cuda/cuda.hpp"
 
 namespace cuarray::py {
 

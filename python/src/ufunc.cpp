@@ -13,10 +13,7 @@
 #include "args.hpp"
 #include "common.hpp"
 #include "fusion_hook.hpp"
-#include "src/jit/nvrtc.hpp"
-#include "src/ops/elementwise.hpp"
-#include "src/ops/ufunc.hpp"
-#include "src/ops/ufunc_methods.hpp"
+#include "src/engine/engine.hpp"
 
 namespace cuarray::py {
 
@@ -78,7 +75,7 @@ bool to_arg_ref(nb::handle obj, ufunc_arg_ref& out, std::optional<array>& holder
       }
       PyErr_Clear();
     }
-    // Beyond 64 bits: the loop decides (Note [big Python ints] in src/ops/ufunc.cpp); float64 holds it,
+    // Beyond 64 bits: the loop decides (Note [big Python ints] in src/engine/ufunc.cpp); float64 holds it,
     // +-inf past float64's range.
     double d = PyLong_AsDouble(o);
     if (d == -1.0 && PyErr_Occurred()) {
@@ -510,7 +507,7 @@ void install_operator_slots(nb::handle cls) {
 
 void init_ufunc(nb::module_& m) {
   nb::class_<py_ufunc> ufunc_cls(m, "ufunc");
-  // ufunc methods (src/ops/ufunc_methods.cpp). NumPy's default axis of reduce/accumulate/reduceat is 0.
+  // ufunc methods (src/engine/ufunc_methods.cpp). NumPy's default axis of reduce/accumulate/reduceat is 0.
   auto arr_of = [](nb::handle x) -> array {
     if (is_ndarray(x)) return as_py_array(x).a;
     ufunc_arg a;

@@ -11,7 +11,7 @@
 
 #include "cuarray/errors.hpp"
 #include "cuarray/fft.hpp"
-#include "src/core/cuda_library.hpp"
+#include "src/cuda/library.hpp"
 #include "src/core/internal.hpp"
 
 namespace cuarray::detail::fft {

@@ -94,7 +94,7 @@ __device__ inline bool is_nonzero(c128 v) {
 // undefined; on x86-64 its casts go through cvttsd2si, 32-bit for int8..int32, uint8 and uint16, 64-bit
 // for int64 and uint32 (the "integer indefinite" minimum value for NaN and out-of-range input, then the
 // low bits), and uint64 by the usual 2**63 split. astype (these kernels), the ufuncs' casts
-// (ca_float_to_int in src/kernels/jit/ca_types.cuh) and host scalar casts (src/core/scalar.cpp) all give
+// (ca_float_to_int in src/engine/device/ca_types.cuh) and host scalar casts (src/core/scalar.cpp) all give
 // those values, so the three paths agree with each other and with NumPy on x86-64.
 __device__ inline int float_to_i32(double d) {
   return (d > -2147483649.0 && d < 2147483648.0) ? static_cast<int>(d) : static_cast<int>(-2147483647 - 1);

@@ -41,7 +41,7 @@ void launch_histogram(const double* sample, std::int64_t n, const histogram_layo
                       const double* w, void* out, cudaStream_t stream);
 
 // Host arithmetic of NumPy's histogram code, replicated rounding by rounding (Note [histogram edges] in
-// src/ops/counting.cpp); defined there.
+// src/ops/statistics_histograms.cpp); defined there.
 
 /// `v` rounded to the nearest value of `t` when `t` is float16 or float32; unchanged otherwise.
 double round_to(double v, dtype t);

@@ -8,7 +8,7 @@
 
 namespace cuarray::detail {
 
-/// Hands out CUB's temporary storage. The implementation (src/ops) takes it from the memory pool on the
+/// Hands out CUB's temporary storage. The implementation (src/engine/scan.hpp) takes it from the memory pool on the
 /// stream of the call and keeps it until the caller returns; stream order makes that safe.
 struct scratch_allocator {
   virtual void* allocate(std::size_t bytes) = 0;

@@ -12,7 +12,7 @@
 #include "cuarray/device.hpp"
 #include "cuarray/errors.hpp"
 #include "cuarray/products.hpp"
-#include "src/core/cuda_library.hpp"
+#include "src/cuda/library.hpp"
 #include "src/core/internal.hpp"
 
 namespace cuarray::detail {

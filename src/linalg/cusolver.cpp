@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cuarray/errors.hpp"
-#include "src/core/cuda_library.hpp"
+#include "src/cuda/library.hpp"
 #include "src/core/internal.hpp"
 
 namespace cuarray::detail::cusolver {

@@ -18,7 +18,7 @@
 #include "src/core/internal.hpp"
 #include "src/linalg/cublas.hpp"
 #include "src/linalg/products_internal.hpp"
-#include "src/ops/elementwise.hpp"
+#include "src/engine/elementwise.hpp"
 
 namespace cuarray {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "cuarray/array.hpp"
-#include "src/ops/elementwise.hpp"
+#include "src/engine/elementwise.hpp"
 
 namespace cuarray::detail {
 

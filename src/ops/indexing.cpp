@@ -16,7 +16,7 @@
 #include "cuarray/select.hpp"
 #include "src/core/internal.hpp"
 #include "src/kernels/index_kernels.hpp"
-#include "src/ops/manip_internal.hpp"
+#include "src/ops/manipulation_internal.hpp"
 
 namespace cuarray {
 

@@ -13,7 +13,7 @@
 #include "cuarray/scan.hpp"
 #include "cuarray/sorting.hpp"
 #include "src/core/internal.hpp"
-#include "src/ops/elementwise.hpp"
+#include "src/engine/elementwise.hpp"
 
 namespace cuarray {
 

@@ -9,7 +9,7 @@
 
 #include "cuarray/errors.hpp"
 #include "cuarray/sparse.hpp"
-#include "src/core/cuda_library.hpp"
+#include "src/cuda/library.hpp"
 #include "src/core/internal.hpp"
 
 namespace cuarray::sparse {

@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "cuarray/cuarray.hpp"
-#include "src/jit/nvrtc.hpp"
-#include "src/ops/elementwise.hpp"
+#include "src/engine/compile.hpp"
+#include "src/engine/elementwise.hpp"
 
 namespace cuarray::test {
 

@@ -219,7 +219,7 @@ def _special_grid():
 
 @pytest.fixture(scope="module")
 def host_complex_math(tmp_path_factory):
-    """The kernels' complex math (src/kernels/jit/ca_complex_math.cuh) compiled for the host."""
+    """The kernels' complex math (src/engine/device/ca_complex_math.cuh) compiled for the host."""
     cxx = shutil.which("g++") or shutil.which("c++")
     if not cxx:
         pytest.skip("no host C++ compiler")
@@ -230,7 +230,7 @@ def host_complex_math(tmp_path_factory):
                    'extern "C" int eval(const char* name, double re, double im, double* out) {\n'
                    "  ca_complex128 z(re, im);\n" + body + "\n  return 1;\n}\n")
     lib = src.with_suffix(".so")
-    r = subprocess.run([cxx, "-std=c++17", "-O1", "-fPIC", "-shared", "-w", f"-I{ROOT / 'src/kernels/jit'}",
+    r = subprocess.run([cxx, "-std=c++17", "-O1", "-fPIC", "-shared", "-w", f"-I{ROOT / 'src/engine/device'}",
                         str(src), "-o", str(lib)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-4000:]
     dll = ctypes.CDLL(str(lib))

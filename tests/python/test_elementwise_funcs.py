@@ -18,7 +18,7 @@ from cuarray import testing
 gpu = pytest.mark.gpu
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-HEADERS = ROOT / "src" / "kernels" / "jit"
+HEADERS = ROOT / "src" / "engine" / "device"
 INF, NAN = numpy.inf, numpy.nan
 
 # The dtypes of the tests (all fourteen where cheap; int16/uint16/uint32 behave as their neighbours).

@@ -17,7 +17,7 @@ import cuarray as cp
 from cuarray.testing import _ufunc_cases as cases
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-HEADERS = ROOT / "src" / "kernels" / "jit"
+HEADERS = ROOT / "src" / "engine" / "device"
 SHIM = r"""
 #define __global__
 #define __device__

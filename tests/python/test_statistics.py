@@ -20,7 +20,7 @@ import cuarray as cp
 gpu = pytest.mark.gpu
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-HEADERS = ROOT / "src" / "kernels" / "jit"
+HEADERS = ROOT / "src" / "engine" / "device"
 METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
            "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher", "midpoint", "nearest"]
 FLOAT_CONSTANTS = {"closest_observation", "hazen", "median_unbiased", "normal_unbiased", "midpoint"}

@@ -15,7 +15,7 @@ import pytest
 from cuarray.testing import _ufunc_cases as cases
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-HEADERS = ROOT / "src" / "kernels" / "jit"
+HEADERS = ROOT / "src" / "engine" / "device"
 CTYPE = {"?": "bool", "b": "signed char", "h": "short", "i": "int", "l": "long long", "B": "unsigned char",
          "H": "unsigned short", "I": "unsigned int", "L": "unsigned long long", "e": "ca_half", "f": "float",
          "d": "double", "F": "ca_complex64", "D": "ca_complex128"}

@@ -18,7 +18,7 @@ TRANSCENDENTAL = {"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "loga
                   "degrees", "radians", "reciprocal", "divide", "true_divide", "absolute", "sign", "square",
                   "multiply"}
 
-TABLE = pathlib.Path(__file__).resolve().parents[3] / "src" / "ops" / "ufunc_table.inc"
+TABLE = pathlib.Path(__file__).resolve().parents[3] / "src" / "engine" / "ufunc_table.inc"
 
 
 def table_loops(path=TABLE):

@@ -8,9 +8,9 @@
 #include "tests/cpp/test_util.hpp"
 #include "cuarray/cuarray.hpp"
 #include "cuarray/products.hpp"
-#include "src/jit/nvrtc.hpp"
+#include "src/engine/compile.hpp"
 #include "src/linalg/products_internal.hpp"
-#include "src/ops/elementwise.hpp"
+#include "src/engine/elementwise.hpp"
 
 using namespace cuarray;
 using cuarray::test::expect_throw_with;

@@ -10,8 +10,8 @@
 #include "cuarray/errors.hpp"
 #include "cuarray/index_funcs.hpp"
 #include "cuarray/memory.hpp"
-#include "src/jit/nvrtc.hpp"
-#include "src/ops/elementwise.hpp"
+#include "src/engine/compile.hpp"
+#include "src/engine/elementwise.hpp"
 
 using namespace cuarray;
 using cuarray::test::expect_throw_with;

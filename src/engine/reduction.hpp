@@ -1,0 +1,58 @@
+// The reduction kernel generator: a map, an associative combine and a post step over any set of axes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cuarray/array.hpp"
+
+namespace cuarray::red {
+
+/// What a reduction computes (Note [reduction kernels] in reduction.cpp). Code fragments are statements:
+/// `map` sets `m` (acc_t) from `x` (in_t), `_j` (the element's C-order index in the reduced axes) and, with a
+/// per-output operand, `mu`; `combine` sets `r` from `a` and `b`; `post` sets `y` (out_t) from `a`, `_n` (the
+/// number of reduced elements) and `p0` (a double parameter). `acc` is a C++ type name (a struct is allowed:
+/// define it in `preamble`) and `identity` an expression of that type.
+struct spec {
+  std::string name;
+  std::string preamble;
+  std::string acc;        ///< accumulator type name
+  std::string in_compute; ///< type the input is loaded as (`x`)
+  std::vector<std::string> extra_compute;  ///< types of further inputs (`x1`, `x2`, ...), same shape as `in`
+  std::string out_compute; ///< type of `y`
+  std::string map = "m = x;";
+  std::string combine;
+  std::string post = "y = a;";
+  std::string identity;
+  std::size_t acc_bytes = 0;  ///< sizeof(acc_t) on the device (partials are stored raw)
+  bool sequential = false;  ///< the combine is not associative: one thread folds each output in order
+};
+
+/// Everything one call needs beyond the spec.
+struct call {
+  array in;              ///< input (any layout)
+  std::vector<array> extra;  ///< further inputs of in's shape (broadcast views are fine), one per extra_compute
+  std::vector<int> axes; ///< normalised, sorted, unique
+  dtype out_type;        ///< storage dtype of the result
+  array mask;            ///< optional bool mask broadcast to `in`'s shape
+  array per_output;      ///< optional operand read at each output (C-contiguous over the kept axes), `mu`
+  double p0 = 0;
+};
+
+/// Runs the reduction; the result is a new C-contiguous array over the kept axes (no keepdims).
+array run(const spec& s, const call& c);
+
+/// Generated source of one variant, for the CI test that compiles the generator's paths with NVRTC.
+struct test_variant {
+  dtype in_storage = dtype::float32, out_storage = dtype::float32;
+  std::vector<dtype> extra_storage;
+  bool rows = true;
+  int group = 32;
+  int kept_ndim = 1, red_ndim = 1;
+  bool index64 = false, mask = false, partial_out = false, partial_in = false;
+  bool per_output = false;
+  dtype per_output_type = dtype::float64;
+};
+std::string source_for_test(const spec& s, const test_variant& t);
+
+}  // namespace cuarray::red

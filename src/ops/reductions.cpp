@@ -1,0 +1,504 @@
+// NumPy's reductions on the reduction engine: dtypes, identities, keepdims, out=, initial=, where=.
+#include "cuarray/reduction.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "cuarray/creation.hpp"
+#include "cuarray/elementwise_funcs.hpp"
+#include "cuarray/errors.hpp"
+#include "cuarray/shape.hpp"
+#include "cuarray/ufunc.hpp"
+#include "src/core/internal.hpp"
+#include "src/engine/elementwise.hpp"
+#include "src/engine/reduction.hpp"
+
+namespace cuarray {
+
+// NumPy's add.reduce / multiply.reduce accumulator: small integers widen to the platform integer.
+dtype sum_result_type(dtype t) {
+  switch (t) {
+    case dtype::bool_:
+    case dtype::int8:
+    case dtype::int16:
+    case dtype::int32: return dtype::int64;
+    case dtype::uint8:
+    case dtype::uint16:
+    case dtype::uint32: return dtype::uint64;
+    default: return t;
+  }
+}
+
+namespace {
+
+array uf(std::string_view name, const array& a) { return call_ufunc(name, std::vector<array>{a})[0]; }
+array uf(std::string_view name, const array& a, const array& b) { return call_ufunc(name, std::vector<array>{a, b})[0]; }
+
+std::string cname(dtype t) { return t == dtype::float16 ? "float" : ew::type_name(t); }
+dtype compute_of(dtype t) { return t == dtype::float16 ? dtype::float32 : t; }
+dtype real_of(dtype t) {
+  if (t == dtype::complex64) return dtype::float32;
+  if (t == dtype::complex128) return dtype::float64;
+  return t;
+}
+
+std::string inf_literal(dtype c, bool negative) {
+  std::string v = c == dtype::float64 ? "__longlong_as_double(0x7ff0000000000000LL)" : "__int_as_float(0x7f800000)";
+  return negative ? "(-" + v + ")" : v;
+}
+
+// The smallest (or largest) value of a computation type: the identity of max (or min).
+std::string extreme(dtype c, bool highest) {
+  switch (c) {
+    case dtype::bool_: return highest ? "true" : "false";
+    case dtype::int8: return highest ? "(signed char)127" : "(signed char)(-128)";
+    case dtype::int16: return highest ? "(short)32767" : "(short)(-32768)";
+    case dtype::int32: return highest ? "2147483647" : "(-2147483647 - 1)";
+    case dtype::int64: return highest ? "9223372036854775807LL" : "(-9223372036854775807LL - 1)";
+    case dtype::uint8: return highest ? "(unsigned char)255" : "(unsigned char)0";
+    case dtype::uint16: return highest ? "(unsigned short)65535" : "(unsigned short)0";
+    case dtype::uint32: return highest ? "4294967295u" : "0u";
+    case dtype::uint64: return highest ? "18446744073709551615ull" : "0ull";
+    case dtype::float16:
+    case dtype::float32:
+    case dtype::float64: return inf_literal(c, !highest);
+    case dtype::complex64:
+    case dtype::complex128: {
+      dtype r = real_of(c);
+      std::string x = inf_literal(r, !highest);
+      return "acc_t(" + x + ", " + x + ")";
+    }
+  }
+  return "0";
+}
+
+std::string nan_literal(dtype c) {
+  if (c == dtype::float64) return "__longlong_as_double(0x7ff8000000000000LL)";
+  if (c == dtype::float32 || c == dtype::float16) return "__int_as_float(0x7fc00000)";
+  if (c == dtype::complex128) return "acc_t(__longlong_as_double(0x7ff8000000000000LL), __longlong_as_double(0x7ff8000000000000LL))";
+  if (c == dtype::complex64) return "acc_t(__int_as_float(0x7fc00000), __int_as_float(0x7fc00000))";
+  return extreme(c, false);
+}
+
+red::spec simple_spec(const std::string& name, dtype in, dtype acc, dtype out, const std::string& combine,
+                      const std::string& identity) {
+  red::spec s;
+  s.name = name;
+  s.acc = cname(acc);
+  s.in_compute = cname(in);
+  s.out_compute = cname(out);
+  s.map = "m = ca_cast<acc_t>(x);";
+  s.combine = combine;
+  s.identity = identity;
+  s.acc_bytes = itemsize(compute_of(acc));
+  return s;
+}
+
+std::vector<int> normalize_axes(const axis_list& axis, int ndim) {
+  std::vector<int> axes;
+  if (!axis) {
+    for (int i = 0; i < ndim; ++i) axes.push_back(i);
+    return axes;
+  }
+  for (int ax : *axis) axes.push_back(normalize_axis(ax, ndim));
+  std::sort(axes.begin(), axes.end());
+  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end()) throw value_error("duplicate value in 'axis'");
+  return axes;
+}
+
+shape_t keepdims_shape(const shape_t& in, const std::vector<int>& axes) {
+  shape_t s = in;
+  for (int ax : axes) s[static_cast<std::size_t>(ax)] = 1;
+  return s;
+}
+
+shape_t reduced_shape(const shape_t& in, const std::vector<int>& axes) {
+  shape_t s;
+  for (int i = 0; i < static_cast<int>(in.size()); ++i) {
+    if (!std::binary_search(axes.begin(), axes.end(), i)) s.push_back(in[static_cast<std::size_t>(i)]);
+  }
+  return s;
+}
+
+std::int64_t reduced_count(const array& a, const std::vector<int>& axes) {
+  std::int64_t n = 1;
+  for (int ax : axes) n *= a.shape()[static_cast<std::size_t>(ax)];
+  return n;
+}
+
+// keepdims, then out= (NumPy's shape check, an 'unsafe' cast into it).
+array finish(array r, const array& a, const std::vector<int>& axes, bool keepdims, const array& out,
+             const char* name) {
+  if (keepdims) r = r.reshape(keepdims_shape(a.shape(), axes));
+  if (!out.defined()) return r;
+  if (out.shape() != r.shape()) {
+    throw value_error(std::string("output parameter for reduction operation ") + name + " has the wrong shape " +
+                      shape_to_string(out.shape()) + ", expected " + shape_to_string(r.shape()));
+  }
+  array o = out;
+  o.assign(r);
+  return out;
+}
+
+array mask_of(const array& a, const array& where) {
+  if (!where.defined()) return array();
+  array w = where.type() == dtype::bool_ ? where : where.astype(dtype::bool_);
+  return w.broadcast_to(a.shape());
+}
+
+array run(const red::spec& s, const array& a, const std::vector<int>& axes, dtype out_type, const array& mask,
+          const array& per_output = array(), double p0 = 0) {
+  red::call c;
+  c.in = a;
+  c.axes = axes;
+  c.out_type = out_type;
+  c.mask = mask;
+  c.per_output = per_output;
+  c.p0 = p0;
+  return red::run(s, c);
+}
+
+array apply_initial(const char* ufunc, const array& r, const reduce_options& o, dtype t) {
+  if (!o.initial) return r;
+  array init = full(shape_t{}, o.initial->cast(t), t);
+  return uf(ufunc, init, r).astype(t, order::K, false);
+}
+
+void require_nonempty(const array& a, const std::vector<int>& axes, const reduce_options& o, const char* name) {
+  if (o.initial || reduced_count(a, axes) != 0 || shape_size(reduced_shape(a.shape(), axes)) == 0) return;
+  if (o.where.defined()) return;  // NumPy also needs initial= then; an all-false mask is checked the same way below
+  throw value_error(std::string("zero-size array to reduction operation ") + name + " which has no identity");
+}
+
+array sum_like(const array& a, const reduce_options& o, bool product, bool skip_nan) {
+  std::vector<int> axes = normalize_axes(o.axis, a.ndim());
+  dtype out = o.dtype_ ? *o.dtype_ : sum_result_type(a.type());
+  dtype acc = compute_of(out);
+  red::spec s = simple_spec(product ? (skip_nan ? "nanprod" : "prod") : (skip_nan ? "nansum" : "sum"), a.type(), acc,
+                            out, product ? "r = a * b;" : "r = a + b;",
+                            product ? "ca_cast<acc_t>(1)" : "ca_cast<acc_t>(0)");
+  if (acc == dtype::bool_) s.combine = product ? "r = a && b;" : "r = a || b;";
+  if (skip_nan) {
+    s.map = std::string("m = ca_anynan(x) ? ca_cast<acc_t>(") + (product ? "1" : "0") + ") : ca_cast<acc_t>(x);";
+  }
+  array r = run(s, a, axes, out, mask_of(a, o.where));
+  r = apply_initial(product ? "multiply" : "add", r, o, out);
+  return finish(r, a, axes, o.keepdims, o.out, product ? "multiply" : "add");
+}
+
+array extreme_like(const array& a, const reduce_options& o, bool maximum, bool skip_nan) {
+  std::vector<int> axes = normalize_axes(o.axis, a.ndim());
+  const char* uname = maximum ? (skip_nan ? "fmax" : "maximum") : (skip_nan ? "fmin" : "minimum");
+  require_nonempty(a, axes, o, maximum ? "maximum" : "minimum");
+  if (o.where.defined() && !o.initial) {
+    throw value_error(std::string("reduction operation '") + (maximum ? "maximum" : "minimum") +
+                      "' does not have an identity, so to use a where mask one has to specify 'initial'");
+  }
+  dtype out = o.dtype_ ? *o.dtype_ : a.type();
+  dtype acc = compute_of(out);
+  red::spec s = simple_spec(skip_nan ? (maximum ? "nanmax" : "nanmin") : (maximum ? "max" : "min"), a.type(), acc, out,
+                            std::string("r = ca_uf_") + (maximum ? "maximum" : "minimum") + "(a, b);",
+                            extreme(acc, !maximum));
+  if (skip_nan && (is_floating(acc) || is_complex(acc))) {
+    // NaN is the identity: fmax/fmin pass over it, and an all-NaN slice stays NaN.
+    s.combine = std::string("r = ca_anynan(a) ? b : (ca_anynan(b) ? a : ca_uf_") + (maximum ? "maximum" : "minimum") +
+                "(a, b));";
+    s.identity = nan_literal(acc);
+  }
+  array r = run(s, a, axes, out, mask_of(a, o.where));
+  r = apply_initial(uname, r, o, out);
+  return finish(r, a, axes, o.keepdims, o.out, maximum ? "maximum" : "minimum");
+}
+
+array logical_like(const array& a, const reduce_options& o, bool any_) {
+  std::vector<int> axes = normalize_axes(o.axis, a.ndim());
+  red::spec s = simple_spec(any_ ? "any" : "all", a.type(), dtype::bool_, dtype::bool_,
+                            any_ ? "r = a || b;" : "r = a && b;", any_ ? "false" : "true");
+  s.map = "m = ca_truth(x);";
+  array r = run(s, a, axes, dtype::bool_, mask_of(a, o.where));
+  return finish(r, a, axes, o.keepdims, o.out, any_ ? "logical_or" : "logical_and");
+}
+
+// NumPy's mean accumulator: float64 for bool and integers, float32 for float16, else the input's type.
+dtype mean_acc(dtype t, const std::optional<dtype>& d) {
+  if (d) return compute_of(*d);
+  if (t == dtype::bool_ || is_integer(t)) return dtype::float64;
+  return compute_of(t);
+}
+dtype mean_out(dtype t, const std::optional<dtype>& d) {
+  if (d) return *d;
+  if (t == dtype::bool_ || is_integer(t)) return dtype::float64;
+  return t;
+}
+
+// Elements taking part per output: the reduced count, or the mask's true elements (or non-NaN ones).
+array counts(const array& a, const std::vector<int>& axes, const array& mask, bool skip_nan) {
+  red::spec s = simple_spec("count", a.type(), dtype::int64, dtype::int64, "r = a + b;", "0LL");
+  s.map = skip_nan ? "m = ca_anynan(x) ? 0LL : 1LL;" : "m = 1LL;";
+  return run(s, a, axes, dtype::int64, mask);
+}
+
+// sum(a) / count with NumPy's dtypes; `skip_nan` for nanmean; the count comes from the mask when one is given.
+array mean_impl(const array& a, const reduce_options& o, bool skip_nan, array* mean_acc_out = nullptr) {
+  std::vector<int> axes = normalize_axes(o.axis, a.ndim());
+  dtype acc = mean_acc(a.type(), o.dtype_);
+  dtype out = mean_out(a.type(), o.dtype_);
+  array mask = mask_of(a, o.where);
+  red::spec s = simple_spec(skip_nan ? "nanmean" : "mean", a.type(), acc, acc, "r = a + b;", "ca_cast<acc_t>(0)");
+  if (skip_nan) s.map = "m = ca_anynan(x) ? ca_cast<acc_t>(0) : ca_cast<acc_t>(x);";
+  array m;
+  if (!skip_nan && !mask.defined()) {
+    s.post = is_complex(acc) ? "y = a / (decltype(a.re))_n;" : "y = a / (acc_t)_n;";
+    m = run(s, a, axes, acc, mask);
+  } else {
+    array total = run(s, a, axes, acc, mask);
+    array n = counts(a, axes, mask, skip_nan);
+    m = uf("divide", total, n.astype(real_of(acc))).astype(acc, order::K, false);
+  }
+  if (mean_acc_out) *mean_acc_out = m;
+  return finish(m.astype(out, order::K, false), a, axes, o.keepdims, o.out, "add");
+}
+
+// The type of NumPy's sqrt loop for an input of type t (bool and 8-bit integers: float16, 16-bit: float32).
+dtype sqrt_type(dtype t) {
+  switch (t) {
+    case dtype::bool_:
+    case dtype::int8:
+    case dtype::uint8: return dtype::float16;
+    case dtype::int16:
+    case dtype::uint16: return dtype::float32;
+    default: return is_inexact(t) ? t : dtype::float64;
+  }
+}
+
+// NumPy's std takes the root in place (sqrt(ret, out=ret)) whenever its result is an array (out= given, or
+// not 0-d): an integer or bool result is then the ufunc's same_kind output-cast error.
+void check_std_target(const array& r, const array& out) {
+  bool in_place = out.defined() || r.ndim() > 0;
+  dtype t = out.defined() ? out.type() : r.type();
+  if (in_place && !is_inexact(t)) {
+    throw type_error(std::string("Cannot cast ufunc 'sqrt' output from dtype('") + std::string(name(sqrt_type(t))) +
+                     "') to dtype('" + std::string(name(t)) + "') with casting rule 'same_kind'");
+  }
+}
+
+// Note [integer var dtype]: var/std with an integer or bool dtype= follow NumPy's _var step by step in that
+// dtype: the mean is truncated to it, the squared deviations are summed in it, the division by the count is
+// cast back to it (or to out='s dtype, which the sum writes into), and std takes the root in place when the
+// result is an array (so that is an error), else as a scalar of the dtype.
+array var_exact_dtype(const array& a, const reduce_options& o, double ddof, bool root) {
+  std::vector<int> axes = normalize_axes(o.axis, a.ndim());
+  dtype d = *o.dtype_;
+  array mask = mask_of(a, o.where);
+  shape_t kd = keepdims_shape(a.shape(), axes);
+  std::int64_t n_all = reduced_count(a, axes);
+  array n = mask.defined() ? counts(a, axes, mask, false).reshape(kd) : array();
+  auto over_count = [&](const array& x, const array& cnt) {
+    if (!cnt.defined()) return call_ufunc("divide", {ufunc_arg(x), ufunc_arg(n_all)}, {})[0];
+    return uf("divide", x, cnt);
+  };
+  reduce_options so;
+  so.axis = o.axis;
+  so.dtype_ = d;
+  so.keepdims = true;
+  so.where = o.where;
+  array mean = over_count(sum(a, so), n).astype(d, order::K, false);
+  array x = uf("subtract", a, mean);
+  if (is_complex(x.type())) {
+    x = uf("multiply", x, uf("conjugate", x)).astype(real_of(x.type()), order::K, false);
+  } else {
+    x = uf("multiply", x, x);
+  }
+  reduce_options ro = so;
+  ro.keepdims = o.keepdims;
+  ro.out = o.out;
+  array ret = sum(x, ro);
+  array r;
+  if (n.defined()) {
+    array cnt = o.keepdims ? n : n.reshape(ret.shape());
+    array dd = full(shape_t{}, scalar::from_double(ddof), dtype::float64);
+    r = uf("divide", ret, uf("maximum", uf("subtract", cnt, dd), zeros(shape_t{}, dtype::float64)));
+  } else {
+    double c = std::max(static_cast<double>(n_all) - ddof, 0.0);
+    r = call_ufunc("divide", {ufunc_arg(ret), ufunc_arg(c)}, {})[0];
+  }
+  r = r.astype(ret.type(), order::K, false);
+  if (root) {
+    check_std_target(r, o.out);
+    r = uf("sqrt", r).astype(r.type(), order::K, false);
+  }
+  if (!o.out.defined()) return r;
+  array w = o.out;
+  w.assign(r);
+  return o.out;
+}
+
+// Mean of squared deviations (Note: two passes, as NumPy; the mean is read per output by the second).
+array var_impl(const array& a, const reduce_options& o, double ddof, bool skip_nan, bool root) {
+  if (o.dtype_ && !is_inexact(*o.dtype_)) return var_exact_dtype(a, o, ddof, root);  // Note [integer var dtype]
+  std::vector<int> axes = normalize_axes(o.axis, a.ndim());
+  dtype acc = mean_acc(a.type(), o.dtype_);
+  dtype racc = real_of(acc);
+  // A complex dtype= gives a complex result (with a zero imaginary part), as NumPy's sum in that dtype does.
+  dtype out = o.dtype_ ? *o.dtype_ : real_of(mean_out(a.type(), o.dtype_));
+  array mask = mask_of(a, o.where);
+  reduce_options mo;
+  mo.axis = o.axis;
+  mo.dtype_ = acc;
+  mo.where = o.where;
+  array mu;
+  (void)mean_impl(a, mo, skip_nan, &mu);
+  red::spec s = simple_spec(std::string(skip_nan ? "nan" : "") + (root ? "std" : "var"), a.type(), racc, out,
+                            "r = a + b;", "ca_cast<acc_t>(0)");
+  s.in_compute = cname(acc);
+  std::string sq = is_complex(acc) ? "m = d.re * d.re + d.im * d.im;" : "m = d * d;";
+  std::string d = "const " + cname(acc) + " d = x - ca_cast<" + cname(acc) + ">(mu);";
+  s.map = skip_nan ? "if (ca_anynan(x)) { m = 0; } else { " + d + " " + sq + " }" : "{ " + d + " " + sq + " }";
+  array r;
+  if (!skip_nan && !mask.defined()) {
+    s.post = std::string("{ double n = (double)_n - p0; acc_t q = a / (acc_t)(n > 0 ? n : 0); y = ca_cast<out_t>(") +
+             (root ? "sqrt(q)" : "q") + "); }";
+    r = run(s, a, axes, out, mask, mu, ddof);
+  } else {
+    array total = run(s, a, axes, racc, mask, mu, ddof);
+    array n = counts(a, axes, mask, skip_nan).astype(racc);
+    array dd = full(shape_t{}, scalar::from_double(ddof), racc);
+    array dof = uf("subtract", n, dd);
+    array denom = uf("maximum", dof, zeros(shape_t{}, racc));
+    if (skip_nan && is_inexact(a.type())) {
+      // NumPy's nanvar gives NaN for a slice of ddof or fewer non-NaN elements, where var divides by 0 (inf).
+      // (Integer input goes through NumPy's var there, so it keeps var's result.)
+      denom = where(uf("greater", dof, zeros(shape_t{}, racc)), denom,
+                    full(shape_t{}, scalar::from_double(std::numeric_limits<double>::quiet_NaN()), racc));
+    }
+    r = uf("divide", total, denom);
+    if (root) r = uf("sqrt", r);
+    r = r.astype(out, order::K, false);
+  }
+  array res = finish(r, a, axes, o.keepdims, o.out, "add");
+  if (root) check_std_target(res, o.out);
+  return res;
+}
+
+// argmax / argmin: (value, index) pairs, the first extreme wins, NaN counts as the extreme (Note [reduction
+// kernels]: `_j` is the C-order index in the reduced axes, which NumPy's flattened index is).
+array arg_impl(const array& a, std::optional<int> axis, bool keepdims, const array& out, bool maximum, bool skip_nan) {
+  const char* fname = maximum ? (skip_nan ? "nanargmax" : "argmax") : (skip_nan ? "nanargmin" : "argmin");
+  array src = a;
+  std::vector<int> axes;
+  if (axis && a.ndim() == 0) {
+    // NumPy takes a 0-d array as 1-d here: axis 0 or -1 reduces over nothing, as no axis does.
+    normalize_axis(*axis, 1);
+    axis.reset();
+  }
+  if (axis) {
+    axes.push_back(normalize_axis(*axis, a.ndim()));
+  } else {
+    for (int i = 0; i < a.ndim(); ++i) axes.push_back(i);
+  }
+  if (reduced_count(a, axes) == 0 && (a.ndim() == 0 ? false : true)) {
+    throw value_error(std::string("attempt to get ") + (maximum ? "argmax" : "argmin") + " of an empty sequence");
+  }
+  dtype v = compute_of(a.type());
+  red::spec s;
+  s.name = fname;
+  s.preamble = "struct ca_arg { " + cname(v) + " v; long long i; };";
+  s.acc = "ca_arg";
+  s.in_compute = cname(v);
+  s.out_compute = "long long";
+  std::string better = maximum ? "ca_rlt(a.v, b.v)" : "ca_rlt(b.v, a.v)";
+  std::string worse = maximum ? "ca_rlt(b.v, a.v)" : "ca_rlt(a.v, b.v)";
+  if (skip_nan) {
+    s.combine = "bool tb = b.i != 9223372036854775807LL && (a.i == 9223372036854775807LL || " + better + " || (!" + worse +
+                " && b.i < a.i)); r = tb ? b : a;";
+    s.map = "if (ca_anynan(x)) { m.v = x; m.i = 9223372036854775807LL; } else { m.v = x; m.i = _j; }";
+  } else {
+    s.combine = "bool na = ca_anynan(a.v), nb = ca_anynan(b.v); bool tb = na ? (nb && b.i < a.i) : (nb || " + better +
+                " || (!" + worse + " && b.i < a.i)); r = tb ? b : a;";
+    s.map = "m.v = x; m.i = _j;";
+  }
+  s.identity = "ca_arg{" + extreme(v, !maximum) + ", 9223372036854775807LL}";
+  if (is_complex(v)) s.identity = "ca_arg{" + std::string(extreme(v, !maximum)).replace(0, 5, cname(v)) + ", 9223372036854775807LL}";
+  s.post = "y = a.i;";
+  s.acc_bytes = (itemsize(v) + 7) / 8 * 8 + 8;
+  array r = run(s, src, axes, dtype::int64, array());
+  if (skip_nan && r.size() > 0) {
+    array bad = uf("equal", r, full(shape_t{}, scalar::from_int(std::numeric_limits<std::int64_t>::max()), dtype::int64));
+    array flag = any(bad);
+    if (flag.host_value<bool>()) throw value_error("All-NaN slice encountered");
+  }
+  if (keepdims) {
+    if (axis) r = r.reshape(keepdims_shape(a.shape(), axes));
+    else r = r.reshape(shape_t(static_cast<std::size_t>(a.ndim()), 1));
+  }
+  if (!out.defined()) return r;
+  if (out.shape() != r.shape()) throw value_error("output array does not match result of " + std::string(fname));
+  // NumPy writes through a copy of `out` in int64 (WRITEBACKIFCOPY), which needs out's dtype to cast safely to it.
+  if (!can_cast_safely(out.type(), dtype::int64)) {
+    throw type_error(std::string("Cannot cast array data from dtype('") + std::string(name(out.type())) +
+                     "') to dtype('int64') according to the rule 'safe'");
+  }
+  array o = out;
+  o.assign(r);
+  return out;
+}
+
+}  // namespace
+
+array sum(const array& a, const reduce_options& o) { return sum_like(a, o, false, false); }
+array prod(const array& a, const reduce_options& o) { return sum_like(a, o, true, false); }
+array nansum(const array& a, const reduce_options& o) { return sum_like(a, o, false, true); }
+array nanprod(const array& a, const reduce_options& o) { return sum_like(a, o, true, true); }
+array amax(const array& a, const reduce_options& o) { return extreme_like(a, o, true, false); }
+array amin(const array& a, const reduce_options& o) { return extreme_like(a, o, false, false); }
+array nanmax(const array& a, const reduce_options& o) { return extreme_like(a, o, true, true); }
+array nanmin(const array& a, const reduce_options& o) { return extreme_like(a, o, false, true); }
+array any(const array& a, const reduce_options& o) { return logical_like(a, o, true); }
+array all(const array& a, const reduce_options& o) { return logical_like(a, o, false); }
+array mean(const array& a, const reduce_options& o) { return mean_impl(a, o, false); }
+array nanmean(const array& a, const reduce_options& o) { return mean_impl(a, o, true); }
+array var(const array& a, const reduce_options& o, double ddof) { return var_impl(a, o, ddof, false, false); }
+array std(const array& a, const reduce_options& o, double ddof) { return var_impl(a, o, ddof, false, true); }
+array nanvar(const array& a, const reduce_options& o, double ddof) { return var_impl(a, o, ddof, true, false); }
+array nanstd(const array& a, const reduce_options& o, double ddof) { return var_impl(a, o, ddof, true, true); }
+
+array argmax(const array& a, std::optional<int> axis, bool keepdims, const array& out) {
+  return arg_impl(a, axis, keepdims, out, true, false);
+}
+array argmin(const array& a, std::optional<int> axis, bool keepdims, const array& out) {
+  return arg_impl(a, axis, keepdims, out, false, false);
+}
+array nanargmax(const array& a, std::optional<int> axis, bool keepdims, const array& out) {
+  return arg_impl(a, axis, keepdims, out, true, true);
+}
+array nanargmin(const array& a, std::optional<int> axis, bool keepdims, const array& out) {
+  return arg_impl(a, axis, keepdims, out, false, true);
+}
+
+array count_nonzero(const array& a, const axis_list& axis, bool keepdims) {
+  std::vector<int> axes = normalize_axes(axis, a.ndim());
+  red::spec s = simple_spec("count_nonzero", a.type(), dtype::int64, dtype::int64, "r = a + b;", "0LL");
+  s.map = "m = ca_truth(x) ? 1LL : 0LL;";
+  array r = run(s, a, axes, dtype::int64, array());
+  return finish(r, a, axes, keepdims, array(), "add");
+}
+
+array ptp(const array& a, const axis_list& axis, bool keepdims, const array& out) {
+  reduce_options o;
+  o.axis = axis;
+  o.keepdims = keepdims;
+  if (!out.defined()) return uf("subtract", amax(a, o), amin(a, o));
+  // As NumPy: subtract(maximum.reduce(a, out=out), minimum.reduce(a), out=out), so the shape check is the
+  // maximum's and the subtraction (out's dtype against the minimum's) casts into out by 'same_kind'.
+  reduce_options mo = o;
+  mo.out = out;
+  array mx = amax(a, mo);
+  array mn = amin(a, o);
+  ufunc_options uo;
+  uo.out = {out};
+  call_ufunc("subtract", {ufunc_arg(mx), ufunc_arg(mn)}, uo);
+  return out;
+}
+
+}  // namespace cuarray
