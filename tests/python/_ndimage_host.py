@@ -93,8 +93,8 @@ def host_ndimage():
     import cuarray.scipy.ndimage as ndi
     from cuarray.scipy.ndimage import _filters, _kernels, _util
 
-    saved = [(_filters, '_cp', _filters._cp), (_util, '_core', _util._core), (_kernels, 'RawKernel', _kernels.RawKernel),
-             (_kernels, '_cache', _kernels._cache)]
+    saved = [(_filters, '_cp', _filters._cp), (_util, '_core', _util._core),
+             (_kernels, 'RawKernel', _kernels.RawKernel), (_kernels, '_cache', _kernels._cache)]
     try:
         _filters._cp = numpy
         _util._core = types.SimpleNamespace(ndarray=numpy.ndarray)

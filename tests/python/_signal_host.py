@@ -75,9 +75,10 @@ def _numpy_namespace():
 
 
 @contextlib.contextmanager
-def host_signal(chunk=None):
+def host_signal(chunk=None, block_min=None):
     """cuarray.scipy.signal with its device calls on the host; yields the module. `chunk` overrides the IIR
-    scan's chunk length, so that short signals walk every level of Note [IIR block scan]."""
+    scan's chunk length, so that short signals walk every level of Note [IIR block scan]; `block_min` the
+    shortest overlap-save block, so that short signals take Note [overlap-save convolution] in many blocks."""
     import cuarray.scipy.signal as sig
     from cuarray.scipy.signal import _conv, _filter, _kernels, _misc
     from cuarray.scipy.signal.windows import _windows
@@ -87,9 +88,13 @@ def host_signal(chunk=None):
     saved += [(m, '_fft', m._fft) for m in (_conv, _misc)]
     saved += [(_kernels, n, getattr(_kernels, n)) for n in ('conv_kernel', 'median_kernel', 'iir_kernels')]
     saved += [(_kernels, '_cache', _kernels._cache), (_filter, '_CHUNK', _filter._CHUNK)]
+    saved += [(_conv, n, getattr(_conv, n)) for n in ('os_kernel', 'BLOCK_MIN')]
     try:
         if chunk is not None:
             _filter._CHUNK = chunk
+        if block_min is not None:
+            _conv.BLOCK_MIN = block_min
+        _conv.os_kernel = lambda dt, role, name: _HostKernel(_conv.os_source(dt, role), name)
         for m in (_conv, _filter, _misc, _windows):
             m._cp = ns
         for m in (_conv, _misc):

@@ -73,6 +73,25 @@ def _cases():
                       _tol(dt)))
             c.append((f'oaconvolve-axes-{dt}-{mode}',
                       lambda m, d, a=a, b=b, mode=mode: m.oaconvolve(d(a.T), d(b[:1].T), mode, axes=0), _tol(dt)))
+    # Long 1-D signals against short ones: Note [overlap-save convolution] (blocks of 4096 and more).
+    # (own generator: the shared one's sequence feeds the cases below)
+    rng = numpy.random.default_rng(20)
+    for dt in ('float32', 'float64', 'complex64', 'complex128', 'int16'):
+        if dt == 'int16':
+            a, b = rng.integers(-9, 10, 12000).astype(dt), rng.integers(-9, 10, 300).astype(dt)
+        else:
+            a = rng.standard_normal(12000) + (1j * rng.standard_normal(12000) if dt[0] == 'c' else 0)
+            b = rng.standard_normal(300) + (1j * rng.standard_normal(300) if dt[0] == 'c' else 0)
+            a, b = (a * 3).astype(dt), (b * 3).astype(dt)
+        for mode in ('full', 'same', 'valid'):
+            c.append((f'fftconvolve-long-{dt}-{mode}',
+                      lambda m, d, a=a, b=b, mode=mode: m.fftconvolve(d(a), d(b), mode), _tol(dt)))
+            c.append((f'fftconvolve-long-swap-{dt}-{mode}',
+                      lambda m, d, a=a, b=b, mode=mode: m.fftconvolve(d(b), d(a), mode), _tol(dt)))
+            c.append((f'correlate-long-fft-{dt}-{mode}',
+                      lambda m, d, a=a, b=b, mode=mode: m.correlate(d(a), d(b[::-1]), mode, 'fft'), _tol(dt)))
+            c.append((f'oaconvolve-long-{dt}-{mode}', lambda m, d, a=a, b=b, mode=mode: m.oaconvolve(d(a), d(b), mode),
+                      _tol(dt)))
     c.append(('convolve-len1', lambda m, d: m.convolve(d(numpy.ones(1)), d(numpy.ones(3))), 0))
     c.append(('fftconvolve-empty-2d', lambda m, d: m.fftconvolve(d(numpy.ones((0, 2))), d(numpy.ones((2, 2)))), 0))
     c.append(('convolve-0d', lambda m, d: m.convolve(d(numpy.array(2.0)), d(numpy.array(3.0))), 0))
@@ -288,6 +307,10 @@ def test_choose_conv_method_heuristic():
 @pytest.mark.parametrize('dtype', ['bool', 'int32', 'int64', 'float32', 'float64', 'complex64', 'complex128'])
 def test_generated_kernels_compile(dtype):
     from cuarray.cuda.compiler import compile_using_nvrtc
+    from cuarray.scipy.signal import _conv
+    if numpy.dtype(dtype).kind in 'fc':
+        for role in (('complex',) if numpy.dtype(dtype).kind == 'c' else ('pairs', 'real')):
+            assert len(compile_using_nvrtc(_conv.os_source(dtype, role), arch='80')[0]) > 0
     for nd in (1, 2, 3):
         assert len(compile_using_nvrtc(_kernels.conv_source(nd, dtype), arch='80')[0]) > 0
     if numpy.dtype(dtype).kind != 'c':
@@ -302,6 +325,33 @@ def test_generated_kernels_compile(dtype):
 def test_host_emulation_matches_scipy(cid, fn, tol):
     with host_signal() as m:
         _run_case(m, fn, lambda a: a, tol, cid)
+
+
+@needs_cxx
+@pytest.mark.parametrize('block_min', [16, 64, 4096])
+def test_host_overlap_save(block_min, monkeypatch):
+    """Note [overlap-save convolution] in one block, many, an odd count of real blocks (a half-empty pair), a
+    kernel of length 1, every mode and order, real and complex; the path is taken where it should be."""
+    from cuarray.scipy.signal import _conv
+    taken = []
+    real_os = _conv._overlap_save
+    monkeypatch.setattr(_conv, '_overlap_save', lambda *a: taken.append(a[3]) or real_os(*a))
+    rng = numpy.random.default_rng(8)
+    with host_signal(block_min=block_min) as m:
+        for dt in ('float32', 'float64', 'complex64', 'complex128'):
+            for n1, n2 in ((1000, 7), (7, 1000), (3000, 40), (20000, 300), (9000, 1), (2 * block_min + 5, 3),
+                           (5000, 5000)):
+                a = rng.standard_normal(n1) + (1j * rng.standard_normal(n1) if dt[0] == 'c' else 0)
+                b = rng.standard_normal(n2) + (1j * rng.standard_normal(n2) if dt[0] == 'c' else 0)
+                a, b = a.astype(dt), b.astype(dt)
+                for mode in ('full', 'same', 'valid'):
+                    taken.clear()
+                    got, want = m.fftconvolve(a, b, mode), ss.fftconvolve(a, b, mode)
+                    k = min(n1, n2)
+                    assert bool(taken) == (2 * _conv.block_len(k) <= n1 + n2 - 1), (dt, n1, n2, mode)
+                    assert got.dtype == want.dtype and got.shape == want.shape
+                    tol = 1e-5 if dt in ('float32', 'complex64') else 1e-12
+                    numpy.testing.assert_allclose(got, want, rtol=0, atol=tol * numpy.abs(want).max())
 
 
 @needs_cxx
@@ -384,3 +434,16 @@ def test_lfilter_long_iir(dtype):
 def test_choose_conv_method_measure():
     method, times = csig.choose_conv_method(cp.ones(4096), cp.ones(64), measure=True)
     assert method in ('fft', 'direct') and set(times) == {'fft', 'direct'}
+
+
+@gpu
+@pytest.mark.parametrize('dtype', ['float32', 'float64', 'complex64'])
+def test_fftconvolve_long(dtype):
+    """The benchmark's shape class (2**20 by 2**12): overlap-save against SciPy's single transform."""
+    a, b = _rand(2 ** 20, dtype), _rand(2 ** 12, dtype)
+    for mode in ('full', 'valid'):
+        got = csig.fftconvolve(cp.asarray(a), cp.asarray(b), mode).get()
+        want = ss.fftconvolve(a, b, mode)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        tol = 1e-5 if dtype in ('float32', 'complex64') else 1e-12
+        numpy.testing.assert_allclose(got, want, rtol=0, atol=tol * numpy.abs(want).max())

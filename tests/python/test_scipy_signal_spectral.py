@@ -26,16 +26,7 @@ RNG = numpy.random.default_rng(20)
 # elliptic/Bessel-free parts of IIR design that need elliptic functions, least-squares/frequency-sampling FIR
 # design, chirp z-transform, partial fractions, wavelets removed from SciPy 1.15+, and a few filters.
 NOT_YET = {
-    'CZT', 'ZoomFFT', 'czt', 'czt_points', 'zoom_fft',
-    'StateSpace', 'TransferFunction', 'ZerosPolesGain', 'lti', 'dlti', 'lsim', 'dlsim', 'impulse', 'dimpulse',
-    'step', 'dstep', 'bode', 'dbode', 'freqresp', 'dfreqresp', 'abcd_normalize', 'cont2discrete', 'place_poles',
-    'ss2tf', 'ss2zpk', 'tf2ss', 'zpk2ss',
-    'cspline1d', 'cspline1d_eval', 'cspline2d', 'qspline1d', 'qspline1d_eval', 'qspline2d', 'spline_filter',
-    'gauss_spline', 'symiirorder1', 'symiirorder2', 'sepfir2d',
     'ellip', 'ellipap', 'ellipord', 'iirdesign', 'firls', 'firwin2', 'minimum_phase', 'gammatone',
-    'invres', 'invresz', 'residue', 'residuez', 'unique_roots', 'deconvolve', 'lfiltic', 'order_filter',
-    'cwt', 'morlet', 'morlet2', 'qmf', 'ricker',
-    'windows.kaiser_bessel_derived',
 }
 
 

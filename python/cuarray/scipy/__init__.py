@@ -1,7 +1,8 @@
 """cuarray.scipy: SciPy's modules on the GPU (CuPy's cupyx.scipy); submodules load on first access."""
 import importlib as _importlib
 
-_SUBMODULES = ('sparse', 'special', 'linalg', 'fft', 'fftpack', 'ndimage', 'signal')
+_SUBMODULES = ('sparse', 'special', 'linalg', 'fft', 'fftpack', 'ndimage', 'signal', 'stats', 'interpolate',
+               'spatial')
 
 
 def __getattr__(name):

@@ -4,7 +4,7 @@ import warnings
 import numpy
 
 import cuarray as _cp
-from cuarray.scipy.ndimage import _util
+from cuarray.scipy.ndimage import _kernels, _util
 from cuarray.scipy.ndimage._kernels import acc_dtype, get_kernel
 
 _THREADS = 256
@@ -26,6 +26,12 @@ def _launch(kind, x, out_dtype, K, mode, cval, axis=None, shift=0, w=None, offs=
     if y.size == 0:
         return y
     xs, strides = _strided(x)
+    if kind.endswith('1d') and _launch_line(kind, xs, strides, y, K, mode, cval, axis, shift, w):
+        return y
+    if kind == 'rank':
+        if _launch_rank(xs, strides, y, offs, rank, mode, cval):
+            return y
+        cval = float(_kernels.rank_cval(xs.dtype, cval))
     kern = get_kernel(kind, xs.ndim, mode, xs.dtype, out_dtype, K, axis)
     acc = acc_dtype(xs.dtype, out_dtype)
     wd = _cp.asarray(numpy.ascontiguousarray(w, dtype=acc)) if w is not None and len(w) else numpy.uint64(0)
@@ -38,6 +44,67 @@ def _launch(kind, x, out_dtype, K, mode, cval, axis=None, shift=0, w=None, offs=
     kern((blocks,), (_THREADS,), (xs, y, wd, od, numpy.int64(y.size), numpy.int32(shift), numpy.int32(rank),
                                   numpy.float64(cval), *dims))
     return y
+
+
+def _launch_line(kind, xs, strides, y, K, mode, cval, axis, shift, w):
+    """The tiled line filter into y (Note [ndimage kernels]); False when the generic kernel must serve."""
+    acc = acc_dtype(xs.dtype, y.dtype)
+    layout = _kernels.line_layout(xs.shape, strides, axis)
+    if layout is None:
+        # Axes that do not merge around the filtered one: a C-contiguous copy always merges.
+        xs = _cp.ascontiguousarray(xs)
+        strides = [s // xs.itemsize for s in xs.strides]
+        layout = _kernels.line_layout(xs.shape, strides, axis)
+    outer, so, n, sn, inner, si = layout
+    chosen = _kernels.line_variant(outer, n, inner, K, acc)
+    if chosen is None:
+        return False
+    variant, tile = chosen
+    kern = _kernels.line_kernel(variant, kind, mode, xs.dtype, y.dtype, K, tile if variant == 'row' else None)
+    # Weights go by value for unrolled taps (one by-value struct), else through a device array.
+    by_value = _kernels.weights_by_value(K) and kind == 'corr1d'
+    wv = numpy.zeros(K if by_value else 1, dtype=acc)
+    if by_value:
+        wv[:] = w
+    wstruct = wv.view(numpy.dtype([('v', acc, (wv.size,))]))[0]
+    wp = _cp.asarray(numpy.ascontiguousarray(w, dtype=acc)) if kind == 'corr1d' and not by_value \
+        else numpy.uint64(0)
+    i64 = numpy.int64
+    if variant == 'row':
+        tiles = outer * inner * (-(-n // tile))
+        block = (tile // _kernels.ROW_R,)
+    else:
+        tiles = outer * (-(-n // tile)) * (-(-inner // _kernels.COL_TX))
+        block = (_kernels.COL_TX, _kernels.COL_TY)
+    kern((min(tiles, 1 << 30),), block, (xs, y, wstruct, wp, i64(outer), i64(n), i64(inner), i64(so), i64(sn),
+                                         i64(si), numpy.int32(shift), numpy.float64(cval)))
+    return True
+
+
+def _launch_rank(xs, strides, y, offs, rank, mode, cval):
+    """The rank filter by a selection network into y (Note [forgetful selection]); False when the footprint is
+    too large for one."""
+    shape = xs.shape
+    domain = _kernels.rank_domain(xs.dtype)
+    pa = _kernels.pair_axis(offs, shape)
+    vshape = list(shape)
+    if pa is not None:
+        vshape[pa] = (vshape[pa] + 1) // 2
+    total = 1
+    for v in vshape:
+        total *= v
+    # 32-bit coordinates and offsets when every index a thread forms stays far from 2**31.
+    reach = sum(abs(s) * (n + 8) for s, n in zip(strides, shape)) + 2 * y.size
+    idx64 = reach + total >= (1 << 30) or max(shape) >= (1 << 28)
+    kern = _kernels.rank_kernel(offs, rank, shape, mode, domain, xs.dtype, y.dtype, idx64)
+    if kern is None:
+        return False
+    dims = []
+    for n, s in zip(shape, strides):
+        dims += [numpy.int64(n), numpy.int64(s)]
+    blocks = min((total + _THREADS - 1) // _THREADS, 1 << 30)
+    kern((blocks,), (_THREADS,), (xs, y, numpy.int64(total), _kernels.rank_cval(xs.dtype, cval), *dims))
+    return True
 
 
 def _finish(result, out):

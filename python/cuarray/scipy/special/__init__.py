@@ -39,14 +39,9 @@ ndtr = _real("ndtr", "cas_ndtr", _D)
 log_ndtr = _real("log_ndtr", "cas_log_ndtr", _D)
 ndtri = _real("ndtri", "normcdfinv", _F, ffn="normcdfinvf")
 
-# Gamma family
-gamma = _real("gamma", "cas_gamma", _D)
+# Gamma family (gamma, loggamma, rgamma, digamma and psi, which have complex loops too, are in _more.py)
 gammaln = _real("gammaln", "cas_gammaln", _D, ffn="lgammaf")
-loggamma = _real("loggamma", "cas_loggamma_real", _D)
 gammasgn = _real("gammasgn", "cas_gammasgn", _D)
-rgamma = _real("rgamma", "cas_rgamma", _D)
-digamma = _real("digamma", "cas_digamma", _D)
-psi = _real("psi", "cas_digamma", _D)
 gammainc = _real("gammainc", "cas_gammainc", ("dd->d", "ff->f"), nin=2)
 gammaincc = _real("gammaincc", "cas_gammaincc", ("dd->d", "ff->f"), nin=2)
 beta = _real("beta", "cas_beta", ("dd->d", "ff->f"), nin=2)
@@ -162,6 +157,13 @@ def multigammaln(a, d):
 
 
 from cuarray.scipy.special._reductions import logsumexp, softmax, log_softmax  # noqa: E402
+# The second set (issue 20): inverses, distributions, integrals, elliptic, Legendre, Lambert W, complex gamma
+from cuarray.scipy.special._more import (  # noqa: E402
+    gammaincinv, gammainccinv, betaincinv, bdtr, bdtrc, bdtri, btdtr, btdtri, fdtr, fdtrc, fdtri, gdtr, gdtrc,
+    nbdtr, nbdtrc, nbdtri, pdtr, pdtrc, pdtri, chdtr, chdtrc, chdtri, exp1, expi, expn, sici, shichi, ellipkinc,
+    ellipeinc, ellipj, lpmv, wright_bessel, gamma, rgamma, loggamma, digamma, psi, lambertw, spherical_yn,
+    sph_harm_y)
+from cuarray import sinc  # noqa: E402  -- CuPy re-exports its sinc ufunc here
 
 __all__ = sorted(n for n, v in list(globals().items()) if not n.startswith("_")
                  and (isinstance(v, _ufunc) or callable(v)) and n not in ("zeta_", ))

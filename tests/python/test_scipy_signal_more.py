@@ -1,0 +1,339 @@
+"""cuarray.scipy.signal's chirp z-transform, B-spline filters, deconvolve/lfiltic/order_filter, SciPy 1.14's
+wavelets and the Kaiser-Bessel derived window, against scipy.signal (and, for the wavelets SciPy 1.15 removed,
+against SciPy 1.14's documented formulas written out below).
+
+Each case runs on the GPU (marked gpu) and, without a GPU, through the host emulation (_signal_host_more.py).
+"""
+import warnings
+
+import numpy
+import pytest
+import scipy.ndimage as sndi
+import scipy.signal as ss
+
+import cuarray as cp
+import cuarray.scipy.signal as csig
+from cuarray.scipy.signal import _bsplines
+
+from _signal_host import compiler
+from _signal_host_more import host_signal_more
+
+gpu = pytest.mark.gpu
+needs_cxx = pytest.mark.skipif(compiler() is None, reason="no host C++ compiler")
+RNG = numpy.random.default_rng(2024)
+
+
+# SciPy 1.14's wavelets (removed from SciPy 1.15), from their documented definitions.
+class _Wavelets14:
+    @staticmethod
+    def ricker(points, a):
+        A = 2 / (numpy.sqrt(3 * a) * numpy.pi ** 0.25)
+        t = numpy.arange(points) - (points - 1.0) / 2
+        return A * (1 - t ** 2 / a ** 2) * numpy.exp(-t ** 2 / (2 * a ** 2))
+
+    @staticmethod
+    def morlet(M, w=5.0, s=1.0, complete=True):
+        x = numpy.linspace(-2 * numpy.pi * s, 2 * numpy.pi * s, M)
+        v = numpy.exp(1j * w * x) - (numpy.exp(-0.5 * w ** 2) if complete else 0)
+        return v * numpy.exp(-0.5 * x ** 2) * numpy.pi ** -0.25
+
+    @staticmethod
+    def morlet2(M, s, w=5):
+        x = (numpy.arange(M) - (M - 1.0) / 2) / s
+        return numpy.exp(1j * w * x) * numpy.exp(-0.5 * x ** 2) * numpy.pi ** -0.25 * numpy.sqrt(1 / s)
+
+    @staticmethod
+    def qmf(hk):
+        hk = numpy.asarray(hk)
+        return hk[::-1] * numpy.array([(-1) ** k for k in range(len(hk))])
+
+    @classmethod
+    def cwt(cls, data, wavelet, widths, dtype=None, **kw):
+        wavelet = {'ricker': cls.ricker, 'morlet2': cls.morlet2}.get(getattr(wavelet, '__name__', ''), wavelet)
+        if dtype is None:
+            dtype = numpy.complex128 if numpy.iscomplexobj(wavelet(1, widths[0], **kw)) else numpy.float64
+        out = numpy.empty((len(widths), len(data)), dtype=dtype)
+        for i, wd in enumerate(widths):
+            n = min(10 * wd, len(data))
+            out[i] = numpy.convolve(data, numpy.conj(wavelet(n, wd, **kw)[::-1]), mode='same')
+        return out
+
+
+def _rand(shape, dtype, scale=10.0):
+    dt = numpy.dtype(dtype)
+    v = RNG.standard_normal(shape) * scale
+    if dt.kind == 'c':
+        v = v + 1j * RNG.standard_normal(shape) * scale
+    return v.astype(dt)
+
+
+def _tol(dt):
+    return 2e-5 if numpy.dtype(dt) in (numpy.float32, numpy.complex64, numpy.float16) else 1e-9
+
+
+def _c(m, d, x):
+    return numpy.ascontiguousarray(x) if m is ss else d(x)
+
+
+def _cases():
+    c = []
+    # Chirp z-transform: default (FFT points), other m, spirals, axes, dtypes (always complex128 out).
+    for dt in ('float32', 'float64', 'complex64', 'complex128', 'int16'):
+        x = _rand((3, 37), dt)
+        for j, kw in enumerate((dict(), dict(m=50), dict(m=10, w=0.99 * numpy.exp(-0.1j), a=0.9 + 0.1j),
+                                dict(m=5, axis=0), dict(m=1), dict(w=1.01 + 0.01j, a=2))):
+            c.append((f'czt-{dt}-{j}', lambda m, d, x=x, kw=kw: m.czt(d(x), **kw), 1e-9))
+        c.append((f'zoom_fft-{dt}', lambda m, d, x=x: m.zoom_fft(d(x), [0.1, 0.5], m=64, endpoint=True), 1e-9))
+        c.append((f'zoom_fft-scalar-{dt}', lambda m, d, x=x: m.zoom_fft(d(x), 0.3, fs=3, axis=-1), 1e-9))
+        c.append((f'zoom_fft-axis0-{dt}', lambda m, d, x=x: m.zoom_fft(d(x), [10, 20], 7, fs=50, axis=0), 1e-9))
+    xs = RNG.standard_normal(40)
+    c += [('czt-1', lambda m, d: m.czt(d(xs[:1])), 1e-12),
+          ('CZT-obj', lambda m, d: m.CZT(40, 60, 0.999 * numpy.exp(-0.05j), 0.8)(d(xs)), 1e-9),
+          ('CZT-points', lambda m, d: m.CZT(4, 9, 1.1j, 2).points(), 1e-12),
+          ('ZoomFFT-obj', lambda m, d: m.ZoomFFT(40, [1, 3], 25, fs=10)(d(xs)), 1e-9),
+          ('ZoomFFT-points', lambda m, d: m.ZoomFFT(40, [1, 3], 25, fs=10, endpoint=True).points(), 1e-12),
+          ('czt_points', lambda m, d: m.czt_points(7), 1e-12),
+          ('czt_points-wa', lambda m, d: m.czt_points(7, 0.9 + 0.1j, 2), 1e-12)]
+
+    # Symmetric IIR filters and splines over dtypes; integers are promoted to float64.
+    for dt in ('float32', 'float64', 'complex64', 'complex128', 'int32'):
+        x = _rand((4, 80), dt)
+        xt = numpy.asfortranarray(x)
+        t = _tol(dt)
+        c.append((f'symiirorder1-{dt}', lambda m, d, x=x: m.symiirorder1(d(x), 0.5, 0.6), t))
+        # SciPy's boundary sums read non-C-contiguous input as if contiguous, so SciPy is given a C copy.
+        c.append((f'symiirorder1-F-{dt}', lambda m, d, x=xt: m.symiirorder1(_c(m, d, x), 0.5, 0.6), t))
+        c.append((f'symiirorder1-1d-{dt}', lambda m, d, x=x: m.symiirorder1(d(x[0]), 2.0, -0.6, 1e-4), t))
+        c.append((f'symiirorder1-stride-{dt}', lambda m, d, x=x: m.symiirorder1(_c(m, d, x[:, ::-2]), 1.0, 0.3),
+                  t))
+        y = _rand((30, 40), dt)
+        for lam in (0.0, 0.5, 3.0):
+            if lam and dt[0] == 'c':
+                continue
+            c.append((f'cspline2d-{dt}-{lam}', lambda m, d, y=y, lam=lam: m.cspline2d(d(y), lam), t))
+        c.append((f'cspline2d-prec-{dt}', lambda m, d, y=y: m.cspline2d(d(y), 0.0, 1e-9), t))
+        c.append((f'sepfir2d-{dt}', lambda m, d, y=y: m.sepfir2d(d(y), [1., 2, 3, 4, 5], [3., -1, 2]), t))
+        c.append((f'sepfir2d-1-{dt}', lambda m, d, y=y: m.sepfir2d(d(y), [1.], [1 / 7] * 7), t))
+        c.append((f'cspline1d-{dt}', lambda m, d, x=x: m.cspline1d(d(x[0])), t))
+        c.append((f'qspline1d-{dt}', lambda m, d, x=x: m.qspline1d(d(x[0])), t))
+        c.append((f'cspline1d-size1-{dt}', lambda m, d, x=x: m.cspline1d(d(x[0, :1])), t))
+        c.append((f'qspline1d-size2-{dt}', lambda m, d, x=x: m.qspline1d(d(x[0, :2])), t))
+        if dt[0] != 'c':
+            c.append((f'symiirorder2-{dt}', lambda m, d, x=x: m.symiirorder2(d(x), 0.5, 0.6), t))
+            c.append((f'symiirorder2-1d-{dt}', lambda m, d, x=x: m.symiirorder2(d(x[1]), 0.3, 1.2, 1e-3), t))
+            c.append((f'cspline1d-lam-{dt}', lambda m, d, x=x: m.cspline1d(d(x[0]), 0.7), t))
+        if dt != 'int32':
+            c.append((f'qspline2d-{dt}', lambda m, d, y=y: m.qspline2d(d(y)), t))
+            c.append((f'spline_filter-{dt}', lambda m, d, y=y: m.spline_filter(d(y), 0.001), max(t, 1e-5)))
+            if dt[0] != 'c':
+                c.append((f'spline_filter-smooth-{dt}', lambda m, d, y=y: m.spline_filter(d(y)), max(t, 1e-5)))
+        if dt not in ('int32', 'complex64', 'complex128'):
+            cj = ss.cspline1d(x[0].real.astype(float)).astype(dt)
+            nx = numpy.linspace(-300, 300, 1001).astype(dt)
+            c.append((f'cspline1d_eval-{dt}', lambda m, d, cj=cj, nx=nx: m.cspline1d_eval(d(cj), d(nx), 0.7, 3), t))
+            c.append((f'qspline1d_eval-{dt}', lambda m, d, cj=cj, nx=nx: m.qspline1d_eval(d(cj), d(nx), 0.7, 3), t))
+    cj = ss.cspline1d(RNG.standard_normal(20)) + 1j
+    x3 = RNG.standard_normal((40, 3, 30))
+    c += [('cspline1d_eval-complex', lambda m, d: m.cspline1d_eval(d(cj), d(numpy.linspace(-5, 30, 77))), 1e-9),
+          ('cspline1d_eval-2d', lambda m, d: m.cspline1d_eval(d(cj.real), d(numpy.ones((2, 3)) * 2.5)), 1e-9),
+          ('cspline1d_eval-empty', lambda m, d: m.cspline1d_eval(d(cj.real), d(numpy.ones(0))), 0),
+          ('gauss_spline', lambda m, d: m.gauss_spline(d(numpy.linspace(-3, 3, 11)), 3), 1e-12),
+          ('gauss_spline-0', lambda m, d: m.gauss_spline(d(numpy.float32(0.5)), 0), 1e-6),
+          ('cspline2d-3d', lambda m, d: m.cspline2d(d(x3), 0.0), 1e-9)]
+
+    # deconvolve, lfiltic.
+    x = RNG.standard_normal(50)
+    c += [('deconvolve', lambda m, d: m.deconvolve(d(x), d(numpy.array([1., 2, 0.5]))), 1e-9),
+          ('deconvolve-exact', lambda m, d: m.deconvolve(d(numpy.convolve([1., 2, 3], [4., 5])), d([4., 5])), 1e-12),
+          ('deconvolve-short', lambda m, d: m.deconvolve(d(numpy.array([1., 2])), d(numpy.array([1., 2, 3]))), 0),
+          ('deconvolve-scalar', lambda m, d: m.deconvolve(d(numpy.array([2., 4, 6])), 2.0), 1e-12),
+          ('lfiltic', lambda m, d: m.lfiltic([1, 2, 3], [1, 0.5, 0.2, 0.1], [1, 2], [3]), 1e-12),
+          ('lfiltic-a0', lambda m, d: m.lfiltic([1, 2, 3], [2], [1, 2]), 1e-12),
+          ('lfiltic-f32', lambda m, d: m.lfiltic(numpy.array([1, 2], numpy.float32), numpy.array([1, .5], numpy.float32),
+                                                 numpy.array([1.], numpy.float32)), 1e-6),
+          ('lfiltic-complex', lambda m, d: m.lfiltic([1, 2j], [1, .5, .25], [1 + 1j, 2], [1j]), 1e-12),
+          ('lfiltic-int', lambda m, d: m.lfiltic([1, 2], [1, 3], [4]), 1e-12)]
+
+    # Kaiser-Bessel derived window.
+    for M, beta in ((0, 1), (2, 0.5), (8, 3), (100, 8.6), (-2, 1)):
+        c.append((f'kaiser_bessel_derived-{M}', lambda m, d, M=M, b=beta: m.windows.kaiser_bessel_derived(M, b), 1e-12))
+    return c
+
+
+def _wavelet_cases():
+    c = []
+    for M, w, s, comp in ((10, 5.0, 1.0, True), (33, 3.0, 0.5, False), (1, 5.0, 1.0, True)):
+        c.append((f'morlet-{M}', lambda m, M=M, w=w, s=s, co=comp: m.morlet(M, w, s, co), 1e-12))
+    for M, s, w in ((10, 2.0, 5), (51, 4.5, 6.0), (1, 1.0, 5)):
+        c.append((f'morlet2-{M}', lambda m, M=M, s=s, w=w: m.morlet2(M, s, w), 1e-12))
+    for p, a in ((10, 4.0), (101, 7.5), (1, 1.0)):
+        c.append((f'ricker-{p}', lambda m, p=p, a=a: m.ricker(p, a), 1e-12))
+    c.append(('qmf', lambda m: m.qmf(numpy.array([1., 2, 3, 4, 5])), 0))
+    c.append(('qmf-int', lambda m: m.qmf(numpy.arange(6)), 0))
+    data = RNG.standard_normal(120)
+    c.append(('cwt-ricker', lambda m: m.cwt(data, m.ricker, numpy.arange(1, 11)), 1e-9))
+    c.append(('cwt-morlet2', lambda m: m.cwt(data, m.morlet2, numpy.arange(1, 20, 3), w=6.0), 1e-9))
+    c.append(('cwt-dtype', lambda m: m.cwt(data, m.ricker, [2, 30], dtype=numpy.complex128), 1e-9))
+    return c
+
+
+CASES = _cases()
+WAVELET_CASES = _wavelet_cases()
+
+
+def _host(v):
+    if isinstance(v, cp.ndarray):
+        return v.get()
+    if isinstance(v, (tuple, list)):
+        return type(v)(_host(x) for x in v)
+    return v
+
+
+def _compare(got, want, tol, tag):
+    if isinstance(want, (tuple, list)) and not (isinstance(want, list) and len(want) == 0):
+        assert len(got) == len(want), tag
+        for i, (g, w) in enumerate(zip(got, want)):
+            _compare(g, w, tol, f'{tag}[{i}]')
+        return
+    g, w = numpy.asarray(got), numpy.asarray(want)
+    assert g.shape == w.shape, (tag, g.shape, w.shape)
+    assert g.dtype == w.dtype, (tag, g.dtype, w.dtype)
+    if w.dtype.kind in 'fc' and w.size:
+        scale = max(1.0, float(numpy.nanmax(numpy.abs(w))))
+        numpy.testing.assert_allclose(g, w, rtol=tol, atol=tol * scale, err_msg=tag)
+    else:
+        numpy.testing.assert_array_equal(g, w, err_msg=tag)
+
+
+def _run(m, fn, dev, tol, cid):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        want = fn(ss, lambda a: a)
+        got = _host(fn(m, dev))
+    _compare(got, want, tol, cid)
+
+
+def _run_wavelet(m, fn, tol, cid):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        want = fn(_Wavelets14)
+        got = _host(fn(m))
+    _compare(got, want, tol, cid)
+
+
+ERRORS = [
+    ('czt-n', lambda m: m.CZT(0), ValueError),
+    ('czt-m', lambda m: m.CZT(5, 0), ValueError),
+    ('czt-m-float', lambda m: m.CZT(5, 2.0), ValueError),
+    ('czt-length', lambda m: m.CZT(5)(numpy.ones(6)), ValueError),
+    ('czt_points-m', lambda m: m.czt_points(-1), ValueError),
+    ('zoom_fft-fn', lambda m: m.zoom_fft(numpy.ones(8), [1, 2, 3]), ValueError),
+    ('symiirorder1-z1', lambda m: m.symiirorder1(numpy.ones(50), 1.0, 1.0), ValueError),
+    ('symiirorder1-3d', lambda m: m.symiirorder1(numpy.ones((2, 2, 50)), 1.0, 0.5), ValueError),
+    ('symiirorder1-converge', lambda m: m.symiirorder1(numpy.ones(10), 1.0, 0.9), ValueError),
+    ('symiirorder2-r', lambda m: m.symiirorder2(numpy.ones(50), 1.0, 0.5), ValueError),
+    ('symiirorder2-3d', lambda m: m.symiirorder2(numpy.ones((2, 2, 50)), 0.5, 0.5), ValueError),
+    ('symiirorder2-complex', lambda m: m.symiirorder2(numpy.ones(50, complex), 0.5, 0.5), TypeError),
+    ('symiirorder2-converge', lambda m: m.symiirorder2(numpy.ones(6), 0.9, 0.5), ValueError),
+    ('cspline1d-lamb-short', lambda m: m.cspline1d(numpy.ones(2), 0.7), ValueError),
+    ('qspline1d-lamb', lambda m: m.qspline1d(numpy.ones(5), 1.0), ValueError),
+    ('qspline2d-lamb', lambda m: m.qspline2d(numpy.ones((5, 5)), 1.0), ValueError),
+    ('cspline1d_eval-empty', lambda m: m.cspline1d_eval(numpy.ones(0), numpy.ones(3)), ValueError),
+    ('cspline1d_eval-int', lambda m: m.cspline1d_eval(numpy.ones(4, int), numpy.ones(3)), TypeError),
+    ('qspline1d_eval-empty', lambda m: m.qspline1d_eval(numpy.ones(0), numpy.ones(3)), ValueError),
+    ('sepfir2d-even', lambda m: m.sepfir2d(numpy.ones((4, 4)), [1., 2], [1.]), ValueError),
+    ('sepfir2d-1d', lambda m: m.sepfir2d(numpy.ones(4), [1.], [1.]), ValueError),
+    ('spline_filter-int', lambda m: m.spline_filter(numpy.ones((5, 5), int)), TypeError),
+    ('deconvolve-2d', lambda m: m.deconvolve(numpy.ones((2, 2)), numpy.ones(2)), ValueError),
+    ('deconvolve-empty', lambda m: m.deconvolve(numpy.ones(3), numpy.ones(0)), ValueError),
+    ('lfiltic-a2d', lambda m: m.lfiltic([1], [[1.]], [1]), ValueError),
+    ('lfiltic-a0', lambda m: m.lfiltic([1, 2], [0, 1], [1]), ValueError),
+    ('lfiltic-empty-a', lambda m: m.lfiltic([1, 2], [], [1]), ValueError),
+    ('order_filter-even', lambda m: m.order_filter(numpy.ones(5), numpy.ones(2), 0), ValueError),
+    ('order_filter-dtype', lambda m: m.order_filter(numpy.ones(5, complex), numpy.ones(3), 0), ValueError),
+    ('kbd-odd', lambda m: m.windows.kaiser_bessel_derived(5, 1), ValueError),
+    ('kbd-sym', lambda m: m.windows.kaiser_bessel_derived(4, 1, sym=False), ValueError),
+]
+
+
+def test_public_names():
+    for n in ('CZT', 'ZoomFFT', 'czt', 'czt_points', 'zoom_fft', 'cspline1d', 'cspline1d_eval', 'cspline2d',
+              'qspline1d', 'qspline1d_eval', 'qspline2d', 'spline_filter', 'gauss_spline', 'symiirorder1',
+              'symiirorder2', 'sepfir2d', 'deconvolve', 'lfiltic', 'order_filter', 'cwt', 'morlet', 'morlet2',
+              'qmf', 'ricker'):
+        assert n in csig.__all__ and callable(getattr(csig, n)), n
+    assert 'kaiser_bessel_derived' in csig.windows.__all__
+
+
+@pytest.mark.parametrize('dtype', ['float32', 'float64', 'complex64', 'complex128'])
+def test_symiir_kernels_compile(dtype):
+    from cuarray.cuda.compiler import compile_using_nvrtc
+    assert len(compile_using_nvrtc(_bsplines.source(numpy.dtype(dtype)), arch='80')[0]) > 0
+
+
+# -- CPU: host emulation ---------------------------------------------------------------------------------------
+@needs_cxx
+@pytest.mark.parametrize('cid,fn,tol', CASES, ids=[c[0] for c in CASES])
+def test_host_emulation_matches_scipy(cid, fn, tol):
+    with host_signal_more() as m:
+        _run(m, fn, lambda a: a, tol, cid)
+
+
+@needs_cxx
+@pytest.mark.parametrize('cid,fn,tol', WAVELET_CASES, ids=[c[0] for c in WAVELET_CASES])
+def test_host_wavelets_match_scipy_1_14(cid, fn, tol):
+    with host_signal_more() as m:
+        _run_wavelet(m, fn, tol, cid)
+
+
+@needs_cxx
+@pytest.mark.parametrize('eid,fn,exc', ERRORS, ids=[e[0] for e in ERRORS])
+def test_host_errors_match_scipy(eid, fn, exc):
+    if not eid.startswith(('order_filter',)):
+        with pytest.raises(exc):
+            fn(ss)
+    with host_signal_more() as m, pytest.raises(exc):
+        fn(m)
+
+
+# -- GPU ------------------------------------------------------------------------------------------------------
+@gpu
+@pytest.mark.parametrize('cid,fn,tol', CASES, ids=[c[0] for c in CASES])
+def test_matches_scipy(cid, fn, tol):
+    _run(csig, fn, cp.asarray, tol, cid)
+
+
+@gpu
+@pytest.mark.parametrize('cid,fn,tol', WAVELET_CASES, ids=[c[0] for c in WAVELET_CASES])
+def test_wavelets_match_scipy_1_14(cid, fn, tol):
+    _run_wavelet(csig, fn, tol, cid)
+
+
+@gpu
+@pytest.mark.parametrize('eid,fn,exc', ERRORS, ids=[e[0] for e in ERRORS])
+def test_errors_match_scipy(eid, fn, exc):
+    with pytest.raises(exc):
+        fn(csig)
+
+
+@gpu
+@pytest.mark.parametrize('dtype', ['float32', 'float64', 'int16', 'uint8'])
+@pytest.mark.parametrize('rank', [0, 2, -1])
+def test_order_filter(dtype, rank):
+    a = (RNG.standard_normal((9, 11)) * 20).astype(dtype)
+    dom = numpy.array([[1, 0, 1], [0, 1, 0], [1, 1, 1]])
+    r = rank if rank >= 0 else int(dom.sum()) - 1
+    want = ss.order_filter(a, dom, r)
+    got = csig.order_filter(cp.asarray(a), cp.asarray(dom), r).get()
+    assert got.dtype == want.dtype
+    numpy.testing.assert_array_equal(got, want)
+    numpy.testing.assert_array_equal(csig.order_filter(cp.asarray(a[0]), numpy.ones(5), 2).get(),
+                                     ss.order_filter(a[0], numpy.ones(5), 2))
+    numpy.testing.assert_array_equal(sndi.rank_filter(a, r, footprint=dom, mode='constant'), want)
+
+
+@gpu
+def test_symiirorder1_many_lines():
+    x = RNG.standard_normal((3000, 200)).astype(numpy.float32)
+    numpy.testing.assert_allclose(csig.symiirorder1(cp.asarray(x), 0.5, 0.6).get(), ss.symiirorder1(x, 0.5, 0.6),
+                                  rtol=1e-4, atol=1e-4)

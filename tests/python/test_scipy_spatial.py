@@ -1,0 +1,235 @@
+"""cuarray.scipy.spatial (distance, KDTree) against scipy.spatial on the same inputs.
+
+Every case runs on the GPU (marked gpu) and, without a GPU, with the generated kernels compiled for the host
+and NumPy in place of cuarray (tests/python/_scipy_extra_host.py). The CPU part also compiles every kernel with
+NVRTC and checks the module's names against CuPy's (tests/python/data/cupyx_scipy_spatial_names.txt).
+"""
+import pathlib
+import warnings
+
+import numpy
+import pytest
+import scipy.spatial as ss
+
+import cuarray as cp
+import cuarray.scipy.spatial as csp
+from cuarray.scipy.spatial import _kernels
+
+from _scipy_extra_cases import run, same
+from _scipy_extra_host import compiler, host_modules
+
+gpu = pytest.mark.gpu
+needs_cxx = pytest.mark.skipif(compiler() is None, reason="no host C++ compiler")
+RNG = numpy.random.default_rng(7)
+
+# Names of CuPy's cupyx.scipy.spatial not provided, each with its reason.
+NOT_DONE = {
+    'Delaunay': 'GPU Delaunay triangulation not implemented',
+}
+
+X = RNG.random((9, 5))
+Y = RNG.random((6, 5))
+W = RNG.random(5)
+B = RNG.random((9, 5)) > 0.5
+BY = RNG.random((6, 5)) > 0.5
+SPARSE = X * (X > 0.5)
+SPARSE_Y = Y * (Y > 0.5)
+Q = RNG.random((7, 5))
+METRICS = ['braycurtis', 'canberra', 'chebyshev', 'cityblock', 'correlation', 'cosine', 'dice', 'euclidean',
+           'hamming', 'jaccard', 'jensenshannon', 'mahalanobis', 'minkowski', 'rogerstanimoto', 'russellrao',
+           'seuclidean', 'sokalsneath', 'sqeuclidean', 'yule']
+UNWEIGHTED = {'jensenshannon', 'mahalanobis', 'seuclidean'}
+
+
+def _cases():
+    c = []
+    for metric in METRICS:
+        datas = [('float', X, Y), ('bool', B, BY), ('sparse', SPARSE, SPARSE_Y), ('f32', X.astype(numpy.float32),
+                                                                                   Y.astype(numpy.float32)),
+                 ('int', (X * 4).astype(numpy.int64), (Y * 4).astype(numpy.int64))]
+        for dname, a, b in datas:
+            if metric == 'mahalanobis' and dname == 'bool':
+                continue
+            kws = [{}]
+            if metric not in UNWEIGHTED:
+                kws.append({'w': W})
+            if metric == 'minkowski':
+                kws += [{'p': 3.5}, {'p': numpy.inf}, {'p': 1}, {'p': 0.5, 'w': W}]
+            for kw in kws:
+                tag = f"{metric}-{dname}-{'-'.join(kw)}"
+                c.append((f'cdist-{tag}', lambda m, d, a=a, b=b, me=metric, kw=kw:
+                          m.distance.cdist(d(a), d(b), me, **kw), 1e-10))
+                c.append((f'pdist-{tag}', lambda m, d, a=a, me=metric, kw=kw: m.distance.pdist(d(a), me, **kw),
+                          1e-10))
+    c.append(('cdist-alias', lambda m, d: m.distance.cdist(d(X), d(Y), 'sqe'), 1e-12))
+    c.append(('cdist-empty', lambda m, d: m.distance.cdist(d(X[:0]), d(Y)), 0))
+    c.append(('cdist-nofeat', lambda m, d: m.distance.cdist(d(X[:, :0]), d(Y[:, :0]), 'cosine'), 0))
+    c.append(('pdist-one', lambda m, d: m.distance.pdist(d(X[:1])), 0))
+    c.append(('cdist-nan', lambda m, d: m.distance.cdist(d(numpy.where(X > 0.8, numpy.nan, X)), d(Y)), 1e-12))
+    c.append(('cdist-zeros-js', lambda m, d: m.distance.cdist(d(numpy.zeros((2, 3))), d(numpy.zeros((2, 3))),
+                                                              'jensenshannon'), 0))
+    c.append(('cdist-noncontig', lambda m, d: m.distance.cdist(d(X)[::2, ::-1], d(Y)[:, ::-1], 'cityblock'), 1e-12))
+    c.append(('cdist-callable', lambda m, d: m.distance.cdist(d(X[:3]), d(Y[:2]),
+                                                              lambda u, v: float(abs(u - v).sum())), 1e-12))
+    c.append(('cdist-out', lambda m, d: m.distance.cdist(d(X), d(Y), out=d(numpy.zeros((9, 6)))), 1e-12))
+    # Exceptions: SciPy's types.
+    c.append(('cdist-badmetric', lambda m, d: m.distance.cdist(d(X), d(Y), 'nope'), 0))
+    c.append(('cdist-metrictype', lambda m, d: m.distance.cdist(d(X), d(Y), 3), 0))
+    c.append(('cdist-cols', lambda m, d: m.distance.cdist(d(X), d(Y[:, :2])), 0))
+    c.append(('cdist-1d', lambda m, d: m.distance.cdist(d(X[0]), d(Y)), 0))
+    c.append(('cdist-badw', lambda m, d: m.distance.cdist(d(X), d(Y), w=d(W[:3])), 0))
+    c.append(('cdist-negw', lambda m, d: m.distance.cdist(d(X), d(Y), w=d(-W)), 0))
+    c.append(('cdist-p0', lambda m, d: m.distance.cdist(d(X), d(Y), 'minkowski', p=0), 0))
+    c.append(('cdist-kwarg', lambda m, d: m.distance.cdist(d(X), d(Y), 'euclidean', foo=1), 0))
+    c.append(('cdist-js-w', lambda m, d: m.distance.cdist(d(X), d(Y), 'jensenshannon', w=d(W)), 0))
+    c.append(('pdist-mahal-few', lambda m, d: m.distance.pdist(d(X[:3]), 'mahalanobis'), 0))
+    c.append(('cdist-badout', lambda m, d: m.distance.cdist(d(X), d(Y), out=d(numpy.zeros((2, 2)))), 0))
+    c.append(('pdist-3d', lambda m, d: m.distance.pdist(d(numpy.zeros((2, 2, 2)))), 0))
+    # squareform and distance_matrix.
+    c.append(('squareform-v2m', lambda m, d: m.distance.squareform(d(ss.distance.pdist(X))), 0))
+    c.append(('squareform-m2v', lambda m, d: m.distance.squareform(d(ss.distance.squareform(ss.distance.pdist(X)))),
+              0))
+    c.append(('squareform-int', lambda m, d: m.distance.squareform(d(numpy.arange(1, 7))), 0))
+    c.append(('squareform-empty', lambda m, d: m.distance.squareform(d(numpy.zeros(0))), 0))
+    c.append(('squareform-1x1', lambda m, d: m.distance.squareform(d(numpy.zeros((1, 1)))), 0))
+    c.append(('squareform-badsize', lambda m, d: m.distance.squareform(d(numpy.zeros(4))), 0))
+    c.append(('squareform-asym', lambda m, d: m.distance.squareform(d(numpy.arange(4.0).reshape(2, 2))), 0))
+    for p in (1, 2, 3, numpy.inf):
+        c.append((f'distance_matrix-{p}', lambda m, d, p=p: m.distance_matrix(d(X), d(Y), p=p), 1e-12))
+    c.append(('distance_matrix-int', lambda m, d: m.distance_matrix(d((X * 3).astype(int)), d((Y * 3).astype(int))),
+              1e-12))
+    c.append(('distance_matrix-dims', lambda m, d: m.distance_matrix(d(X), d(Y[:, :3])), 0))
+    # One pair of vectors (SciPy's scalar results; cuarray returns 0-d device arrays).
+    for f in ('braycurtis', 'canberra', 'chebyshev', 'cityblock', 'correlation', 'cosine', 'euclidean', 'hamming',
+              'jaccard', 'sqeuclidean', 'minkowski', 'dice', 'rogerstanimoto', 'russellrao', 'sokalsneath', 'yule'):
+        for uname, u, v in (('float', X[0], Y[0]), ('bool', B[0], BY[0]), ('frac', numpy.array([0.3, 0.5, 0, 1, 1]),
+                                                                          numpy.array([0.3, 0.7, 0, 0, 1]))):
+            for w in (None, W):
+                c.append((f'vec-{f}-{uname}-{w is None}', lambda m, d, f=f, u=u, v=v, w=w:
+                          numpy.float64(_host_scalar(getattr(m.distance, f)(d(u), d(v),
+                                                                            w=None if w is None else d(w)))), 1e-12))
+    c.append(('vec-correlation-uncentered', lambda m, d: numpy.float64(_host_scalar(
+        m.distance.correlation(d(X[0]), d(Y[0]), centered=False))), 1e-12))
+    c.append(('vec-seuclidean', lambda m, d: numpy.float64(_host_scalar(
+        m.distance.seuclidean(d(X[0]), d(Y[0]), d(W + 0.5)))), 1e-12))
+    VI = numpy.linalg.inv(numpy.cov(numpy.vstack([X, Y]).T))
+    c.append(('vec-mahalanobis', lambda m, d: numpy.float64(_host_scalar(
+        m.distance.mahalanobis(d(X[0]), d(Y[0]), d(VI)))), 1e-10))
+    c.append(('vec-minkowski-p0', lambda m, d: m.distance.minkowski(d(X[0]), d(Y[0]), 0), 0))
+    c.append(('vec-2d', lambda m, d: m.distance.euclidean(d(X[:2]), d(Y[:2])), 0))
+    c.append(('vec-sokalsneath-false', lambda m, d: m.distance.sokalsneath(d(numpy.zeros(3, bool)),
+                                                                            d(numpy.zeros(3, bool))), 0))
+    for kw in ({}, {'base': 2}, {'axis': 1}, {'axis': 1, 'keepdims': True}):
+        c.append((f'jensenshannon-{kw}', lambda m, d, kw=kw: m.distance.jensenshannon(d(X), d(X[::-1]), **kw), 1e-12))
+    # KDTree: queries avoid exact distance ties, whose order SciPy leaves to its tree layout.
+    for k in (1, 3, [1, 3], [2]):
+        for p in (1, 2, 3.5, numpy.inf):
+            c.append((f'kdtree-query-{k}-{p}', lambda m, d, k=k, p=p: m.KDTree(d(X)).query(d(Q), k=k, p=p), 1e-12))
+            c.append((f'kdtree-query-bound-{k}-{p}', lambda m, d, k=k, p=p:
+                      m.KDTree(d(X)).query(d(Q), k=k, p=p, distance_upper_bound=0.7), 1e-12))
+    c.append(('kdtree-query-1pt', lambda m, d: m.KDTree(d(X)).query(d(Q[0]), k=2), 1e-12))
+    q3 = RNG.random((2, 3, 5))
+    c.append(('kdtree-query-3d', lambda m, d: m.KDTree(d(X)).query(d(q3), k=2), 1e-12))
+    c.append(('kdtree-query-empty', lambda m, d: m.KDTree(d(X)).query(d(numpy.zeros((0, 5))), k=2), 0))
+    c.append(('kdtree-query-k>n', lambda m, d: m.KDTree(d(X[:2])).query(d(Q), k=4), 0))
+    c.append(('kdtree-query-badk', lambda m, d: m.KDTree(d(X)).query(d(Q), k=0), 0))
+    c.append(('kdtree-query-baddim', lambda m, d: m.KDTree(d(X)).query(d(Q[:, :3])), 0))
+    c.append(('kdtree-periodic', lambda m, d: m.KDTree(d(X), boxsize=1.0).query(d(Q), k=3), 1e-12))
+    c.append(('kdtree-periodic-out', lambda m, d: m.KDTree(d(X * 2), boxsize=1.0), 0))
+    for r in (0.5, 0.8):
+        c.append((f'kdtree-ball-{r}', lambda m, d, r=r: m.KDTree(d(X)).query_ball_point(d(Q), r), 0))
+        c.append((f'kdtree-ball-len-{r}', lambda m, d, r=r:
+                  m.KDTree(d(X)).query_ball_point(d(Q), r, return_length=True), 0))
+        c.append((f'kdtree-ball-1pt-{r}', lambda m, d, r=r: m.KDTree(d(X)).query_ball_point(d(Q[0]), r, p=1), 0))
+        c.append((f'kdtree-pairs-{r}', lambda m, d, r=r: m.KDTree(d(X)).query_pairs(r), 0))
+        c.append((f'kdtree-pairs-nd-{r}', lambda m, d, r=r: m.KDTree(d(X)).query_pairs(r, output_type='ndarray'), 0))
+        c.append((f'kdtree-balltree-{r}', lambda m, d, r=r: m.KDTree(d(X)).query_ball_tree(m.KDTree(d(Y)), r), 0))
+        c.append((f'kdtree-sdm-{r}', lambda m, d, r=r:
+                  m.KDTree(d(X)).sparse_distance_matrix(m.KDTree(d(Y)), r, output_type='dict'), 0))
+    c.append(('kdtree-count', lambda m, d: m.KDTree(d(X)).count_neighbors(m.KDTree(d(Y)), [0.5, 0.8, 1.0]), 0))
+    c.append(('kdtree-count-scalar', lambda m, d: m.KDTree(d(X)).count_neighbors(m.KDTree(d(Y)), 0.7), 0))
+    c.append(('kdtree-count-noncum', lambda m, d: m.KDTree(d(X)).count_neighbors(m.KDTree(d(Y)), [0.5, 0.8, 1.0],
+                                                                                 cumulative=False), 0))
+    c.append(('kdtree-count-weighted', lambda m, d: m.KDTree(d(X)).count_neighbors(
+        m.KDTree(d(Y)), [0.5, 0.8], weights=(d(W.repeat(2)[:9]), d(W.repeat(2)[:6]))), 1e-12))
+    c.append(('kdtree-1d-data', lambda m, d: m.KDTree(d(X[0])), 0))
+    return c
+
+
+def _host_scalar(x):
+    return cp.asnumpy(x) if isinstance(x, cp.ndarray) else x
+
+
+CASES = _cases()
+IDS = [c[0] for c in CASES]
+
+
+def _ref(fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        return run(fn, ss, lambda a: a)
+
+
+@needs_cxx
+@pytest.mark.parametrize('case', CASES, ids=IDS)
+def test_host_emulated_matches_scipy(case):
+    _, fn, tol = case
+    with host_modules() as (spatial, _, _), warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        ours = run(fn, spatial, lambda a: a)
+    same(ours, _ref(fn), tol)
+
+
+@gpu
+@pytest.mark.parametrize('case', CASES, ids=IDS)
+def test_gpu_matches_scipy(case):
+    _, fn, tol = case
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        ours = run(fn, csp, cp.asarray)
+    same(ours, _ref(fn), tol)
+
+
+@gpu
+def test_gpu_cdist_large_tiles():
+    a = RNG.random((1000, 37))
+    b = RNG.random((333, 37))
+    for metric in ('euclidean', 'cosine', 'canberra', 'chebyshev'):
+        numpy.testing.assert_allclose(cp.asnumpy(csp.distance.cdist(cp.asarray(a), cp.asarray(b), metric)),
+                                      ss.distance.cdist(a, b, metric), rtol=1e-10, atol=1e-12)
+    numpy.testing.assert_allclose(cp.asnumpy(csp.distance.pdist(cp.asarray(a), 'cityblock')),
+                                  ss.distance.pdist(a, 'cityblock'), rtol=1e-10)
+    d, i = csp.KDTree(cp.asarray(a)).query(cp.asarray(b), k=5)
+    dr, ir = ss.KDTree(a).query(b, k=5)
+    numpy.testing.assert_allclose(cp.asnumpy(d), dr, rtol=1e-12)
+    numpy.testing.assert_array_equal(cp.asnumpy(i), ir)
+
+
+@pytest.mark.parametrize('metric', sorted(_kernels.METRICS))
+def test_kernels_compile_with_nvrtc(metric):
+    from cuarray.cuda.compiler import compile_using_nvrtc
+    compile_using_nvrtc(_kernels.dist_source(metric), arch='80')
+
+
+def test_other_kernels_compile_with_nvrtc():
+    from cuarray.cuda.compiler import compile_using_nvrtc
+    compile_using_nvrtc(_kernels.mahalanobis_source(), arch='80')
+    compile_using_nvrtc(_kernels.ksmallest_source(), arch='80')
+
+
+def _names():
+    path = pathlib.Path(__file__).parent / 'data' / 'cupyx_scipy_spatial_names.txt'
+    return [ln.strip() for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith('#')]
+
+
+def test_every_cupy_name_exists():
+    missing = []
+    for name in _names():
+        obj = csp
+        for part in name.split('.'):
+            obj = getattr(obj, part, None)
+        if obj is None and name not in NOT_DONE:
+            missing.append(name)
+    assert not missing, missing
+    for name in NOT_DONE:
+        assert name in _names(), f"{name} is listed as not done but CuPy has no such name"
