@@ -144,3 +144,7 @@ from cuarray import time  # noqa: E402,F401
 ndarray.scatter_add = scatter_add
 ndarray.scatter_max = scatter_max
 ndarray.scatter_min = scatter_min
+# Typing (issue 22): the ufuncs made in the loop above, named for type checkers by a stub (tools/gen_stubs.sh).
+from typing import TYPE_CHECKING as _TYPE_CHECKING  # noqa: E402
+if _TYPE_CHECKING:
+    from cuarray._ufunc_names import *  # noqa: F401,F403
