@@ -16,7 +16,7 @@ import tempfile
 import numpy
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-HEADERS = ROOT / "src" / "kernels" / "jit"
+HEADERS = ROOT / "src" / "engine" / "device"
 CTYPE = {"?": "bool", "b": "signed char", "h": "short", "i": "int", "l": "long long", "q": "long long",
          "B": "unsigned char", "H": "unsigned short", "I": "unsigned int", "L": "unsigned long long",
          "f": "float", "d": "double", "F": "ca_complex<float>", "D": "ca_complex<double>"}

@@ -94,11 +94,12 @@ def test_cupy_names_exist():
 def test_ufunc_types_match_scipy():
     for name in sp.__all__:
         u = getattr(sp, name)
-        if isinstance(u, ufunc):
+        if isinstance(u, ufunc) and name not in ("btdtr", "btdtri"):  # CuPy keeps these two that SciPy removed
             assert sorted(u.types) == sorted(t for t in getattr(scipy_special, name).types
                                              if "g" not in t and ("D" not in t and "F" not in t
                                                                   or name in ("xlogy", "xlog1py", "log1p",
-                                                                              "expm1"))), name
+                                                                              "expm1", "gamma", "rgamma",
+                                                                              "loggamma", "digamma", "psi"))), name
             assert u.nin == getattr(scipy_special, name).nin
 
 

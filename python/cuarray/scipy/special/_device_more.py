@@ -290,7 +290,7 @@ __device__ double cas_expi(double x) {
       s += term;
       if (fabs(term) < 1e-18 * fabs(s)) break;
     }
-    return (fabs(d) < 0.5 * x0 ? log1p(d / x0) : log(x / x0)) + s;
+    return (fabs(d) < 0.5 * x0 ? log1p(d / x0) : log(x) - log(x0)) + s;  // (x/x0 would lose subnormal bits)
   }
   if (x > 709.782712893384) return cas_inf();  // SciPy's overflow point (e^x itself)
   // asymptotic series, summed while its terms decrease (the smallest one, at k ~ x, is ~e^-x)
