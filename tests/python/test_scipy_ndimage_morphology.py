@@ -60,6 +60,12 @@ def host(monkeypatch):
     return cndi
 
 
+def _like(x, a):
+    """The NumPy array ``a`` on x's side: on the device when x is a device array. Image-sized arguments (masks,
+    labels, output arrays) must be device arrays, as in CuPy; only structuring elements may come from the host."""
+    return cp.asarray(a) if isinstance(x, cp.ndarray) else a
+
+
 def _mask(shape, p=0.55, seed=0):
     return numpy.random.default_rng(seed).random(shape) < p
 
@@ -115,14 +121,14 @@ def _binary_cases():
         lambda n, x: n.binary_erosion(x, iterations=2, origin=(1,) + (0,) * (x.ndim - 1)),
         lambda n, x: n.binary_erosion(x, iterations=0, border_value=1),
         lambda n, x: n.binary_erosion(x, numpy.ones((2,) * x.ndim), brute_force=True, iterations=3),
-        lambda n, x: n.binary_erosion(x, mask=_mask(x.shape, 0.7, 3), iterations=2),
+        lambda n, x: n.binary_erosion(x, mask=_like(x, _mask(x.shape, 0.7, 3)), iterations=2),
         lambda n, x: n.binary_dilation(x),
         lambda n, x: n.binary_dilation(x, st(x), iterations=3, border_value=1),
         lambda n, x: n.binary_dilation(x, numpy.ones((2,) * x.ndim), origin=-1),
-        lambda n, x: n.binary_dilation(x, mask=_mask(x.shape, 0.6, 4), iterations=-1),
+        lambda n, x: n.binary_dilation(x, mask=_like(x, _mask(x.shape, 0.6, 4)), iterations=-1),
         lambda n, x: n.binary_opening(x, iterations=2),
         lambda n, x: n.binary_closing(x, st(x), origin=(0,) * (x.ndim - 1) + (1,)),
-        lambda n, x: n.binary_propagation((x != 0) & _mask(x.shape, 0.2, 5), mask=x),
+        lambda n, x: n.binary_propagation((x != 0) & _like(x, _mask(x.shape, 0.2, 5)), mask=x),
         lambda n, x: n.binary_fill_holes(x),
         lambda n, x: n.binary_fill_holes(x, st(x)),
         lambda n, x: n.binary_hit_or_miss(x),
@@ -389,7 +395,7 @@ BAD_CALLS = [
     lambda n, x: n.binary_erosion(x, [1, 1, 1]),
     lambda n, x: n.binary_erosion(x, numpy.ones((0, 3))),
     lambda n, x: n.binary_erosion(x.astype(complex)),
-    lambda n, x: n.binary_dilation(x, mask=numpy.ones((2, 2))),
+    lambda n, x: n.binary_dilation(x, mask=_like(x, numpy.ones((2, 2)))),
     lambda n, x: n.grey_erosion(x),
     lambda n, x: n.grey_dilation(x),
     lambda n, x: n.grey_erosion(x, structure=numpy.ones((3, 3)), mode='bogus'),
@@ -401,9 +407,9 @@ BAD_CALLS = [
     lambda n, x: n.label(x.astype(complex)),
     lambda n, x: n.distance_transform_edt(x, return_distances=False),
     lambda n, x: n.distance_transform_edt(x, sampling=[1, 2, 3]),
-    lambda n, x: n.distance_transform_edt(x, return_indices=True, indices=numpy.zeros((2, 5, 6))),
-    lambda n, x: n.distance_transform_edt(x, distances=numpy.zeros((5, 6), numpy.float32)),
-    lambda n, x: n.mean(x, numpy.ones((3, 3), int), [1]),
+    lambda n, x: n.distance_transform_edt(x, return_indices=True, indices=_like(x, numpy.zeros((2, 5, 6)))),
+    lambda n, x: n.distance_transform_edt(x, distances=_like(x, numpy.zeros((5, 6), numpy.float32))),
+    lambda n, x: n.mean(x, _like(x, numpy.ones((3, 3), int)), [1]),
     lambda n, x: n.labeled_comprehension(x, None, 1, numpy.sum, float, 0),
     lambda n, x: n.value_indices(x),
     lambda n, x: n.find_objects(x.astype(complex)),
@@ -541,3 +547,18 @@ def test_errors_match_scipy(k):
         BAD_CALLS[k](sndi, x)
     with pytest.raises(want.type):
         BAD_CALLS[k](cndi, cp.asarray(x))
+
+
+@gpu
+def test_host_arrays_refused_beside_device_input():
+    # Image-sized arguments stay on the device, as in CuPy: a host mask or labels array is a TypeError (a mask of
+    # the wrong shape is still SciPy's RuntimeError, checked first as CuPy does), never copied behind the caller.
+    x = cp.asarray(_mask((5, 6)))
+    with pytest.raises(TypeError):
+        cndi.binary_erosion(x, mask=_mask((5, 6)))
+    with pytest.raises(TypeError):
+        cndi.binary_propagation(x, mask=[[True] * 6] * 5)
+    with pytest.raises(RuntimeError):
+        cndi.binary_dilation(x, mask=numpy.ones((2, 2)))
+    with pytest.raises(TypeError):
+        cndi.sum(x, _mask((5, 6)).astype(int))

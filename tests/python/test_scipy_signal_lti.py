@@ -9,6 +9,7 @@ import warnings
 
 import numpy
 import pytest
+import scipy
 import scipy.signal as ss
 
 import cuarray as cp
@@ -441,7 +442,44 @@ def test_host_place_poles_warns_like_scipy():
         m.place_poles(A, B, [-0.5, -1., -2., -3.], rtol=1e-12, maxiter=1)
 
 
+# SciPy 1.18 made abcd_normalize promote A, B, C, D (and the zero matrices it fills in) to one floating dtype: NumPy's
+# promotion of the given ones with a weak float. cuarray follows that; with an older SciPy (each matrix kept its own
+# dtype, fills were float64) the values are still compared and the dtypes checked against the rule.
+SCIPY_PROMOTES_ABCD = tuple(int(v) for v in scipy.__version__.split('.')[:2]) >= (1, 18)
+ABCD_DTYPES = [
+    (([[1, 2], [3, 4]], [[1], [0]], [[0, 1]], [[0]]), numpy.float64),
+    ((numpy.eye(2, dtype=numpy.float32), None, None, 2.5), numpy.float32),
+    ((numpy.eye(2, dtype=numpy.float32), numpy.ones((2, 1)), None, 1), numpy.float64),
+    ((numpy.eye(2, dtype=bool), None, numpy.ones((1, 2), numpy.complex64), 0), numpy.complex64),
+    ((numpy.arange(4, dtype=numpy.int8).reshape(2, 2), numpy.ones((2, 1), numpy.float16), None, 0), numpy.float16),
+    ((2, 3, 4, 5), numpy.float64),
+]
+
+
+def _check_abcd_dtype(m, dev, args, dtype):
+    want = ss.abcd_normalize(*args)
+    if SCIPY_PROMOTES_ABCD:
+        assert [w.dtype for w in want] == [numpy.dtype(dtype)] * 4
+    got = _host(m.abcd_normalize(*(dev(numpy.asarray(a)) if isinstance(a, numpy.ndarray) else a for a in args)))
+    assert [g.dtype for g in got] == [numpy.dtype(dtype)] * 4
+    for g, w in zip(got, want):
+        numpy.testing.assert_array_equal(g, w)
+
+
+@needs_cxx
+@pytest.mark.parametrize('k', range(len(ABCD_DTYPES)))
+def test_host_abcd_normalize_dtype(k):
+    with host_lti() as m:
+        _check_abcd_dtype(m, lambda a: a, *ABCD_DTYPES[k])
+
+
 # -- GPU ------------------------------------------------------------------------------------------------------
+@gpu
+@pytest.mark.parametrize('k', range(len(ABCD_DTYPES)))
+def test_abcd_normalize_dtype(k):
+    _check_abcd_dtype(csig, cp.asarray, *ABCD_DTYPES[k])
+
+
 @gpu
 @pytest.mark.parametrize('cid,fn,tol', CASES, ids=[c[0] for c in CASES])
 def test_matches_scipy(cid, fn, tol):

@@ -9,6 +9,7 @@ import warnings
 
 import numpy
 import pytest
+import scipy
 import scipy.spatial as ss
 
 import cuarray as cp
@@ -116,7 +117,25 @@ def _cases():
     c.append(('vec-mahalanobis', lambda m, d: numpy.float64(_host_scalar(
         m.distance.mahalanobis(d(X[0]), d(Y[0]), d(VI)))), 1e-10))
     c.append(('vec-minkowski-p0', lambda m, d: m.distance.minkowski(d(X[0]), d(Y[0]), 0), 0))
-    c.append(('vec-2d', lambda m, d: m.distance.euclidean(d(X[:2]), d(Y[:2])), 0))
+    # (..., N) arrays: minkowski, euclidean and sqeuclidean broadcast them (SciPy >= 1.18; see _nd); the others
+    # refuse anything but 1-D vectors, size-1 axes included.
+    for f, kw in (('euclidean', {}), ('euclidean', {'w': W}), ('sqeuclidean', {}), ('sqeuclidean', {'w': W}),
+                  ('minkowski', {'p': 3.5}), ('minkowski', {'p': 1, 'w': W}), ('minkowski', {'p': numpy.inf})):
+        for sname, u, v in (('2d', X[:2], Y[:2]), ('bcast', X[:2, None], Y[:3]),
+                            ('row', X[:1], Y[0]), ('f32', X[:3].astype(numpy.float32), Y[:3].astype(numpy.float32)),
+                            ('int', (X[:3] * 4).astype(numpy.int64), (Y[:3] * 4).astype(numpy.int64))):
+            ktag = '-'.join(k if k == 'w' else f'{k}{x}' for k, x in kw.items())
+            c.append((f'nd-{f}-{ktag}-{sname}', lambda m, d, f=f, kw=kw, u=u, v=v:
+                      _nd(m, f, d(u), d(v), **{k: d(x) if k == 'w' else x for k, x in kw.items()}),
+                      1e-5 if sname == 'f32' else 1e-12))
+    c.append(('nd-euclidean-bool', lambda m, d: _nd(m, 'euclidean', d(B[:2]), d(BY[:2])), 0))
+    c.append(('nd-sqeuclidean-bool', lambda m, d: _nd(m, 'sqeuclidean', d(B[:2]), d(BY[:2])), 1e-12))
+    c.append(('nd-euclidean-mismatch', lambda m, d: _nd(m, 'euclidean', d(X[:2]), d(Y[:3])), 0))
+    c.append(('nd-euclidean-w2d', lambda m, d: _nd(m, 'euclidean', d(X[:2]), d(Y[:2]), w=d(X[:2])), 0))
+    c.append(('nd-minkowski-p0', lambda m, d: _nd(m, 'minkowski', d(X[:2]), d(Y[:2]), 0), 0))
+    for f in ('cityblock', 'chebyshev', 'cosine', 'seuclidean'):
+        c.append((f'vec-{f}-2d', lambda m, d, f=f: getattr(m.distance, f)(
+            d(X[:1]), d(Y[:1]), *((d(W + 0.5),) if f == 'seuclidean' else ())), 0))
     c.append(('vec-sokalsneath-false', lambda m, d: m.distance.sokalsneath(d(numpy.zeros(3, bool)),
                                                                             d(numpy.zeros(3, bool))), 0))
     for kw in ({}, {'base': 2}, {'axis': 1}, {'axis': 1, 'keepdims': True}):
@@ -154,6 +173,26 @@ def _cases():
         m.KDTree(d(Y)), [0.5, 0.8], weights=(d(W.repeat(2)[:9]), d(W.repeat(2)[:6]))), 1e-12))
     c.append(('kdtree-1d-data', lambda m, d: m.KDTree(d(X[0])), 0))
     return c
+
+
+# SciPy took (..., N) arrays in minkowski, euclidean and sqeuclidean from 1.18 on; with an older SciPy the reference
+# is SciPy's 1-D function applied to each broadcast pair of rows (what 1.18 computes), its errors kept.
+_SCIPY_ND = tuple(int(v) for v in scipy.__version__.split('.')[:2]) >= (1, 18)
+
+
+def _nd(m, f, u, v, *args, **kw):
+    fn = getattr(m.distance, f)
+    if m is not ss or _SCIPY_ND:
+        return fn(u, v, *args, **kw)
+    if numpy.ndim(u) == 1 and numpy.ndim(v) == 1 or numpy.ndim(kw.get('w')) > 1:
+        return fn(u, v, *args, **kw)
+    ub, vb = numpy.broadcast_arrays(u, v)
+    rows = numpy.asarray([fn(ub[i], vb[i], *args, **kw) for i in numpy.ndindex(ub.shape[:-1])])
+    if f != 'sqeuclidean' and ub.dtype == vb.dtype == numpy.float32 and 'w' not in kw:
+        # Before 1.18 the 1-D 2-norm went through BLAS nrm2, which returns a Python float; 1.18's norm along the
+        # last axis keeps float32.
+        rows = rows.astype(numpy.float32)
+    return rows.reshape(ub.shape[:-1])
 
 
 def _host_scalar(x):

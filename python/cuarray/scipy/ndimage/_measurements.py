@@ -157,7 +157,7 @@ def _select(input, labels, index, what):
     sv = _cp.take(vals, order)
     first = _cp.minimum(start, max(n - 1, 0))
     last = _cp.maximum(end - 1, 0)
-    zero = numpy.zeros((), vals.dtype)
+    zero = _cp.zeros((), vals.dtype)
     out = []
     for w in what:
         if n == 0:

@@ -14,10 +14,6 @@ def _is_array(x):
     return isinstance(x, _util._core.ndarray)
 
 
-def _device(x):
-    return x if _is_array(x) else _cp.asarray(x)
-
-
 def _blocks(n):
     return min((n + _THREADS - 1) // _THREADS, 1 << 30)
 
@@ -108,9 +104,13 @@ def _binary_erosion(input, structure, iterations, mask, output, border_value, or
     if structure.size < 1:
         raise RuntimeError('structure must not be empty')
     if mask is not None:
-        mask = _device(mask)
-        if mask.shape != input.shape:
+        shape = getattr(mask, 'shape', None)
+        if shape is not None and tuple(shape) != input.shape:
             raise RuntimeError('mask and input must have equal sizes')
+        # The mask is image data like the input: a host array is refused, as CuPy's kernels refuse it (after the
+        # shape check, in CuPy's order), rather than copied to the device behind the caller's back.
+        if not _is_array(mask):
+            raise TypeError(f"mask must be a cuarray.ndarray, not {type(mask).__name__}")
     origins = _util.expand_origin(input.ndim, axes, _util.normalize_sequence(origin, len(axes)))
     cit = bool(structure[tuple(o + n // 2 for n, o in zip(structure.shape, origins))])
     if output is not None and _is_array(output):

@@ -67,6 +67,21 @@ def _expm(A):
 
 
 # -- representations -------------------------------------------------------------------------------------------
+def _abcd_promote(matrices):
+    """The one dtype of A, B, C, D and each given one converted to it, as SciPy >= 1.18 does (before, each kept its
+    own dtype and the zero fills were float64): NumPy's promotion of the given ones with a weak float, so integers
+    and bools become float64 while float32 stays float32; sequences count as arrays, Python scalars as weak."""
+    given = [None if M is None else _host(M) if isinstance(M, _cp.ndarray) or numpy.iterable(M) else M
+             for M in matrices]
+    present = [M for M in given if M is not None]
+    try:
+        dtype = numpy.result_type(*present, 1.0)
+    except ValueError:
+        # Only Python scalars (no array to anchor the weak ones): NumPy's default float decides.
+        dtype = numpy.result_type(*present, numpy.asarray(1.0))
+    return dtype, [None if M is None else numpy.asarray(M, dtype=dtype) for M in given]
+
+
 def _abcd_normalize(A=None, B=None, C=None, D=None):
     if A is None and B is None and C is None:
         raise ValueError("Dimension n is undefined for parameters A = B = C = None!")
@@ -74,16 +89,17 @@ def _abcd_normalize(A=None, B=None, C=None, D=None):
         raise ValueError("Dimension p is undefined for parameters B = D = None!")
     if C is None and D is None:
         raise ValueError("Dimension q is undefined for parameters C = D = None!")
-    A, B, C, D = (numpy.atleast_2d(_host(M)) if M is not None else numpy.zeros((0, 0)) for M in (A, B, C, D))
+    dtype, given = _abcd_promote((A, B, C, D))
+    A, B, C, D = (numpy.atleast_2d(M) if M is not None else numpy.zeros((0, 0), dtype) for M in given)
     if max(M.ndim for M in (A, B, C, D)) > 2:
         raise ValueError("A, B, C and D must be at most 2-D.")
     n = A.shape[0] or B.shape[0] or C.shape[1] or 0
     p = B.shape[1] or D.shape[1] or 0
     q = C.shape[0] or D.shape[0] or 0
-    A = numpy.zeros((n, n)) if A.size == 0 else A
-    B = numpy.zeros((n, p)) if B.size == 0 else B
-    C = numpy.zeros((q, n)) if C.size == 0 else C
-    D = numpy.zeros((q, p)) if D.size == 0 else D
+    A = numpy.zeros((n, n), dtype) if A.size == 0 else A
+    B = numpy.zeros((n, p), dtype) if B.size == 0 else B
+    C = numpy.zeros((q, n), dtype) if C.size == 0 else C
+    D = numpy.zeros((q, p), dtype) if D.size == 0 else D
     for name, M, shape in (('A', A, (n, n)), ('B', B, (n, p)), ('C', C, (q, n)), ('D', D, (q, p))):
         if M.shape != shape:
             raise ValueError(f"Parameter {name} has shape {M.shape} but should be ({shape[0]}, {shape[1]})!")

@@ -276,18 +276,17 @@ def distance_matrix(x, y, p=2.0, threshold=1000000):
     return cdist(x, y, 'minkowski', p=p)
 
 
-_NO_BOOL_SUBTRACT = {'chebyshev', 'cityblock', 'euclidean', 'minkowski'}
+_NO_BOOL_SUBTRACT = {'chebyshev', 'cityblock'}
 
 
-# One pair of 1-D vectors: the pairwise kernel on single rows; the result is a 0-d float64 device array.
+# One pair of 1-D vectors (all metrics but minkowski, euclidean, sqeuclidean): the pairwise kernel on single rows;
+# the result is a 0-d float64 device array.
 
 def _vec(u, name='u'):
     u = _asarray(u)
     if u.ndim != 1:
-        # SciPy squeezes leading size-1 axes of its inputs before this check.
-        u = _cp.squeeze(u) if u.ndim > 1 else u
-        if u.ndim != 1:
-            raise ValueError("Input vector should be 1-D.")
+        # SciPy (since 1.9) no longer squeezes size-1 axes: anything but a 1-D array is refused.
+        raise ValueError("Input vector should be 1-D.")
     return u
 
 
@@ -334,8 +333,8 @@ def cosine(u, v, w=None):
 
 
 def euclidean(u, v, w=None):
-    """Euclidean distance sqrt(sum w (u - v)^2)."""
-    return _pair('euclidean', u, v, w=w)
+    """Euclidean distance sqrt(sum w (u - v)^2) along the last axis of (..., N) arrays."""
+    return minkowski(u, v, p=2, w=w)
 
 
 def hamming(u, v, w=None):
@@ -348,16 +347,61 @@ def jaccard(u, v, w=None):
     return _pair('jaccard', u, v, w=w)
 
 
+# minkowski, euclidean and sqeuclidean take (..., N) arrays that broadcast together, as SciPy's do since 1.18
+# (before, they took 1-D vectors only): the distance is taken along the last axis, with SciPy's formula and result
+# dtype (linalg.norm of the weighted difference; float inputs keep their precision). A 1-D pair gives a 0-d array.
+
+def _weights(w):
+    w = _asarray(w)
+    if w.ndim != 1:
+        raise ValueError("Input vector should be 1-D.")
+    w = w.astype(numpy.float64)
+    if w.size and bool((w < 0).any()):
+        raise ValueError("Input weights should be all non-negative")
+    return w
+
+
+def _difference(u, v):
+    if u.dtype == bool and v.dtype == bool:
+        # SciPy computes u - v, which NumPy refuses for two boolean arrays.
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported")
+    return u - v
+
+
 def minkowski(u, v, p=2, w=None):
-    """Minkowski distance (sum w |u - v|^p)^(1/p); p must be positive."""
+    """Minkowski distance (sum w |u - v|^p)^(1/p) along the last axis of (..., N) arrays; p must be positive."""
+    u = _asarray(u)
+    v = _asarray(v)
     if p <= 0:
         raise ValueError("p must be greater than 0")
-    return _pair('minkowski', u, v, p=p, w=w)
+    u_v = _difference(u, v)
+    if w is not None:
+        w = _weights(w)
+        # norm(w^(1/p) (u - v)) = (sum w |u - v|^p)^(1/p), SciPy's formula; the roots for p = 1, 2, inf are exact.
+        if p == 1:
+            root_w = w
+        elif p == 2:
+            root_w = _cp.sqrt(w)
+        elif p == numpy.inf:
+            root_w = w != 0
+        else:
+            root_w = w ** (1.0 / p)
+        u_v = root_w * u_v
+    return _cp.linalg.norm(u_v, ord=p, axis=-1)
 
 
 def sqeuclidean(u, v, w=None):
-    """Squared Euclidean distance sum w (u - v)^2."""
-    return _pair('sqeuclidean', u, v, w=w)
+    """Squared Euclidean distance sum w (u - v)^2 along the last axis of (..., N) arrays."""
+    u = _asarray(u)
+    v = _asarray(v)
+    # SciPy keeps floating (and complex) inputs' precision and computes everything else in float64.
+    if u.dtype.kind not in 'fc':
+        u = u.astype(numpy.float64)
+    if v.dtype.kind not in 'fc':
+        v = v.astype(numpy.float64)
+    u_v = u - v
+    u_v_w = u_v if w is None else _weights(w) * u_v
+    return _cp.vecdot(u_v, u_v_w)
 
 
 def seuclidean(u, v, V):
