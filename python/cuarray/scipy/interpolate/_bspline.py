@@ -254,20 +254,25 @@ def make_interp_spline(x, y, k=3, t=None, bc_type=None, axis=0, check_finite=Tru
         raise ValueError("array must not contain infs or NaNs")
     if x.shape[0] > 1 and bool((x[1:] <= x[:-1]).any()):
         raise ValueError("Expect x to not have duplicates")
-    if isinstance(bc_type, str) and bc_type == 'periodic':
-        raise ValueError("bc_type='periodic' is not supported by cuarray's make_interp_spline; use "
-                         "CubicSpline(bc_type='periodic') for k=3")
+    periodic = isinstance(bc_type, str) and bc_type == 'periodic'
+    if periodic and not bool(_cp.allclose(y[0], y[-1], rtol=1e-5, atol=1e-15)):
+        raise ValueError("First and last points does not match while periodic case expected")
     tail = y.shape[1:]
     if k == 0:
         if t is None:
             t = _cp.concatenate([x, x[-1:]])
         return BSpline.construct_fast(_asarray(t).astype(numpy.float64), y, 0, True, axis % max(y.ndim, 1))
-    if k == 1 and t is None and bc_type is None:
+    if k == 1 and t is None and (bc_type is None or periodic):
         t = _cp.concatenate([x[:1], x, x[-1:]])
         return BSpline.construct_fast(t, _cp.ascontiguousarray(y), 1, True, axis % max(y.ndim, 1))
     # The knot vector and the boundary rows are set up on the host (O(n + k) numbers); the collocation
     # matrix is built on the device by the B-spline kernel and solved there (dense LU, O(n^3)).
     xh = _cp.asnumpy(x)
+    if periodic:
+        if t is not None:
+            raise NotImplementedError("For periodic case t is constructed automatically and can not be passed "
+                                      "manually")
+        return _make_periodic(x, xh, y, k, cdt, axis % max(y.ndim, 1))
     if isinstance(bc_type, tuple) and len(bc_type) == 2 or isinstance(bc_type, list) and len(bc_type) == 2 \
             and not isinstance(bc_type[0], (int, numpy.integer)):
         left, right = bc_type
@@ -311,6 +316,39 @@ def make_interp_spline(x, y, k=3, t=None, bc_type=None, axis=0, check_finite=Tru
     c = _cp.linalg.solve(A.astype(cdt), b)
     return BSpline.construct_fast(td, _cp.ascontiguousarray(c.reshape((nt,) + tail)), k, True,
                                   axis % max(y.ndim, 1))
+
+
+def _periodic_knots(xh, k):
+    """n + 2k knots: the (for even k, cell-centred) points, continued by the spacings taken round the circle."""
+    xc = xh.astype(numpy.float64).copy()
+    n = xc.shape[0]
+    if k % 2 == 0:
+        xc[1:-1] = xc[1:-1] - numpy.diff(xh)[:-1] / 2
+    dx = numpy.diff(xc)
+    t = numpy.zeros(n + 2 * k)
+    t[k:n + k] = xc
+    for i in range(k):
+        t[k - i - 1] = t[k - i] - dx[-(i % (n - 1)) - 1]
+        t[n + k + i] = t[n + k + i - 1] + dx[i % (n - 1)]
+    return t
+
+
+def _make_periodic(x, xh, y, k, cdt, axis):
+    """Periodic interpolating spline: k - 1 rows equate the derivatives at both ends, n rows interpolate;
+    n + k - 1 unknowns, one dense solve on the device (the solution is unique, so equal to SciPy's cyclic one)."""
+    td = _cp.asarray(_periodic_knots(xh, k))
+    ends = _cp.asarray([xh[0], xh[-1]])
+    rows = []
+    for d in range(1, k):
+        B = _basis_matrix(td, k, ends, d, True)
+        rows.append(B[:1] - B[1:])
+    rows.append(_basis_matrix(td, k, x, 0, True))
+    A = _cp.concatenate(rows, axis=0)
+    ycols = y.reshape(y.shape[0], -1)
+    rhs = _cp.concatenate([_cp.zeros((k - 1, ycols.shape[1]), dtype=cdt), ycols], axis=0)
+    c = _cp.linalg.solve(A.astype(cdt), rhs)
+    nc = td.shape[0] - k - 1
+    return BSpline.construct_fast(td, _cp.ascontiguousarray(c.reshape((nc,) + y.shape[1:])), k, 'periodic', axis)
 
 
 def make_lsq_spline(x, y, t, k=3, w=None, axis=0, check_finite=True, *, method='qr'):

@@ -214,6 +214,125 @@ class PPoly(_PPolyBase):
             cc[m] = spl(bp[:-1], nu=k - m) / math.factorial(k - m)
         return cls.construct_fast(cc, bp, extrapolate)
 
+    def solve(self, y=0.0, discontinuity=True, extrapolate=None):
+        """Real x with S(x) == y, ascending per column (an object array of arrays when c has extra dimensions).
+        An identically-equal piece reports (its start, nan); with `discontinuity`, a breakpoint where S jumps
+        across y counts. Root finding is sequential and variable-length, so it runs on the host (NumPy
+        companion-matrix eigenvalues per piece, one Newton step), as SciPy's does on the CPU."""
+        if extrapolate is None:
+            extrapolate = self.extrapolate
+        if self.c.dtype.kind == 'c':
+            raise ValueError("Root finding is only for real-valued polynomials")
+        y = float(y)
+        c = _cp.asnumpy(self.c)
+        x = _cp.asnumpy(self.x)
+        c3 = c.reshape(c.shape[0], c.shape[1], -1)
+        res = [_real_roots(c3[:, :, j], x, y, bool(discontinuity), bool(extrapolate)) for j in range(c3.shape[2])]
+        if c.ndim == 2:
+            return _cp.asarray(res[0])
+        out = numpy.empty(len(res), dtype=object)
+        for i, r in enumerate(res):
+            out[i] = _cp.asarray(r)
+        return out.reshape(c.shape[2:])
+
+    def roots(self, discontinuity=True, extrapolate=None):
+        """solve(0, discontinuity, extrapolate)."""
+        return self.solve(0.0, discontinuity, extrapolate)
+
+
+def _poly_at(c, s, nu=0):
+    """One piece (highest power first) or its nu-th derivative at s (host scalar)."""
+    k = c.shape[0]
+    acc = 0.0
+    for j in range(k):
+        p = k - 1 - j
+        if p < nu:
+            break
+        f = 1.0
+        for q in range(nu):
+            f *= p - q
+        acc += c[j] * f * s ** (p - nu)
+    return acc
+
+
+def _piece_roots(cp_, y):
+    """(kind, roots): kind -1 when the piece equals y everywhere; roots as (real, imag) pairs sorted by real."""
+    nz = numpy.nonzero(cp_ != 0)[0]
+    if nz.size == 0:
+        return (-1, []) if y == 0 else (0, [])
+    a = cp_[nz[0]:].astype(numpy.float64).copy()
+    order = a.shape[0] - 1
+    if order == 0:
+        return (-1, []) if a[0] == y else (0, [])
+    a[-1] -= y
+    if order == 1:
+        return 1, [(-a[1] / a[0], 0.0)]
+    if order == 2:
+        a0, a1, a2 = a
+        d = a1 * a1 - 4 * a0 * a2
+        if d < 0:
+            r = -a1 / (2 * a0)
+            return 2, [(r, -math.sqrt(-d) / (2 * a0)), (r, math.sqrt(-d) / (2 * a0))]
+        d = math.sqrt(d)
+        if d == 0:
+            r = -a1 / (2 * a0)
+            return 2, [(r, 0.0), (r, 0.0)]
+        # The cancellation-free pair of formulas.
+        if a1 < 0:
+            return 2, [((2 * a2) / (-a1 + d), 0.0), ((-a1 + d) / (2 * a0), 0.0)]
+        return 2, [((-a1 - d) / (2 * a0), 0.0), ((2 * a2) / (-a1 - d), 0.0)]
+    comp = numpy.zeros((order, order))
+    comp[1:, :-1] = numpy.eye(order - 1)
+    comp[:, -1] = -a[::-1][:order] / a[0]
+    w = numpy.linalg.eigvals(comp)
+    w = w[numpy.argsort(w.real, kind='stable')]
+    return order, [(float(v.real), float(v.imag)) for v in w]
+
+
+def _real_roots(c, x, y, discont, extrapolate):
+    k, m = c.shape
+    if k == 0:
+        return numpy.array([], dtype=float)
+    asc = x[-1] >= x[0]
+    out = []
+    last = math.nan
+    for i in range(m):
+        if i > 0 and discont:
+            va = _poly_at(c[:, i - 1], x[i] - x[i - 1]) - y
+            vb = _poly_at(c[:, i], 0.0) - y
+            if (va < 0 < vb or vb < 0 < va) and x[i] != last:
+                last = x[i]
+                out.append(float(last))
+        kind, rts = _piece_roots(c[:, i], y)
+        if kind == -1:
+            if x[i] == x[i + 1]:
+                if x[i] != last:
+                    last = x[i]
+                    out.append(float(x[i]))
+            else:
+                out += [float(x[i]), math.nan]
+                last = math.nan
+            continue
+        for re, im in rts:
+            if im != 0:
+                continue
+            f = _poly_at(c[:, i], re) - y
+            df = _poly_at(c[:, i], re, 1)
+            if df != 0 and abs(f / df) < abs(re):
+                re = re - f / df
+            re += x[i]
+            lo, hi = (x[i], x[i + 1]) if asc else (x[i + 1], x[i])
+            if i == 0 and extrapolate:
+                ok = re <= x[i + 1] if asc else re >= x[i + 1]
+            elif i == m - 1 and extrapolate:
+                ok = re >= x[i] if asc else re <= x[i]
+            else:
+                ok = lo <= re <= hi
+            if ok and re != last:
+                last = re
+                out.append(float(re))
+    return numpy.array(out, dtype=float)
+
 
 def _prepare(x, y, axis, dydx=None):
     x = _asarray(x)

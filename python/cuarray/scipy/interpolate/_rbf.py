@@ -60,7 +60,8 @@ def _dist(a, b):
 
 
 class RBFInterpolator:
-    """Radial basis function interpolation in N dimensions (global solve; `neighbors` must be None)."""
+    """Radial basis function interpolation in N dimensions (one global system, or local systems of the
+    `neighbors` nearest observations of each evaluation point)."""
 
     def __init__(self, y, d, neighbors=None, smoothing=0.0, kernel='thin_plate_spline', epsilon=None, degree=None):
         y = _asarray(y)
@@ -78,7 +79,7 @@ class RBFInterpolator:
         d_shape = d.shape[1:]
         d = d.reshape(ny, -1)
         if neighbors is not None:
-            raise ValueError("cuarray's RBFInterpolator solves one global system: `neighbors` must be None")
+            neighbors = int(min(neighbors, ny))
         smoothing = _asarray(smoothing).astype(numpy.float64)
         if smoothing.ndim == 0:
             smoothing = _cp.full(ny, float(smoothing))
@@ -107,9 +108,19 @@ class RBFInterpolator:
                               "parameter may have an unintuitive effect.", UserWarning, stacklevel=2)
         powers = _powers(ndim, degree) if degree >= 0 else numpy.zeros((0, ndim), dtype=numpy.int64)
         nmono = powers.shape[0]
-        if ny < nmono:
+        nobs = ny if neighbors is None else neighbors
+        if nobs < nmono:
             raise ValueError(f"At least {nmono} data points are required when `degree` is {degree} and the number "
                              f"of dimensions is {ndim}.")
+        if neighbors is not None:
+            # Local interpolants: each evaluation point solves the small system of its nearest `neighbors`
+            # observations (batched on the device), found with cuarray's KDTree.
+            from cuarray.scipy.spatial import KDTree
+            self.y, self.d, self.d_shape, self.d_dtype = y, d, d_shape, d.dtype
+            self.neighbors, self.smoothing, self.kernel, self.epsilon = neighbors, smoothing, kernel, epsilon
+            self.powers = powers
+            self._tree = KDTree(y)
+            return
         mins = y.min(axis=0) if ny else _cp.zeros(ndim)
         maxs = y.max(axis=0) if ny else _cp.zeros(ndim)
         shift = (maxs + mins) / 2
@@ -134,6 +145,53 @@ class RBFInterpolator:
         self.powers = powers
         self._shift, self._scale, self._coeffs = shift, scale, coef
 
+    def _local(self, x):
+        nx = x.shape[0]
+        kn = self.neighbors
+        ncols = self.d.shape[1]
+        if nx == 0:
+            return _cp.empty((0, ncols), dtype=self.d.dtype)
+        _, idx = self._tree.query(x, kn)
+        idx = idx.reshape(nx, kn)
+        # Sorted neighbourhoods, as SciPy orders each local system (the solution does not depend on it).
+        idx = _cp.sort(idx, axis=1)
+        nmono = self.powers.shape[0]
+        n = kn + nmono
+        step = max(1, (1 << 22) // max(n * n, 1))
+        parts = []
+        for s in range(0, nx, step):
+            ii = idx[s:s + step]
+            xb = x[s:s + step]
+            nb = ii.shape[0]
+            Y = self.y[ii]  # (nb, kn, ndim)
+            D = self.d[ii]  # (nb, kn, ncols)
+            mins = Y.min(axis=1)
+            maxs = Y.max(axis=1)
+            shift = (maxs + mins) / 2
+            scale = (maxs - mins) / 2
+            scale = _cp.where(scale == 0.0, 1.0, scale)
+            Ye = Y * self.epsilon
+            r = _cp.sqrt(((Ye[:, :, None, :] - Ye[:, None, :, :]) ** 2).sum(axis=-1))
+            K = _phi(self.kernel, r) + self.smoothing[ii][:, :, None] * _cp.eye(kn)[None]
+            Yh = (Y - shift[:, None, :]) / scale[:, None, :]
+            P = _poly(Yh.reshape(-1, Y.shape[2]), self.powers).reshape(nb, kn, nmono)
+            A = _cp.zeros((nb, n, n))
+            A[:, :kn, :kn] = K
+            A[:, :kn, kn:] = P
+            A[:, kn:, :kn] = P.transpose(0, 2, 1)
+            rhs = _cp.zeros((nb, n, ncols), dtype=D.dtype)
+            rhs[:, :kn] = D
+            if D.dtype.kind == 'c':
+                coef = _cp.linalg.solve(A, _cp.ascontiguousarray(rhs.real)) + 1j * _cp.linalg.solve(
+                    A, _cp.ascontiguousarray(rhs.imag))
+            else:
+                coef = _cp.linalg.solve(A, rhs)
+            kx = _phi(self.kernel, _cp.sqrt(((xb[:, None, :] * self.epsilon - Ye) ** 2).sum(axis=-1)))
+            px = _poly((xb - shift) / scale, self.powers)
+            out = (kx[:, :, None] * coef[:, :kn]).sum(axis=1) + (px[:, :, None] * coef[:, kn:]).sum(axis=1)
+            parts.append(out)
+        return _cp.concatenate(parts, axis=0)
+
     def __call__(self, x):
         """Interpolant at the points x (n, ndim): shape (n,) + d.shape[1:]."""
         x = _asarray(x)
@@ -142,6 +200,8 @@ class RBFInterpolator:
         if x.shape[1] != self.y.shape[1]:
             raise ValueError(f"Expected the second axis of `x` to have length {self.y.shape[1]}.")
         x = _cp.ascontiguousarray(x.astype(numpy.float64))
+        if self.neighbors is not None:
+            return self._local(x).reshape((x.shape[0],) + self.d_shape)
         ny = self.y.shape[0]
         out = None
         # Evaluate in row blocks so the (n, ny) kernel matrix stays bounded.

@@ -1,13 +1,16 @@
-"""RegularGridInterpolator and interpn of cuarray.scipy.interpolate: linear and nearest on rectilinear grids."""
+"""RegularGridInterpolator and interpn of cuarray.scipy.interpolate: linear, nearest and tensor-product spline
+methods on rectilinear grids."""
 import itertools
 
 import numpy
 
 import cuarray as _cp
 
-# Methods of SciPy's RegularGridInterpolator that this module evaluates; the tensor-product spline methods
-# ('cubic', 'quintic', 'pchip') are not implemented here.
-_METHODS = ('linear', 'nearest', 'slinear')
+# Methods of SciPy's RegularGridInterpolator. 'cubic' and 'quintic' are the not-a-knot tensor-product
+# interpolating splines (NdBSpline); 'pchip' folds 1-D PCHIP interpolants axis by axis, last axis first, as
+# SciPy does; 'slinear' is evaluated as 'linear' except for derivatives (then as a degree-1 NdBSpline).
+_METHODS = ('linear', 'nearest', 'slinear', 'cubic', 'quintic', 'pchip')
+_DEGREE = {'slinear': 1, 'cubic': 3, 'quintic': 5, 'pchip': 3}
 
 
 def _asarray(x):
@@ -15,7 +18,7 @@ def _asarray(x):
 
 
 class RegularGridInterpolator:
-    """Interpolation on a rectilinear grid in any number of dimensions ('linear', 'nearest', 'slinear')."""
+    """Interpolation on a rectilinear grid in any number of dimensions (linear, nearest and spline methods)."""
 
     def __init__(self, points, values, method='linear', bounds_error=True, fill_value=numpy.nan, *, solver=None,
                  solver_args=None):
@@ -51,11 +54,55 @@ class RegularGridInterpolator:
             grid.append(_cp.ascontiguousarray(p))
         self.grid = tuple(grid)
         self.values = values
+        self._splines = {}
+        if method in _DEGREE:
+            self._check_spline_points(method)
         if fill_value is not None:
             fv = numpy.asarray(fill_value)
             if numpy.iscomplexobj(fv) and values.dtype.kind != 'c':
                 raise ValueError("fill_value must be either 'None' or of a type compatible with values")
         self.fill_value = fill_value
+
+    def _check_spline_points(self, method):
+        k = _DEGREE[method]
+        for i, g in enumerate(self.grid):
+            if g.shape[0] <= k:
+                raise ValueError(f"There are {g.shape[0]} points in dimension {i}, but method {method} requires at "
+                                 f"least {k + 1} points per dimension.")
+        if method == 'pchip' and self.values.dtype.kind == 'c':
+            raise ValueError("`PchipInterpolator` only works with real values for `y`.")
+
+    def _spline(self, method):
+        spl = self._splines.get(method)
+        if spl is None:
+            from cuarray.scipy.interpolate._ndbspline import _make_ndbspl
+            spl = self._splines[method] = _make_ndbspl(self.grid, self.values, _DEGREE[method])
+        return spl
+
+    def _pchip(self, x):
+        """Fold PCHIP interpolants from the last grid axis to the first; each later fold is evaluated only at its
+        own query point (one gather per point instead of SciPy's loop)."""
+        from cuarray.scipy.interpolate._ppoly import PchipInterpolator, _pchip_slopes
+        ndim = len(self.grid)
+        nq = x.shape[0]
+        g = self.grid[ndim - 1]
+        F = PchipInterpolator(g, _cp.moveaxis(self.values, ndim - 1, 0), axis=0)(x[:, ndim - 1])
+        rows = _cp.arange(nq)
+        for i in range(ndim - 2, -1, -1):
+            g = self.grid[i]
+            Y = _cp.moveaxis(F, i + 1, 0)
+            h = g[1:] - g[:-1]
+            D = _pchip_slopes(h, Y)
+            col = x[:, i]
+            j = _cp.clip(_cp.searchsorted(g, col, side='right') - 1, 0, g.shape[0] - 2)
+            sh = (-1,) + (1,) * (Y.ndim - 2)
+            hj = h[j].reshape(sh)
+            s = (col - g[j]).reshape(sh)
+            y0, y1, d0, d1 = Y[j, rows], Y[j + 1, rows], D[j, rows], D[j + 1, rows]
+            slope = (y1 - y0) / hj
+            tt = (d0 + d1 - 2 * slope) / hj
+            F = ((tt / hj * s + ((slope - d0) / hj - tt)) * s + d0) * s + y0
+        return F
 
     def _points(self, xi):
         ndim = len(self.grid)
@@ -75,10 +122,18 @@ class RegularGridInterpolator:
         method = self.method if method is None else method
         if method not in _METHODS:
             raise ValueError(f"Method '{method}' is not defined (cuarray supports {_METHODS})")
-        if nu is not None and any(int(v) != 0 for v in numpy.ravel(nu)):
-            raise ValueError("Derivatives (nu) need a spline method")
+        has_nu = nu is not None and any(int(v) != 0 for v in numpy.ravel(nu))
+        if nu is not None and method not in ('slinear', 'cubic', 'quintic'):
+            raise ValueError(f"Can only compute derivatives for methods ('slinear', 'cubic', 'quintic'), got "
+                             f"method ={method!r}.")
+        if method in _DEGREE:
+            self._check_spline_points(method)
         lead, x = self._points(xi)
         ndim = len(self.grid)
+        if nu is not None:
+            nu = tuple(int(v) for v in numpy.ravel(nu))
+            if len(nu) != ndim:
+                raise ValueError(f"nu must have {ndim} entries, got {nu}")
         if self.bounds_error and x.shape[0]:
             for i, g in enumerate(self.grid):
                 col = x[:, i]
@@ -98,7 +153,11 @@ class RegularGridInterpolator:
             frac.append((col - g[j]) / (g[j + 1] - g[j]))
         tail = self.values.shape[ndim:]
         sh = (-1,) + (1,) * len(tail)
-        if method == 'nearest':
+        if method in ('cubic', 'quintic') or (method == 'slinear' and has_nu):
+            out = self._spline(method)(x, nu=nu)
+        elif method == 'pchip':
+            out = self._pchip(x)
+        elif method == 'nearest':
             sel = tuple(_cp.where(f <= 0.5, j, j + 1) if g.shape[0] > 1 else j
                         for j, f, g in zip(idx, frac, self.grid))
             out = self.values[sel]
