@@ -9,6 +9,7 @@ float16 loops compute in float32, as NumPy's do, except where NumPy works on the
 Usage: python3 tools/gen_ufunc_table.py [--check]   (--check: exit 1 if the file is out of date)
 """
 import pathlib
+import re
 import sys
 
 import numpy
@@ -76,7 +77,9 @@ def main():
                 continue
             seen.add(t)
             ins, outs = t.split("->")
-            loops.append(f'{{"{t}", "{body(n, ins, outs)}"}}')
+            # A '?' after a '?' is written "\?": "??-" and the like are trigraphs, which C++17 ignores with a warning.
+            literal = re.sub(r"(?<=[?])[?]", r"\\?", t)
+            loops.append(f'{{"{literal}", "{body(n, ins, outs)}"}}')
         if not loops:
             continue
         arity[n] = (u.nin, u.nout)

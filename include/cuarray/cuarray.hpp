@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cuarray/array.hpp"
+#include "cuarray/axis.hpp"
 #include "cuarray/counting.hpp"
 #include "cuarray/creation.hpp"
 #include "cuarray/device.hpp"

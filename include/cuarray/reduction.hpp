@@ -2,6 +2,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "cuarray/array.hpp"
@@ -25,6 +27,21 @@ struct reduce_options {
 /// The result dtype of sum/prod (and nansum/nanprod) without dtype=, as NumPy's add.reduce: bool and small
 /// integers widen to int64 / uint64, other types stay.
 dtype sum_result_type(dtype t);
+
+/// A built-in reduction as the engine runs it, for code generators that fold their own expressions the same
+/// way (fuse): the result and accumulator dtypes, and CUDA C++ over the engine's names (`acc_t`; the combine
+/// writes `r` from `a` and `b`; the map writes `m` from the element `x`).
+struct reduction_definition {
+  dtype result;          ///< NumPy's result dtype (sum of int8: int64)
+  dtype accumulator;     ///< the type folded in (float16 folds in float32)
+  std::string map;       ///< one element to the accumulator (nansum: NaN to 0)
+  std::string combine;   ///< the associative fold of two accumulators
+  std::string identity;  ///< the value an empty fold starts from (max: the lowest value of the type)
+};
+
+/// The definition of reduction `op` (sum, prod, nansum, nanprod, max, min, nanmax, nanmin, any, all) of an input
+/// of type `in` with NumPy's dtype= `dtype_`; value_error for any other name.
+reduction_definition builtin_reduction(std::string_view op, dtype in, std::optional<dtype> dtype_ = std::nullopt);
 
 /// Results are arrays: a full reduction gives a 0-d array (CuPy's rule), never a host scalar.
 array sum(const array& a, const reduce_options& o = {});

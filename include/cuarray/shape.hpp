@@ -9,6 +9,8 @@
 #include <string>
 #include <type_traits>
 
+#include "cuarray/axis.hpp"  // normalize_axis, which most users of shapes need
+
 namespace cuarray {
 
 /// NumPy 2's limit on the number of dimensions.
@@ -167,8 +169,6 @@ strides_t strides_like(const shape_t& shape, const strides_t& like_strides, std:
 /// NumPy's broadcast of two shapes; throws value_error naming both when they do not broadcast.
 shape_t broadcast_shapes(const shape_t& a, const shape_t& b);
 
-/// Normalise an axis into [0, ndim); throws axis_error with NumPy's message.
-int normalize_axis(std::int64_t axis, int ndim);
 
 /// "(2, 3)" or "(4,)" as Python prints a shape tuple.
 std::string shape_to_string(const shape_t& shape);

@@ -759,54 +759,21 @@ class _Trace:
         return tuple(returned) if issubclass(self.kind, tuple) else list(returned)
 
 
-_SUM_TYPES = {"b": numpy.dtype(numpy.int64), "i": numpy.dtype(numpy.int64), "u": numpy.dtype(numpy.uint64)}
-
-
-def _extreme(dt, highest):
-    """The smallest (or largest) value of a computation type as C++: the tree identity of max (or min)."""
-    if dt.kind == "b":
-        return "true" if highest else "false"
-    if dt.kind in "iu":
-        info = numpy.iinfo(dt)
-        v = info.max if highest else info.min
-        if dt.kind == "u":
-            return f"ca_cast<acc_t>({v}ull)"
-        return f"ca_cast<acc_t>({v + 1}LL - 1)" if v < 0 else f"ca_cast<acc_t>({v}LL)"
-    inf = "__longlong_as_double(0x7ff0000000000000LL)" if dt in (numpy.float64, numpy.complex128) else \
-        "__int_as_float(0x7f800000)"
-    x = inf if highest else f"(-{inf})"
-    return f"acc_t({x}, {x})" if dt.kind == "c" else x
-
-
 def _reduction_code(trace):
     """(map code, argument indices read, their dtypes, accumulator and result dtypes, combine, identity) of the
-    traced function's returned reduction: the engine's map computes the traced expression from its inputs."""
+    traced function's returned reduction: the engine's map computes the traced expression from its inputs, then
+    folds it as the engine folds its own reduction of that name (Note [fuse reductions] in
+    python/src/reduction.cpp: dtypes, combine and identity come from there, not from a table here)."""
     red = trace.reduction
     out = trace.outputs[0]
     body, inputs = trace.body([out])
     vdt = out.value.dtype
-    if red.dtype is not None:
-        res = red.dtype
-    elif red.op in ("sum", "prod") and vdt.kind in "biu" and vdt.itemsize < 8:
-        res = _SUM_TYPES[vdt.kind]
-    elif red.op in ("sum", "prod") and vdt.kind == "b":
-        res = _SUM_TYPES["b"]
-    else:
-        res = vdt
-    acc = numpy.dtype(numpy.float32) if res == numpy.float16 else res
+    res, acc, elem_map, combine, identity = _core._reduction_definition(red.op, vdt, red.dtype)
     names = ["x"] + [f"x{k}" for k in range(1, len(inputs))]
     binds = " ".join(f"const {_ctype(trace.arg_dtypes[k])} in{j} = {names[j]};" for j, k in enumerate(inputs))
     out_decl = f"{_ctype(vdt)} out0;"
-    map_code = f"{binds} {out_decl} {{ {body} }} m = ca_cast<acc_t>(out0);"
-    if red.op == "sum":
-        combine, identity = "r = a + b;", "ca_cast<acc_t>(0)"
-    elif red.op == "prod":
-        combine, identity = "r = a * b;", "ca_cast<acc_t>(1)"
-    else:
-        combine = f"r = ca_uf_{'maximum' if red.op == 'max' else 'minimum'}(a, b);"
-        identity = _extreme(acc, highest=red.op == "min")
-    if acc == numpy.bool_ and red.op in ("sum", "prod"):
-        combine = "r = a || b;" if red.op == "sum" else "r = a && b;"
+    # The engine's element map reads `x`: a nested block rebinds it to the traced value.
+    map_code = f"{binds} {out_decl} {{ {body} }} {{ const {_ctype(vdt)} x = out0; {elem_map} }}"
     return map_code, inputs, acc, res, combine, identity
 
 
@@ -827,11 +794,7 @@ def _run_reduction(self, args):
     if not arrays:  # a constant expression: reduce a 0-d array of it
         arrays = [cuarray.zeros((), dtype=numpy.int8)]
     ndim = len(shape)
-    axis = red.axis
-    if axis is None:
-        axes = None
-    else:
-        axes = [int(ax) for ax in (axis if isinstance(axis, tuple) else (axis,))]
+    axes = None if red.axis is None else _core._reduction_axes(red.axis, ndim)
     if red.op in ("max", "min"):
         # max/min have no identity in NumPy: an empty reduced axis is its error
         n = 1
@@ -839,7 +802,7 @@ def _run_reduction(self, args):
             n *= shape[ax]
         kept = 1
         for i in range(ndim):
-            if axes is not None and i not in {ax % ndim for ax in axes}:
+            if axes is not None and i not in axes:
                 kept *= shape[i]
         if n == 0 and kept > 0:
             raise ValueError(f"zero-size array to reduction operation {'maximum' if red.op == 'max' else 'minimum'} "
@@ -852,7 +815,7 @@ def _run_reduction(self, args):
     r = _core._reduce_custom(self.name, "", acc_name, computes, res_name, map_code, combine, "y = ca_cast<out_t>(a);",
                              identity, itemsize, sequential, arrays, axes, res)
     if red.keepdims:
-        reduced = set(range(ndim)) if axes is None else {ax % ndim for ax in axes}
+        reduced = set(range(ndim)) if axes is None else set(axes)
         r = r.reshape(tuple(1 if i in reduced else s for i, s in enumerate(shape)))
     return r
 

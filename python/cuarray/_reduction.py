@@ -1,5 +1,4 @@
 """ReductionKernel: user-defined reductions (map, associative reduce, post-map) on the reduction engine (CuPy's API)."""
-import operator
 
 import numpy
 
@@ -93,12 +92,8 @@ class ReductionKernel:
         arrays = list(cuarray.broadcast_arrays(*arrays)) if len(arrays) > 1 else arrays
         shape = arrays[0].shape
         ndim = len(shape)
-        if axis is None:
-            axes = None
-        else:
-            # operator.index: a float axis is a TypeError, as in CuPy (int() would truncate it).
-            axes = tuple(operator.index(ax) for ax in axis) if isinstance(axis, (tuple, list)) else \
-                (operator.index(axis),)
+        # operator.index per entry (a float axis is a TypeError, as in CuPy); range and repeats as NumPy's reduce.
+        axes = None if axis is None else _core._reduction_axes(axis, ndim)
         typedefs = "".join(f"typedef {_type_name(t)} {name};\n" for name, t in types.items())
         acc = _type_name(acc_dt)
         computes = [_type_name(dt) for dt in dts]
@@ -118,14 +113,14 @@ class ReductionKernel:
         name = "".join(c if c.isalnum() or c == "_" else "_" for c in self.name) or "reduce_kernel"
         run = lambda: _core._reduce_custom(  # noqa: E731
             name, typedefs + self.preamble, acc, computes, out_c, map_code, combine_code, post_code, identity,
-            _itemsize_of_compute(numpy.dtype(acc_dt)), sequential, arrays, None if axes is None else list(axes), out_dt)
+            _itemsize_of_compute(numpy.dtype(acc_dt)), sequential, arrays, axes, out_dt)
         if stream is not None:
             with stream:
                 r = run()
         else:
             r = run()
         if keepdims:
-            reduced = set(range(ndim)) if axes is None else {ax % ndim if ndim else ax for ax in axes}
+            reduced = set(range(ndim)) if axes is None else set(axes)
             r = r.reshape(tuple(1 if i in reduced else s for i, s in enumerate(shape)))
         if out is not None:
             if out.shape != r.shape:

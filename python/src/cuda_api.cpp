@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "common.hpp"
+#include "src/cuda/cuda.hpp"
 
 namespace cuarray::py {
 
@@ -24,8 +25,8 @@ namespace {
 // CUDARuntimeError('<name>: <description>') with the status in `.status`.
 
 [[noreturn]] void runtime_fail(cudaError_t st) {
-  (void)cudaGetLastError();  // a non-sticky error must not resurface in a later call
-  throw cuda_error(static_cast<int>(st), std::string(cudaGetErrorName(st)) + ": " + cudaGetErrorString(st));
+  (void)detail::cudart().cudaGetLastError();  // a non-sticky error must not resurface in a later call
+  throw cuda_error(static_cast<int>(st), detail::runtime_status_message(st));
 }
 
 inline void rt(cudaError_t st) {
@@ -83,7 +84,7 @@ void CUDART_CB run_stream_callback(cudaStream_t stream, cudaError_t status, void
 
 std::string pci_bus_id_of(int device) {
   char buf[32] = {};
-  rt(cudaDeviceGetPCIBusId(buf, static_cast<int>(sizeof(buf)), device));
+  rt(detail::cudart().cudaDeviceGetPCIBusId(buf, static_cast<int>(sizeof(buf)), device));
   return std::string(buf);
 }
 
@@ -93,7 +94,7 @@ void init_runtime_api(nb::module_& r) {
     void* p = nullptr;
     {
       nb::gil_scoped_release release;
-      rt(cudaMalloc(&p, size));
+      rt(detail::cudart().cudaMalloc(&p, size));
     }
     return as_int(p);
   }, nb::arg("size"));
@@ -102,7 +103,7 @@ void init_runtime_api(nb::module_& r) {
     void* p = nullptr;
     {
       nb::gil_scoped_release release;
-      rt(cudaMallocManaged(&p, size, flags));
+      rt(detail::cudart().cudaMallocManaged(&p, size, flags));
     }
     return as_int(p);
   }, nb::arg("size"), nb::arg("flags") = static_cast<unsigned>(cudaMemAttachGlobal));
@@ -111,7 +112,7 @@ void init_runtime_api(nb::module_& r) {
     void* p = nullptr;
     {
       nb::gil_scoped_release release;
-      rt(cudaMallocAsync(&p, size, as_stream(stream)));
+      rt(detail::cudart().cudaMallocAsync(&p, size, as_stream(stream)));
     }
     return as_int(p);
   }, nb::arg("size"), nb::arg("stream"));
@@ -119,7 +120,7 @@ void init_runtime_api(nb::module_& r) {
     void* p = nullptr;
     {
       nb::gil_scoped_release release;
-      rt(cudaMallocFromPoolAsync(&p, size, reinterpret_cast<cudaMemPool_t>(pool), as_stream(stream)));
+      rt(detail::cudart().cudaMallocFromPoolAsync(&p, size, reinterpret_cast<cudaMemPool_t>(pool), as_stream(stream)));
     }
     return as_int(p);
   }, nb::arg("size"), nb::arg("pool"), nb::arg("stream"));
@@ -127,76 +128,77 @@ void init_runtime_api(nb::module_& r) {
     void* p = nullptr;
     {
       nb::gil_scoped_release release;
-      rt(cudaHostAlloc(&p, size, flags));
+      rt(detail::cudart().cudaHostAlloc(&p, size, flags));
     }
     return as_int(p);
   }, nb::arg("size"), nb::arg("flags"));
   r.def("hostRegister", [](std::intptr_t ptr, std::size_t size, unsigned flags) {
     nb::gil_scoped_release release;
-    rt(cudaHostRegister(as_ptr<void>(ptr), size, flags));
+    rt(detail::cudart().cudaHostRegister(as_ptr<void>(ptr), size, flags));
   }, nb::arg("ptr"), nb::arg("size"), nb::arg("flags"));
   r.def("hostUnregister", [](std::intptr_t ptr) {
     nb::gil_scoped_release release;
-    rt(cudaHostUnregister(as_ptr<void>(ptr)));
+    rt(detail::cudart().cudaHostUnregister(as_ptr<void>(ptr)));
   }, nb::arg("ptr"));
   r.def("free", [](std::intptr_t ptr) {
     nb::gil_scoped_release release;
-    rt(cudaFree(as_ptr<void>(ptr)));
+    rt(detail::cudart().cudaFree(as_ptr<void>(ptr)));
   }, nb::arg("ptr"));
   r.def("freeHost", [](std::intptr_t ptr) {
     nb::gil_scoped_release release;
-    rt(cudaFreeHost(as_ptr<void>(ptr)));
+    rt(detail::cudart().cudaFreeHost(as_ptr<void>(ptr)));
   }, nb::arg("ptr"));
   r.def("freeAsync", [](std::intptr_t ptr, std::intptr_t stream) {
     nb::gil_scoped_release release;
-    rt(cudaFreeAsync(as_ptr<void>(ptr), as_stream(stream)));
+    rt(detail::cudart().cudaFreeAsync(as_ptr<void>(ptr), as_stream(stream)));
   }, nb::arg("ptr"), nb::arg("stream"));
   r.def("memGetInfo", [] {
     use_current_device();
     std::size_t free = 0, total = 0;
-    rt(cudaMemGetInfo(&free, &total));
+    rt(detail::cudart().cudaMemGetInfo(&free, &total));
     return std::make_pair(free, total);
   });
   r.def("memcpy", [](std::intptr_t dst, std::intptr_t src, std::size_t size, int kind) {
     nb::gil_scoped_release release;
-    rt(cudaMemcpy(as_ptr<void>(dst), as_ptr<const void>(src), size, static_cast<cudaMemcpyKind>(kind)));
+    rt(detail::cudart().cudaMemcpy(as_ptr<void>(dst), as_ptr<const void>(src), size,
+                                   static_cast<cudaMemcpyKind>(kind)));
   }, nb::arg("dst"), nb::arg("src"), nb::arg("size"), nb::arg("kind"));
   r.def("memcpyAsync", [](std::intptr_t dst, std::intptr_t src, std::size_t size, int kind, std::intptr_t stream) {
     nb::gil_scoped_release release;
-    rt(cudaMemcpyAsync(as_ptr<void>(dst), as_ptr<const void>(src), size, static_cast<cudaMemcpyKind>(kind),
-                       as_stream(stream)));
+    rt(detail::cudart().cudaMemcpyAsync(as_ptr<void>(dst), as_ptr<const void>(src), size,
+                                        static_cast<cudaMemcpyKind>(kind), as_stream(stream)));
   }, nb::arg("dst"), nb::arg("src"), nb::arg("size"), nb::arg("kind"), nb::arg("stream"));
   r.def("memcpyPeer", [](std::intptr_t dst, int dst_device, std::intptr_t src, int src_device, std::size_t size) {
     nb::gil_scoped_release release;
-    rt(cudaMemcpyPeer(as_ptr<void>(dst), dst_device, as_ptr<const void>(src), src_device, size));
+    rt(detail::cudart().cudaMemcpyPeer(as_ptr<void>(dst), dst_device, as_ptr<const void>(src), src_device, size));
   }, nb::arg("dst"), nb::arg("dstDevice"), nb::arg("src"), nb::arg("srcDevice"), nb::arg("size"));
   r.def("memcpyPeerAsync", [](std::intptr_t dst, int dst_device, std::intptr_t src, int src_device, std::size_t size,
                               std::intptr_t stream) {
     nb::gil_scoped_release release;
-    rt(cudaMemcpyPeerAsync(as_ptr<void>(dst), dst_device, as_ptr<const void>(src), src_device, size,
-                           as_stream(stream)));
+    rt(detail::cudart().cudaMemcpyPeerAsync(as_ptr<void>(dst), dst_device, as_ptr<const void>(src), src_device, size,
+                                            as_stream(stream)));
   }, nb::arg("dst"), nb::arg("dstDevice"), nb::arg("src"), nb::arg("srcDevice"), nb::arg("size"), nb::arg("stream"));
   r.def("memcpy2D", [](std::intptr_t dst, std::size_t dpitch, std::intptr_t src, std::size_t spitch, std::size_t width,
                        std::size_t height, int kind) {
     nb::gil_scoped_release release;
-    rt(cudaMemcpy2D(as_ptr<void>(dst), dpitch, as_ptr<const void>(src), spitch, width, height,
-                    static_cast<cudaMemcpyKind>(kind)));
+    rt(detail::cudart().cudaMemcpy2D(as_ptr<void>(dst), dpitch, as_ptr<const void>(src), spitch, width, height,
+                                     static_cast<cudaMemcpyKind>(kind)));
   }, nb::arg("dst"), nb::arg("dpitch"), nb::arg("src"), nb::arg("spitch"), nb::arg("width"), nb::arg("height"),
      nb::arg("kind"));
   r.def("memcpy2DAsync", [](std::intptr_t dst, std::size_t dpitch, std::intptr_t src, std::size_t spitch,
                             std::size_t width, std::size_t height, int kind, std::intptr_t stream) {
     nb::gil_scoped_release release;
-    rt(cudaMemcpy2DAsync(as_ptr<void>(dst), dpitch, as_ptr<const void>(src), spitch, width, height,
-                         static_cast<cudaMemcpyKind>(kind), as_stream(stream)));
+    rt(detail::cudart().cudaMemcpy2DAsync(as_ptr<void>(dst), dpitch, as_ptr<const void>(src), spitch, width, height,
+                                          static_cast<cudaMemcpyKind>(kind), as_stream(stream)));
   }, nb::arg("dst"), nb::arg("dpitch"), nb::arg("src"), nb::arg("spitch"), nb::arg("width"), nb::arg("height"),
      nb::arg("kind"), nb::arg("stream"));
   r.def("memset", [](std::intptr_t ptr, int value, std::size_t size) {
     nb::gil_scoped_release release;
-    rt(cudaMemset(as_ptr<void>(ptr), value, size));
+    rt(detail::cudart().cudaMemset(as_ptr<void>(ptr), value, size));
   }, nb::arg("ptr"), nb::arg("value"), nb::arg("size"));
   r.def("memsetAsync", [](std::intptr_t ptr, int value, std::size_t size, std::intptr_t stream) {
     nb::gil_scoped_release release;
-    rt(cudaMemsetAsync(as_ptr<void>(ptr), value, size, as_stream(stream)));
+    rt(detail::cudart().cudaMemsetAsync(as_ptr<void>(ptr), value, size, as_stream(stream)));
   }, nb::arg("ptr"), nb::arg("value"), nb::arg("size"), nb::arg("stream"));
   r.def("memPrefetchAsync", [](std::intptr_t ptr, std::size_t count, int dst_device, std::intptr_t stream) {
     nb::gil_scoped_release release;
@@ -204,9 +206,9 @@ void init_runtime_api(nb::module_& r) {
     cudaMemLocation loc{};
     loc.type = dst_device == cudaCpuDeviceId ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;
     loc.id = dst_device == cudaCpuDeviceId ? 0 : dst_device;
-    rt(cudaMemPrefetchAsync(as_ptr<const void>(ptr), count, loc, 0, as_stream(stream)));
+    rt(detail::cudart().cudaMemPrefetchAsync(as_ptr<const void>(ptr), count, loc, 0, as_stream(stream)));
 #else
-    rt(cudaMemPrefetchAsync(as_ptr<const void>(ptr), count, dst_device, as_stream(stream)));
+    rt(detail::cudart().cudaMemPrefetchAsync(as_ptr<const void>(ptr), count, dst_device, as_stream(stream)));
 #endif
   }, nb::arg("devPtr"), nb::arg("count"), nb::arg("dstDevice"), nb::arg("stream"));
   r.def("memAdvise", [](std::intptr_t ptr, std::size_t count, int advice, int device) {
@@ -215,138 +217,153 @@ void init_runtime_api(nb::module_& r) {
     cudaMemLocation loc{};
     loc.type = device == cudaCpuDeviceId ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;
     loc.id = device == cudaCpuDeviceId ? 0 : device;
-    rt(cudaMemAdvise(as_ptr<const void>(ptr), count, static_cast<cudaMemoryAdvise>(advice), loc));
+    rt(detail::cudart().cudaMemAdvise(as_ptr<const void>(ptr), count, static_cast<cudaMemoryAdvise>(advice), loc));
 #else
-    rt(cudaMemAdvise(as_ptr<const void>(ptr), count, static_cast<cudaMemoryAdvise>(advice), device));
+    rt(detail::cudart().cudaMemAdvise(as_ptr<const void>(ptr), count, static_cast<cudaMemoryAdvise>(advice), device));
 #endif
   }, nb::arg("devPtr"), nb::arg("count"), nb::arg("advice"), nb::arg("device"));
   // (device, devicePointer, hostPointer, type); cuarray.cuda.runtime wraps it in PointerAttributes.
   r.def("_pointer_attributes", [](std::intptr_t ptr) {
     cudaPointerAttributes a{};
-    rt(cudaPointerGetAttributes(&a, as_ptr<const void>(ptr)));
+    rt(detail::cudart().cudaPointerGetAttributes(&a, as_ptr<const void>(ptr)));
     return std::make_tuple(a.device, as_int(a.devicePointer), as_int(a.hostPointer), static_cast<int>(a.type));
   }, nb::arg("ptr"));
   r.def("pointerGetMemoryType", [](std::intptr_t ptr) {
     cudaPointerAttributes a{};
-    rt(cudaPointerGetAttributes(&a, as_ptr<const void>(ptr)));
+    rt(detail::cudart().cudaPointerGetAttributes(&a, as_ptr<const void>(ptr)));
     return static_cast<int>(a.type);
   }, nb::arg("ptr"));
 
   r.def("deviceCanAccessPeer", [](int device, int peer) {
     int v = 0;
-    rt(cudaDeviceCanAccessPeer(&v, device, peer));
+    rt(detail::cudart().cudaDeviceCanAccessPeer(&v, device, peer));
     return v;
   }, nb::arg("device"), nb::arg("peerDevice"));
   r.def("deviceEnablePeerAccess", [](int peer) {
     use_current_device();
-    rt(cudaDeviceEnablePeerAccess(peer, 0));
+    rt(detail::cudart().cudaDeviceEnablePeerAccess(peer, 0));
   }, nb::arg("peerDevice"));
   r.def("deviceDisablePeerAccess", [](int peer) {
     use_current_device();
-    rt(cudaDeviceDisablePeerAccess(peer));
+    rt(detail::cudart().cudaDeviceDisablePeerAccess(peer));
   }, nb::arg("peerDevice"));
   r.def("deviceGetLimit", [](int limit) {
     use_current_device();
     std::size_t v = 0;
-    rt(cudaDeviceGetLimit(&v, static_cast<cudaLimit>(limit)));
+    rt(detail::cudart().cudaDeviceGetLimit(&v, static_cast<cudaLimit>(limit)));
     return v;
   }, nb::arg("limit"));
   r.def("deviceSetLimit", [](int limit, std::size_t value) {
     use_current_device();
-    rt(cudaDeviceSetLimit(static_cast<cudaLimit>(limit), value));
+    rt(detail::cudart().cudaDeviceSetLimit(static_cast<cudaLimit>(limit), value));
   }, nb::arg("limit"), nb::arg("value"));
   r.def("deviceGetByPCIBusId", [](const std::string& bus_id) {
     int d = -1;
-    rt(cudaDeviceGetByPCIBusId(&d, bus_id.c_str()));
+    rt(detail::cudart().cudaDeviceGetByPCIBusId(&d, bus_id.c_str()));
     return d;
   }, nb::arg("pci_bus_id"));
   r.def("deviceGetPCIBusId", &pci_bus_id_of, nb::arg("device"));
   r.def("deviceGetDefaultMemPool", [](int device) {
     cudaMemPool_t p = nullptr;
-    rt(cudaDeviceGetDefaultMemPool(&p, device));
+    rt(detail::cudart().cudaDeviceGetDefaultMemPool(&p, device));
     return as_int(p);
   }, nb::arg("device"));
   r.def("deviceGetMemPool", [](int device) {
     cudaMemPool_t p = nullptr;
-    rt(cudaDeviceGetMemPool(&p, device));
+    rt(detail::cudart().cudaDeviceGetMemPool(&p, device));
     return as_int(p);
   }, nb::arg("device"));
-  r.def("deviceSetMemPool", [](int device, std::intptr_t pool) {
-    rt(cudaDeviceSetMemPool(device, reinterpret_cast<cudaMemPool_t>(pool)));
-  }, nb::arg("device"), nb::arg("pool"));
+  r.def(
+      "deviceSetMemPool",
+      [](int device, std::intptr_t pool) {
+    rt(detail::cudart().cudaDeviceSetMemPool(device, reinterpret_cast<cudaMemPool_t>(pool)));
+      },
+      nb::arg("device"), nb::arg("pool"));
   r.def("memPoolTrimTo", [](std::intptr_t pool, std::size_t size) {
     nb::gil_scoped_release release;
-    rt(cudaMemPoolTrimTo(reinterpret_cast<cudaMemPool_t>(pool), size));
+    rt(detail::cudart().cudaMemPoolTrimTo(reinterpret_cast<cudaMemPool_t>(pool), size));
   }, nb::arg("pool"), nb::arg("size"));
   // The reuse flags (attributes 1..3) are ints, the byte counts 64-bit.
   r.def("memPoolGetAttribute", [](std::intptr_t pool, int attr) -> std::uint64_t {
     if (attr >= 1 && attr <= 3) {
       int v = 0;
-      rt(cudaMemPoolGetAttribute(reinterpret_cast<cudaMemPool_t>(pool), static_cast<cudaMemPoolAttr>(attr), &v));
+      rt(detail::cudart().cudaMemPoolGetAttribute(reinterpret_cast<cudaMemPool_t>(pool),
+                                                  static_cast<cudaMemPoolAttr>(attr), &v));
       return static_cast<std::uint64_t>(v);
     }
     std::uint64_t v = 0;
-    rt(cudaMemPoolGetAttribute(reinterpret_cast<cudaMemPool_t>(pool), static_cast<cudaMemPoolAttr>(attr), &v));
+    rt(detail::cudart().cudaMemPoolGetAttribute(reinterpret_cast<cudaMemPool_t>(pool),
+                                                static_cast<cudaMemPoolAttr>(attr), &v));
     return v;
   }, nb::arg("pool"), nb::arg("attr"));
   r.def("memPoolSetAttribute", [](std::intptr_t pool, int attr, std::uint64_t value) {
     if (attr >= 1 && attr <= 3) {
       int v = static_cast<int>(value);
-      rt(cudaMemPoolSetAttribute(reinterpret_cast<cudaMemPool_t>(pool), static_cast<cudaMemPoolAttr>(attr), &v));
+      rt(detail::cudart().cudaMemPoolSetAttribute(reinterpret_cast<cudaMemPool_t>(pool),
+                                                  static_cast<cudaMemPoolAttr>(attr), &v));
       return;
     }
-    rt(cudaMemPoolSetAttribute(reinterpret_cast<cudaMemPool_t>(pool), static_cast<cudaMemPoolAttr>(attr), &value));
+    rt(detail::cudart().cudaMemPoolSetAttribute(reinterpret_cast<cudaMemPool_t>(pool),
+                                                static_cast<cudaMemPoolAttr>(attr), &value));
   }, nb::arg("pool"), nb::arg("attr"), nb::arg("value"));
 
   // Streams and events.
   r.def("streamCreate", [] {
     use_current_device();
     cudaStream_t s = nullptr;
-    rt(cudaStreamCreate(&s));
+    rt(detail::cudart().cudaStreamCreate(&s));
     return as_int(s);
   });
   r.def("streamCreateWithFlags", [](unsigned flags) {
     use_current_device();
     cudaStream_t s = nullptr;
-    rt(cudaStreamCreateWithFlags(&s, flags));
+    rt(detail::cudart().cudaStreamCreateWithFlags(&s, flags));
     return as_int(s);
   }, nb::arg("flags"));
   r.def("streamCreateWithPriority", [](unsigned flags, int priority) {
     use_current_device();
     cudaStream_t s = nullptr;
-    rt(cudaStreamCreateWithPriority(&s, flags, priority));
+    rt(detail::cudart().cudaStreamCreateWithPriority(&s, flags, priority));
     return as_int(s);
   }, nb::arg("flags"), nb::arg("priority"));
   r.def("streamGetFlags", [](std::intptr_t stream) {
     unsigned flags = 0;
-    rt(cudaStreamGetFlags(as_stream(stream), &flags));
+    rt(detail::cudart().cudaStreamGetFlags(as_stream(stream), &flags));
     return flags;
   }, nb::arg("stream"));
   r.def("streamGetPriority", [](std::intptr_t stream) {
     int p = 0;
-    rt(cudaStreamGetPriority(as_stream(stream), &p));
+    rt(detail::cudart().cudaStreamGetPriority(as_stream(stream), &p));
     return p;
   }, nb::arg("stream"));
-  r.def("streamDestroy", [](std::intptr_t stream) { rt(cudaStreamDestroy(as_stream(stream))); }, nb::arg("stream"));
+  r.def(
+      "streamDestroy", [](std::intptr_t stream) { rt(detail::cudart().cudaStreamDestroy(as_stream(stream))); },
+      nb::arg("stream"));
   r.def("streamSynchronize", [](std::intptr_t stream) {
     {
       nb::gil_scoped_release release;
-      rt(cudaStreamSynchronize(as_stream(stream)));
+      rt(detail::cudart().cudaStreamSynchronize(as_stream(stream)));
     }
     poll_pending_copies();
   }, nb::arg("stream"));
   // As CuPy's: the status (0, or cudaErrorNotReady while work is pending), not an exception.
-  r.def("streamQuery", [](std::intptr_t stream) {
-    cudaError_t st = cudaStreamQuery(as_stream(stream));
-    if (st != cudaSuccess) (void)cudaGetLastError();
+  r.def(
+      "streamQuery",
+      [](std::intptr_t stream) {
+    cudaError_t st = detail::cudart().cudaStreamQuery(as_stream(stream));
+    if (st != cudaSuccess) (void)detail::cudart().cudaGetLastError();
     return static_cast<int>(st);
-  }, nb::arg("stream"));
-  r.def("streamWaitEvent", [](std::intptr_t stream, std::intptr_t event, unsigned flags) {
-    rt(cudaStreamWaitEvent(as_stream(stream), as_event(event), flags));
-  }, nb::arg("stream"), nb::arg("event"), nb::arg("flags") = 0u);
+      },
+      nb::arg("stream"));
+  r.def(
+      "streamWaitEvent",
+      [](std::intptr_t stream, std::intptr_t event, unsigned flags) {
+    rt(detail::cudart().cudaStreamWaitEvent(as_stream(stream), as_event(event), flags));
+      },
+      nb::arg("stream"), nb::arg("event"), nb::arg("flags") = 0u);
   r.def("launchHostFunc", [](std::intptr_t stream, nb::object callback, nb::object arg) {
     auto* cb = new host_callback{std::move(callback), std::move(arg)};
-    cudaError_t st = cudaLaunchHostFunc(as_stream(stream), run_host_func, cb);
+    cudaError_t st = detail::cudart().cudaLaunchHostFunc(as_stream(stream), run_host_func, cb);
     if (st != cudaSuccess) {
       delete cb;
       runtime_fail(st);
@@ -354,23 +371,26 @@ void init_runtime_api(nb::module_& r) {
   }, nb::arg("stream"), nb::arg("callback"), nb::arg("arg"));
   r.def("streamAddCallback", [](std::intptr_t stream, nb::object callback, nb::object arg, unsigned flags) {
     auto* cb = new host_callback{std::move(callback), std::move(arg)};
-    cudaError_t st = cudaStreamAddCallback(as_stream(stream), run_stream_callback, cb, flags);
+    cudaError_t st = detail::cudart().cudaStreamAddCallback(as_stream(stream), run_stream_callback, cb, flags);
     if (st != cudaSuccess) {
       delete cb;
       runtime_fail(st);
     }
   }, nb::arg("stream"), nb::arg("callback"), nb::arg("arg"), nb::arg("flags") = 0u);
-  r.def("streamBeginCapture", [](std::intptr_t stream, int mode) {
-    rt(cudaStreamBeginCapture(as_stream(stream), static_cast<cudaStreamCaptureMode>(mode)));
-  }, nb::arg("stream"), nb::arg("mode") = static_cast<int>(cudaStreamCaptureModeRelaxed));
+  r.def(
+      "streamBeginCapture",
+      [](std::intptr_t stream, int mode) {
+    rt(detail::cudart().cudaStreamBeginCapture(as_stream(stream), static_cast<cudaStreamCaptureMode>(mode)));
+      },
+      nb::arg("stream"), nb::arg("mode") = static_cast<int>(cudaStreamCaptureModeRelaxed));
   r.def("streamEndCapture", [](std::intptr_t stream) {
     cudaGraph_t g = nullptr;
-    rt(cudaStreamEndCapture(as_stream(stream), &g));
+    rt(detail::cudart().cudaStreamEndCapture(as_stream(stream), &g));
     return as_int(g);
   }, nb::arg("stream"));
   r.def("streamIsCapturing", [](std::intptr_t stream) {
     cudaStreamCaptureStatus s = cudaStreamCaptureStatusNone;
-    rt(cudaStreamIsCapturing(as_stream(stream), &s));
+    rt(detail::cudart().cudaStreamIsCapturing(as_stream(stream), &s));
     if (s == cudaStreamCaptureStatusInvalidated) {
       throw std::runtime_error("the stream was capturing, but an error has invalidated the capture sequence");
     }
@@ -379,33 +399,41 @@ void init_runtime_api(nb::module_& r) {
   r.def("eventCreate", [] {
     use_current_device();
     cudaEvent_t e = nullptr;
-    rt(cudaEventCreate(&e));
+    rt(detail::cudart().cudaEventCreate(&e));
     return as_int(e);
   });
   r.def("eventCreateWithFlags", [](unsigned flags) {
     use_current_device();
     cudaEvent_t e = nullptr;
-    rt(cudaEventCreateWithFlags(&e, flags));
+    rt(detail::cudart().cudaEventCreateWithFlags(&e, flags));
     return as_int(e);
   }, nb::arg("flags"));
-  r.def("eventDestroy", [](std::intptr_t event) { rt(cudaEventDestroy(as_event(event))); }, nb::arg("event"));
+  r.def(
+      "eventDestroy", [](std::intptr_t event) { rt(detail::cudart().cudaEventDestroy(as_event(event))); },
+      nb::arg("event"));
   r.def("eventElapsedTime", [](std::intptr_t start, std::intptr_t end) {
     float ms = 0;
-    rt(cudaEventElapsedTime(&ms, as_event(start), as_event(end)));
+    rt(detail::cudart().cudaEventElapsedTime(&ms, as_event(start), as_event(end)));
     return ms;
   }, nb::arg("start"), nb::arg("end"));
-  r.def("eventQuery", [](std::intptr_t event) {
-    cudaError_t st = cudaEventQuery(as_event(event));
-    if (st != cudaSuccess) (void)cudaGetLastError();
+  r.def(
+      "eventQuery",
+      [](std::intptr_t event) {
+    cudaError_t st = detail::cudart().cudaEventQuery(as_event(event));
+    if (st != cudaSuccess) (void)detail::cudart().cudaGetLastError();
     return static_cast<int>(st);
-  }, nb::arg("event"));
-  r.def("eventRecord", [](std::intptr_t event, std::intptr_t stream) {
-    rt(cudaEventRecord(as_event(event), as_stream(stream)));
-  }, nb::arg("event"), nb::arg("stream"));
+      },
+      nb::arg("event"));
+  r.def(
+      "eventRecord",
+      [](std::intptr_t event, std::intptr_t stream) {
+    rt(detail::cudart().cudaEventRecord(as_event(event), as_stream(stream)));
+      },
+      nb::arg("event"), nb::arg("stream"));
   r.def("eventSynchronize", [](std::intptr_t event) {
     {
       nb::gil_scoped_release release;
-      rt(cudaEventSynchronize(as_event(event)));
+      rt(detail::cudart().cudaEventSynchronize(as_event(event)));
     }
     poll_pending_copies();
   }, nb::arg("event"));
@@ -413,7 +441,7 @@ void init_runtime_api(nb::module_& r) {
   // Inter-process handles: 64 opaque bytes.
   r.def("ipcGetMemHandle", [](std::intptr_t ptr) {
     cudaIpcMemHandle_t h{};
-    rt(cudaIpcGetMemHandle(&h, as_ptr<void>(ptr)));
+    rt(detail::cudart().cudaIpcGetMemHandle(&h, as_ptr<void>(ptr)));
     return nb::bytes(h.reserved, sizeof(h.reserved));
   }, nb::arg("devPtr"));
   r.def("ipcOpenMemHandle", [](nb::bytes handle, unsigned flags) {
@@ -421,14 +449,15 @@ void init_runtime_api(nb::module_& r) {
     if (handle.size() != sizeof(h.reserved)) throw value_error("an IPC memory handle has 64 bytes");
     std::memcpy(h.reserved, handle.c_str(), sizeof(h.reserved));
     void* p = nullptr;
-    rt(cudaIpcOpenMemHandle(&p, h, flags));
+    rt(detail::cudart().cudaIpcOpenMemHandle(&p, h, flags));
     return as_int(p);
   }, nb::arg("handle"), nb::arg("flags") = static_cast<unsigned>(cudaIpcMemLazyEnablePeerAccess));
-  r.def("ipcCloseMemHandle", [](std::intptr_t ptr) { rt(cudaIpcCloseMemHandle(as_ptr<void>(ptr))); },
-        nb::arg("devPtr"));
+  r.def(
+      "ipcCloseMemHandle", [](std::intptr_t ptr) { rt(detail::cudart().cudaIpcCloseMemHandle(as_ptr<void>(ptr))); },
+      nb::arg("devPtr"));
   r.def("ipcGetEventHandle", [](std::intptr_t event) {
     cudaIpcEventHandle_t h{};
-    rt(cudaIpcGetEventHandle(&h, as_event(event)));
+    rt(detail::cudart().cudaIpcGetEventHandle(&h, as_event(event)));
     return nb::bytes(h.reserved, sizeof(h.reserved));
   }, nb::arg("event"));
   r.def("ipcOpenEventHandle", [](nb::bytes handle) {
@@ -436,40 +465,52 @@ void init_runtime_api(nb::module_& r) {
     if (handle.size() != sizeof(h.reserved)) throw value_error("an IPC event handle has 64 bytes");
     std::memcpy(h.reserved, handle.c_str(), sizeof(h.reserved));
     cudaEvent_t e = nullptr;
-    rt(cudaIpcOpenEventHandle(&e, h));
+    rt(detail::cudart().cudaIpcOpenEventHandle(&e, h));
     return as_int(e);
   }, nb::arg("handle"));
 
   // Graphs (thin handles; cuarray.cuda.Graph is the object API).
-  r.def("graphDestroy", [](std::intptr_t g) { rt(cudaGraphDestroy(reinterpret_cast<cudaGraph_t>(g))); },
-        nb::arg("graph"));
-  r.def("graphExecDestroy", [](std::intptr_t g) { rt(cudaGraphExecDestroy(reinterpret_cast<cudaGraphExec_t>(g))); },
-        nb::arg("graphExec"));
+  r.def(
+      "graphDestroy", [](std::intptr_t g) { rt(detail::cudart().cudaGraphDestroy(reinterpret_cast<cudaGraph_t>(g))); },
+      nb::arg("graph"));
+  r.def(
+      "graphExecDestroy",
+      [](std::intptr_t g) { rt(detail::cudart().cudaGraphExecDestroy(reinterpret_cast<cudaGraphExec_t>(g))); },
+      nb::arg("graphExec"));
   r.def("graphInstantiate", [](std::intptr_t g) {
     cudaGraphExec_t e = nullptr;
     {
       nb::gil_scoped_release release;
-      rt(cudaGraphInstantiate(&e, reinterpret_cast<cudaGraph_t>(g), 0));
+      rt(detail::cudart().cudaGraphInstantiate(&e, reinterpret_cast<cudaGraph_t>(g), 0));
     }
     return as_int(e);
   }, nb::arg("graph"));
-  r.def("graphLaunch", [](std::intptr_t g, std::intptr_t stream) {
-    rt(cudaGraphLaunch(reinterpret_cast<cudaGraphExec_t>(g), as_stream(stream)));
-  }, nb::arg("graphExec"), nb::arg("stream"));
-  r.def("graphUpload", [](std::intptr_t g, std::intptr_t stream) {
-    rt(cudaGraphUpload(reinterpret_cast<cudaGraphExec_t>(g), as_stream(stream)));
-  }, nb::arg("graphExec"), nb::arg("stream"));
-  r.def("graphDebugDotPrint", [](std::intptr_t g, const std::string& path, unsigned flags) {
-    rt(cudaGraphDebugDotPrint(reinterpret_cast<cudaGraph_t>(g), path.c_str(), flags));
-  }, nb::arg("graph"), nb::arg("path"), nb::arg("flags"));
+  r.def(
+      "graphLaunch",
+      [](std::intptr_t g, std::intptr_t stream) {
+    rt(detail::cudart().cudaGraphLaunch(reinterpret_cast<cudaGraphExec_t>(g), as_stream(stream)));
+      },
+      nb::arg("graphExec"), nb::arg("stream"));
+  r.def(
+      "graphUpload",
+      [](std::intptr_t g, std::intptr_t stream) {
+    rt(detail::cudart().cudaGraphUpload(reinterpret_cast<cudaGraphExec_t>(g), as_stream(stream)));
+      },
+      nb::arg("graphExec"), nb::arg("stream"));
+  r.def(
+      "graphDebugDotPrint",
+      [](std::intptr_t g, const std::string& path, unsigned flags) {
+    rt(detail::cudart().cudaGraphDebugDotPrint(reinterpret_cast<cudaGraph_t>(g), path.c_str(), flags));
+      },
+      nb::arg("graph"), nb::arg("path"), nb::arg("flags"));
 
-  r.def("profilerStart", [] { rt(cudaProfilerStart()); });
-  r.def("profilerStop", [] { rt(cudaProfilerStop()); });
+  r.def("profilerStart", [] { rt(detail::cudart().cudaProfilerStart()); });
+  r.def("profilerStop", [] { rt(detail::cudart().cudaProfilerStop()); });
   // The runtime linked into cuarray (CuPy's runtimeGetVersion); the driver's version goes through
   // cuarray.cuda.runtime.driverGetVersion.
   r.def("_build_runtime_version", [] { return CUDART_VERSION; });
-  r.def("_error_name", [](int status) { return std::string(cudaGetErrorName(static_cast<cudaError_t>(status))); });
-  r.def("_error_string", [](int status) { return std::string(cudaGetErrorString(static_cast<cudaError_t>(status))); });
+  r.def("_error_name", [](int status) { return detail::status_text(detail::status_source::runtime, status); });
+  r.def("_error_string", [](int status) { return std::string(detail::runtime_status_string(status)); });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -486,7 +527,7 @@ PyObject* g_driver_error_type = nullptr;
 void* resolve_driver(const char* name) {
   void* p = nullptr;
   cudaDriverEntryPointQueryResult q{};
-  cudaError_t st = cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &q);
+  cudaError_t st = detail::cudart().cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &q);
   if (st != cudaSuccess) runtime_fail(st);  // no driver: CUDARuntimeError as every other device use
   if (q != cudaDriverEntryPointSuccess || !p) {
     throw cuda_error(static_cast<int>(cudaErrorSymbolNotFound),

@@ -153,10 +153,10 @@ cudaStream_t stream_from_protocol(std::int64_t v) {
 void order_streams(cudaStream_t producer, cudaStream_t consumer) {
   if (producer == consumer) return;
   cudaEvent_t e;
-  CUARRAY_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-  cudaError_t st = cudaEventRecord(e, producer);
-  if (st == cudaSuccess) st = cudaStreamWaitEvent(consumer, e, 0);
-  (void)cudaEventDestroy(e);
+  CUARRAY_CUDA_CHECK(detail::cudart().cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  cudaError_t st = detail::cudart().cudaEventRecord(e, producer);
+  if (st == cudaSuccess) st = detail::cudart().cudaStreamWaitEvent(consumer, e, 0);
+  (void)detail::cudart().cudaEventDestroy(e);
   if (st != cudaSuccess) detail::throw_cuda_error(st, "stream ordering for array exchange");
 }
 
@@ -207,9 +207,9 @@ nb::object dlpack(nb::handle self, nb::handle stream, nb::handle max_version, nb
 int pointer_device(const void* ptr) {
   if (!ptr) return current_device();
   cudaPointerAttributes attr{};
-  cudaError_t st = cudaPointerGetAttributes(&attr, ptr);
+  cudaError_t st = detail::cudart().cudaPointerGetAttributes(&attr, ptr);
   if (st != cudaSuccess) {
-    (void)cudaGetLastError();
+    (void)detail::cudart().cudaGetLastError();
     return current_device();
   }
   return attr.device >= 0 ? attr.device : current_device();

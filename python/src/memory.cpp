@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common.hpp"
+#include "src/cuda/cuda.hpp"
 
 namespace cuarray::py {
 
@@ -24,10 +25,10 @@ struct py_unowned_memory : py_memory {};
 int device_of_pointer(std::uintptr_t ptr) {
   if (ptr == 0) return current_device();
   cudaPointerAttributes attr{};
-  cudaError_t st = cudaPointerGetAttributes(&attr, reinterpret_cast<const void*>(ptr));
+  cudaError_t st = detail::cudart().cudaPointerGetAttributes(&attr, reinterpret_cast<const void*>(ptr));
   if (st != cudaSuccess) {
-    (void)cudaGetLastError();
-    throw cuda_error(static_cast<int>(st), std::string(cudaGetErrorName(st)) + ": " + cudaGetErrorString(st));
+    (void)detail::cudart().cudaGetLastError();
+    throw cuda_error(static_cast<int>(st), detail::runtime_status_message(st));
   }
   if (attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged) return attr.device;
   return current_device();

@@ -212,12 +212,7 @@ void def_arg(nb::module_& m, nb::handle cls, const char* name, arg_fn f, bool me
     if (name[0] == 'n' && is_inexact(x.type()) && x.size() > 0 && PyTuple_Check(axis.ptr())) {
       // NumPy's nanargmax reduces its NaN mask with all(axis=...) before argmax refuses the tuple: a tuple
       // out of range or with a repeat fails there first (AxisError, ValueError).
-      std::vector<int> seen;
-      // The optional must outlive the loop: a range-for over *temporary() reads a destroyed vector.
-      std::optional<std::vector<int>> axes = to_reduce_axes(axis);
-      for (int v : *axes) seen.push_back(normalize_axis(v, x.ndim()));
-      std::sort(seen.begin(), seen.end());
-      if (std::adjacent_find(seen.begin(), seen.end()) != seen.end()) throw value_error("duplicate value in 'axis'");
+      reduction_axes(to_reduce_axes(axis), x.ndim());
     }
     std::optional<int> ax;
     if (!axis.is_none()) ax = to_int_axis(axis);  // a tuple, a list or a bool: TypeError, as NumPy
@@ -280,19 +275,44 @@ void init_reduction(nb::module_& m) {
     red::call c;
     c.in = as_py_array(ins[0]).a;
     for (std::size_t k = 1; k < ins.size(); ++k) c.extra.push_back(as_py_array(ins[k]).a);
-    int nd = c.in.ndim();
-    if (axis.is_none()) {
-      for (int i = 0; i < nd; ++i) c.axes.push_back(i);
-    } else {
-      for (nb::handle x : axis) c.axes.push_back(normalize_axis(to_c_int_axis(x), nd));  // Note [huge axes]
-      std::sort(c.axes.begin(), c.axes.end());
-      if (std::adjacent_find(c.axes.begin(), c.axes.end()) != c.axes.end()) throw value_error("duplicate value in 'axis'");
+    std::optional<std::vector<int>> axes;
+    if (!axis.is_none()) {
+      axes.emplace();
+      for (nb::handle x : axis) axes->push_back(to_c_int_axis(x));  // Note [huge axes]
     }
+    c.axes = reduction_axes(axes, c.in.ndim());
     c.out_type = to_dtype(out_dtype);
     return wrap(red::run(s, c));
   }, nb::arg("name"), nb::arg("preamble"), nb::arg("acc"), nb::arg("computes"), nb::arg("out_compute"), nb::arg("map"),
      nb::arg("combine"), nb::arg("post"), nb::arg("identity"), nb::arg("acc_bytes"), nb::arg("sequential"),
      nb::arg("ins"), nb::arg("axis").none(), nb::arg("out_dtype"));
+  // The axis normaliser (cuarray/axis.hpp) for the Python-side code that takes axes (ReductionKernel, fuse,
+  // sliding_window_view): one set of messages.
+  auto int_axes = [](nb::handle axis) {
+    std::vector<int> v;
+    if (PyTuple_Check(axis.ptr()) || PyList_Check(axis.ptr())) {
+      for (nb::handle x : axis) v.push_back(to_c_int_axis(x));  // Note [huge axes]
+    } else {
+      v.push_back(to_c_int_axis(axis));
+    }
+    return v;
+  };
+  m.def("_reduction_axes", [int_axes](nb::handle axis, int ndim) {
+    return reduction_axes(axis.is_none() ? std::nullopt : std::optional<std::vector<int>>(int_axes(axis)), ndim);
+  }, nb::arg("axis").none(), nb::arg("ndim"),
+     "The axes of a reduction over `ndim` dimensions, ascending: all for None; AxisError/ValueError as NumPy.");
+  // Note [fuse reductions]: the fuse module folds its traced expressions with the engine's own definitions.
+  m.def("_reduction_definition", [](const std::string& op, nb::handle in_dtype, nb::handle dtype_) {
+    std::optional<dtype> d;
+    if (!dtype_.is_none()) d = to_dtype(dtype_);
+    reduction_definition r = builtin_reduction(op, to_dtype(in_dtype), d);
+    return nb::make_tuple(numpy_dtype(r.result), numpy_dtype(r.accumulator), r.map, r.combine, r.identity);
+  }, nb::arg("op"), nb::arg("in_dtype"), nb::arg("dtype").none() = nb::none(),
+     "(result dtype, accumulator dtype, map, combine, identity) of a built-in reduction, as the engine runs it.");
+  m.def("_normalize_axis_tuple", [int_axes](nb::handle axis, int ndim, bool allow_duplicate) {
+    return normalize_axis_tuple(int_axes(axis), ndim, allow_duplicate);
+  }, nb::arg("axis"), nb::arg("ndim"), nb::arg("allow_duplicate") = false,
+     "NumPy's normalize_axis_tuple (an int or a sequence of ints) as a list.");
   m.def("count_nonzero", [](nb::handle a, nb::handle axis, bool keepdims) {
     array x = to_array(a, "count_nonzero");
     return wrap(count_nonzero(x, to_reduce_axes(axis, x.ndim(), true), keepdims));

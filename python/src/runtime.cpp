@@ -21,7 +21,7 @@ nb::dict device_properties(int id) {
     throw cuda_error(static_cast<int>(cudaErrorInvalidDevice), "cudaErrorInvalidDevice: invalid device ordinal");
   }
   cudaDeviceProp p;
-  CUARRAY_CUDA_CHECK(cudaGetDeviceProperties(&p, id));
+  CUARRAY_CUDA_CHECK(detail::cudart().cudaGetDeviceProperties(&p, id));
   nb::dict d;
   d["name"] = nb::bytes(p.name, std::strlen(p.name));
   d["totalGlobalMem"] = p.totalGlobalMem;
@@ -177,7 +177,7 @@ void init_runtime(nb::module_& m) {
   m.def("cuda_library_paths", &detail::loaded_cuda_libraries);
   m.def("get_device_count", [] {
     int n = 0;
-    CUARRAY_CUDA_CHECK(cudaGetDeviceCount(&n));
+    CUARRAY_CUDA_CHECK(detail::cudart().cudaGetDeviceCount(&n));
     return n;
   });
   m.def("device_count_or_zero", &device_count);

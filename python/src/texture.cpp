@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "src/cuda/cuda.hpp"
 
 namespace cuarray::py {
 
@@ -20,8 +21,8 @@ namespace {
 
 void rt(cudaError_t st) {
   if (st == cudaSuccess) return;
-  (void)cudaGetLastError();  // a non-sticky error must not resurface in a later call
-  throw cuda_error(static_cast<int>(st), std::string(cudaGetErrorName(st)) + ": " + cudaGetErrorString(st));
+  (void)detail::cudart().cudaGetLastError();  // a non-sticky error must not resurface in a later call
+  throw cuda_error(static_cast<int>(st), detail::runtime_status_message(st));
 }
 
 // cuarray keeps its own per-thread current device (src/cuda/runtime.cpp); the runtime must act on the same one.
@@ -54,12 +55,13 @@ void init_texture_api(nb::module_& t) {
     use_current_device();
     cudaChannelFormatDesc d = channel_desc(x, y, z, w, f);
     cudaArray_t arr = nullptr;
-    rt(cudaMalloc3DArray(&arr, &d, extent(width, height, depth), flags));
+    rt(detail::cudart().cudaMalloc3DArray(&arr, &d, extent(width, height, depth), flags));
     return reinterpret_cast<std::intptr_t>(arr);
   }, nb::arg("x"), nb::arg("y"), nb::arg("z"), nb::arg("w"), nb::arg("f"), nb::arg("width"), nb::arg("height"),
      nb::arg("depth"), nb::arg("flags"));
-  t.def("freeArray", [](std::intptr_t arr) { rt(cudaFreeArray(reinterpret_cast<cudaArray_t>(arr))); },
-        nb::arg("array"));
+  t.def(
+      "freeArray", [](std::intptr_t arr) { rt(detail::cudart().cudaFreeArray(reinterpret_cast<cudaArray_t>(arr))); },
+      nb::arg("array"));
   // One copy between a CUDA array of width x height x depth elements (height and depth at least 1: the
   // runtime copies nothing along an extent of 0) and linear memory at `ptr` whose rows are `row_bytes` apart.
   t.def("memcpy3DArray", [](std::intptr_t arr, std::size_t width, std::size_t height, std::size_t depth,
@@ -83,7 +85,7 @@ void init_texture_api(nb::module_& t) {
     p.extent = extent(width, height, depth);
     p.kind = static_cast<cudaMemcpyKind>(kind);
     nb::gil_scoped_release release;
-    rt(cudaMemcpy3DAsync(&p, as_stream(stream)));
+    rt(detail::cudart().cudaMemcpy3DAsync(&p, as_stream(stream)));
   }, nb::arg("array"), nb::arg("width"), nb::arg("height"), nb::arg("depth"), nb::arg("ptr"), nb::arg("row_bytes"),
      nb::arg("row_elems"), nb::arg("rows"), nb::arg("to_array"), nb::arg("kind"), nb::arg("stream"));
   t.def("createTextureObject",
@@ -127,16 +129,17 @@ void init_texture_api(nb::module_& t) {
           td.normalizedCoords = normalized_coords;
           td.maxAnisotropy = max_anisotropy;
           cudaTextureObject_t obj = 0;
-          rt(cudaCreateTextureObject(&obj, &r, &td, nullptr));
+          rt(detail::cudart().cudaCreateTextureObject(&obj, &r, &td, nullptr));
           return static_cast<std::uint64_t>(obj);
         },
         nb::arg("restype"), nb::arg("array"), nb::arg("dev_ptr"), nb::arg("channel"), nb::arg("size_in_bytes"),
         nb::arg("width"), nb::arg("height"), nb::arg("pitch"), nb::arg("address_modes"), nb::arg("filter_mode"),
         nb::arg("read_mode"), nb::arg("srgb"), nb::arg("border_color"), nb::arg("normalized_coords"),
         nb::arg("max_anisotropy"));
-  t.def("destroyTextureObject", [](std::uint64_t obj) {
-    rt(cudaDestroyTextureObject(static_cast<cudaTextureObject_t>(obj)));
-  }, nb::arg("obj"));
+  t.def(
+      "destroyTextureObject",
+      [](std::uint64_t obj) { rt(detail::cudart().cudaDestroyTextureObject(static_cast<cudaTextureObject_t>(obj))); },
+      nb::arg("obj"));
   t.def("createSurfaceObject", [](std::intptr_t arr) {
     use_current_device();
     cudaResourceDesc r;
@@ -144,12 +147,13 @@ void init_texture_api(nb::module_& t) {
     r.resType = cudaResourceTypeArray;
     r.res.array.array = reinterpret_cast<cudaArray_t>(arr);
     cudaSurfaceObject_t obj = 0;
-    rt(cudaCreateSurfaceObject(&obj, &r));
+    rt(detail::cudart().cudaCreateSurfaceObject(&obj, &r));
     return static_cast<std::uint64_t>(obj);
   }, nb::arg("array"));
-  t.def("destroySurfaceObject", [](std::uint64_t obj) {
-    rt(cudaDestroySurfaceObject(static_cast<cudaSurfaceObject_t>(obj)));
-  }, nb::arg("obj"));
+  t.def(
+      "destroySurfaceObject",
+      [](std::uint64_t obj) { rt(detail::cudart().cudaDestroySurfaceObject(static_cast<cudaSurfaceObject_t>(obj))); },
+      nb::arg("obj"));
   // The current stream's handle, for copies that take stream=None.
   t.def("current_stream_ptr", [] { return reinterpret_cast<std::intptr_t>(current_stream().get()); });
 }

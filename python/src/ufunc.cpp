@@ -328,7 +328,7 @@ int single_axis(nb::handle axis, int ndim, const char* method) {
 nb::object identity_of(const ufunc_def& d) {
   const std::string& id = d.identity;
   if (id.empty()) return nb::none();
-  bool boolean = !d.loops.empty() && d.loops[0].types.rfind("??->?", 0) == 0 &&
+  bool boolean = !d.loops.empty() && d.loops[0].types.rfind("?\?->?", 0) == 0 &&
                  (d.name == "logical_and" || d.name == "logical_or" || d.name == "logical_xor");
   if (boolean) return nb::bool_(id != "0");
   if (id == "inf") return nb::float_(std::numeric_limits<double>::infinity());

@@ -192,11 +192,12 @@ array array::transpose() const {
 array array::transpose(const std::vector<int>& axes) const {
   if (static_cast<int>(axes.size()) != ndim()) throw value_error("axes don't match array");
   descriptor d = desc_;
-  std::vector<bool> seen(static_cast<std::size_t>(ndim()), false);
+  axis_rules rules;  // NumPy's PyArray_Transpose: the first bad entry decides, its own repeat message
+  rules.repeat_message = "repeated axis in transpose";
+  rules.check_in_order = true;
+  std::vector<int> perm = normalize_axes(axes, ndim(), rules);
   for (int i = 0; i < ndim(); ++i) {
-    int ax = normalize_axis(axes[static_cast<std::size_t>(i)], ndim());
-    if (seen[static_cast<std::size_t>(ax)]) throw value_error("repeated axis in transpose");
-    seen[static_cast<std::size_t>(ax)] = true;
+    int ax = perm[static_cast<std::size_t>(i)];
     d.shape[i] = desc_.shape[ax];
     d.strides[i] = desc_.strides[ax];
   }

@@ -119,14 +119,6 @@ shape_t broadcast_shapes(const shape_t& a, const shape_t& b) {
   return out;
 }
 
-int normalize_axis(std::int64_t axis, int ndim) {
-  if (axis < -ndim || axis >= ndim) {
-    throw axis_error("axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                     std::to_string(ndim));
-  }
-  return static_cast<int>(axis < 0 ? axis + ndim : axis);
-}
-
 std::string shape_to_string(const shape_t& shape) {
   std::string s = "(";
   for (int i = 0; i < shape.size(); ++i) {

@@ -1,4 +1,5 @@
-// The CUDA driver functions for run-time kernels, resolved through cudaGetDriverEntryPointByVersion.
+// The CUDA driver functions for run-time kernels: a library table (src/cuda/library.hpp) resolved through
+// cudaGetDriverEntryPointByVersion instead of dlsym.
 #include "src/cuda/driver.hpp"
 
 #include <cuda_runtime_api.h>
@@ -8,13 +9,16 @@
 
 #include "cuarray/device.hpp"
 #include "cuarray/errors.hpp"
+#include "src/cuda/library.hpp"
+#include "src/cuda/status.hpp"
 
 namespace cuarray::jit {
 
 namespace {
 
-template <class F>
-void resolve(const char* name, F& fn) {
+/// The driver's address of `name` (the runtime's entry-point query: cuarray never links libcuda); throws on the
+/// first function the driver lacks, as a driver too old for cuarray is not worth a list.
+void* query_entry_point(const char* name) {
   void* p = nullptr;
   cudaDriverEntryPointQueryResult status{};
   cudaError_t st = cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &status);
@@ -22,10 +26,10 @@ void resolve(const char* name, F& fn) {
     (void)cudaGetLastError();
     // A driver without the symbol answers cudaSuccess with a failed query: report it as the missing symbol.
     if (st == cudaSuccess) st = cudaErrorSymbolNotFound;
-    throw cuda_error(static_cast<int>(st),
-                     std::string(cudaGetErrorName(st)) + ": cannot resolve CUDA driver function " + name);
+    throw cuda_error(static_cast<int>(st), detail::status_text(detail::status_source::runtime, st) +
+                                               ": cannot resolve CUDA driver function " + name);
   }
-  fn = reinterpret_cast<F>(p);
+  return p;
 }
 
 driver_api g_api{};
@@ -45,16 +49,14 @@ const driver_api& driver() {
   driver_api& api = g_api;
   require_device();
   std::call_once(once, [&api] {
-    resolve("cuModuleLoadData", api.cuModuleLoadData);
-    resolve("cuModuleUnload", api.cuModuleUnload);
-    resolve("cuModuleGetFunction", api.cuModuleGetFunction);
-    resolve("cuModuleGetGlobal", api.cuModuleGetGlobal);
-    resolve("cuLaunchKernel", api.cuLaunchKernel);
-    resolve("cuLaunchCooperativeKernel", api.cuLaunchCooperativeKernel);
-    resolve("cuFuncGetAttribute", api.cuFuncGetAttribute);
-    resolve("cuFuncSetAttribute", api.cuFuncSetAttribute);
-    resolve("cuGetErrorName", api.cuGetErrorName);
-    resolve("cuGetErrorString", api.cuGetErrorString);
+    const detail::library_symbol table[] = {
+        {"cuModuleLoadData", api.cuModuleLoadData},       {"cuModuleUnload", api.cuModuleUnload},
+        {"cuModuleGetFunction", api.cuModuleGetFunction}, {"cuModuleGetGlobal", api.cuModuleGetGlobal},
+        {"cuLaunchKernel", api.cuLaunchKernel},           {"cuLaunchCooperativeKernel", api.cuLaunchCooperativeKernel},
+        {"cuFuncGetAttribute", api.cuFuncGetAttribute},   {"cuFuncSetAttribute", api.cuFuncSetAttribute},
+        {"cuGetErrorName", api.cuGetErrorName},           {"cuGetErrorString", api.cuGetErrorString},
+    };
+    detail::resolve_symbols(table, query_entry_point);
   });
   ready.store(&api, std::memory_order_release);
   return api;
@@ -68,11 +70,10 @@ void set_dry_launches(bool on) {
 
 void check(CUresult r, const char* call) {
   if (r == CUDA_SUCCESS) return;
-  const char* name = "CUDA_ERROR";
-  const char* text = "";
-  driver().cuGetErrorName(r, &name);
-  driver().cuGetErrorString(r, &text);
-  throw cuda_error(static_cast<int>(r), std::string(name) + ": " + text + " (in " + call + ")");
+  const char* text = nullptr;
+  if (driver().cuGetErrorString(r, &text) != CUDA_SUCCESS || !text) text = "";
+  throw cuda_error(static_cast<int>(r), detail::status_text(detail::status_source::driver, static_cast<int>(r)) + ": " +
+                                            text + " (in " + call + ")");
 }
 
 }  // namespace cuarray::jit

@@ -131,15 +131,29 @@ std::string loaded_path(void* handle, const std::string& fallback) {
 
 }  // namespace
 
-void* raw_symbol(void* handle, const char* symbol) { return ::dlsym(handle, symbol); }
+std::string resolve_symbols(std::span<const library_symbol> symbols, const std::function<void*(const char*)>& lookup) {
+  std::string missing;
+  for (const library_symbol& s : symbols) {
+    void* fn = lookup(s.name);
+    s.store(s.slot, fn);
+    if (!fn && s.is_required) missing += missing.empty() ? s.name : std::string(", ") + s.name;
+  }
+  return missing;
+}
+
+std::string resolve_symbols(void* handle, std::span<const library_symbol> symbols) {
+  return resolve_symbols(symbols, [handle](const char* name) { return ::dlsym(handle, name); });
+}
 
 std::vector<std::pair<std::string, std::string>> loaded_cuda_libraries() {
   std::lock_guard<std::mutex> lock(g_loaded_mutex);
   return g_loaded;
 }
 
-cuda_library load_cuda_library(const std::string& what, const std::string& wheel, const std::vector<std::string>& sonames,
-                               const char* override_var, const std::function<std::string(void*)>& missing_symbols) {
+cuda_library load_library(const library_spec& spec, std::span<const library_symbol> symbols) {
+  const std::string what = spec.what, wheel = spec.wheel;
+  const std::vector<std::string>& sonames = spec.sonames;
+  const char* override_var = spec.override_var;
   cuda_library lib;
   std::string searched, failures;
   std::vector<std::string> wheel_dirs = split_paths(env("CUARRAY_NVIDIA_LIB_DIRS"));
@@ -153,8 +167,9 @@ cuda_library load_cuda_library(const std::string& what, const std::string& wheel
       if (bare_name || ::access(path.c_str(), F_OK) == 0) failures += "\n  " + why;
       continue;
     }
-    if (std::string missing = missing_symbols(h); !missing.empty()) {
+    if (std::string missing = resolve_symbols(h, symbols); !missing.empty()) {
       failures += "\n  " + path + " lacks " + missing;
+      resolve_symbols(symbols, [](const char*) { return nullptr; });  // no pointer into a closed file
       ::dlclose(h);
       continue;
     }
@@ -171,7 +186,8 @@ cuda_library load_cuda_library(const std::string& what, const std::string& wheel
     wheels = "NVIDIA's wheel (CUDA 13: " + base + ", or every library cuarray uses with `pip install cuarray[cu13]`;" +
              " CUDA 12: " + base + "-cu12)";
   }
-  lib.error = what + " could not be loaded; install " + wheels + " or the CUDA toolkit";
+  lib.error = what + " could not be loaded; install " + wheels + " or " +
+              (spec.system ? spec.system : "the CUDA toolkit");
   if (override_var) lib.error += std::string(", or set ") + override_var + " to the library";
   if (flag_set("CUARRAY_NO_SYSTEM_CUDA")) lib.error += " (CUARRAY_NO_SYSTEM_CUDA is set: only the wheels were searched)";
   lib.error += ". Searched:" + (searched.empty() ? std::string(" nothing (no wheel directory was found)") : searched);

@@ -12,28 +12,33 @@
 
 #include "cuarray/errors.hpp"
 #include "src/cuda/library.hpp"
+#include "src/cuda/status.hpp"
 
 namespace cuarray::jit {
 
 namespace {
 
-bool resolve_all(nvrtc_api& a, std::string& missing) {
-  using detail::resolve_symbol;
-  bool ok = true;
-  ok &= resolve_symbol(a.handle, "nvrtcVersion", a.version, missing);
-  ok &= resolve_symbol(a.handle, "nvrtcCreateProgram", a.create_program, missing);
-  ok &= resolve_symbol(a.handle, "nvrtcCompileProgram", a.compile_program, missing);
-  ok &= resolve_symbol(a.handle, "nvrtcDestroyProgram", a.destroy_program, missing);
-  ok &= resolve_symbol(a.handle, "nvrtcGetProgramLogSize", a.get_program_log_size, missing);
-  ok &= resolve_symbol(a.handle, "nvrtcGetProgramLog", a.get_program_log, missing);
-  ok &= resolve_symbol(a.handle, "nvrtcGetCUBINSize", a.get_cubin_size, missing);
-  ok &= resolve_symbol(a.handle, "nvrtcGetCUBIN", a.get_cubin, missing);
-  ok &= resolve_symbol(a.handle, "nvrtcGetPTXSize", a.get_ptx_size, missing);
-  ok &= resolve_symbol(a.handle, "nvrtcGetPTX", a.get_ptx, missing);
-  ok &= resolve_symbol(a.handle, "nvrtcAddNameExpression", a.add_name_expression, missing);
-  ok &= resolve_symbol(a.handle, "nvrtcGetLoweredName", a.get_lowered_name, missing);
-  ok &= resolve_symbol(a.handle, "nvrtcGetErrorString", a.get_error_string, missing);
-  return ok;
+const detail::library_spec nvrtc_library{"NVRTC (libnvrtc)",
+                                         "nvidia-cuda-nvrtc-cu12/cu13",
+                                         {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"},
+                                         "CUARRAY_NVRTC_PATH"};
+
+std::vector<detail::library_symbol> nvrtc_symbols(nvrtc_api& a) {
+  return {
+      {"nvrtcVersion", a.version},
+      {"nvrtcCreateProgram", a.create_program},
+      {"nvrtcCompileProgram", a.compile_program},
+      {"nvrtcDestroyProgram", a.destroy_program},
+      {"nvrtcGetProgramLogSize", a.get_program_log_size},
+      {"nvrtcGetProgramLog", a.get_program_log},
+      {"nvrtcGetCUBINSize", a.get_cubin_size},
+      {"nvrtcGetCUBIN", a.get_cubin},
+      {"nvrtcGetPTXSize", a.get_ptx_size},
+      {"nvrtcGetPTX", a.get_ptx},
+      {"nvrtcAddNameExpression", a.add_name_expression},
+      {"nvrtcGetLoweredName", a.get_lowered_name},
+      {"nvrtcGetErrorString", a.get_error_string},
+  };
 }
 
 /// Note [nvrtc builtins]: NVRTC opens libnvrtc-builtins.so.MAJOR.MINOR by its bare name when it first compiles.
@@ -61,14 +66,7 @@ void preload_builtins(const std::string& nvrtc_path) {
 
 nvrtc_api load_nvrtc() {
   nvrtc_api a;
-  detail::cuda_library lib = detail::load_cuda_library(
-      "NVRTC (libnvrtc)", "nvidia-cuda-nvrtc-cu12/cu13", {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"},
-      "CUARRAY_NVRTC_PATH", [&a](void* h) {
-        a.handle = h;
-        std::string missing;
-        resolve_all(a, missing);
-        return missing;
-      });
+  detail::cuda_library lib = detail::load_library(nvrtc_library, nvrtc_symbols(a));
   a.handle = lib.handle;
   a.path = lib.path;
   a.load_error = lib.error;
@@ -87,8 +85,10 @@ const nvrtc_api& nvrtc() {
 }
 
 std::string nvrtc_error_name(const nvrtc_api& a, nvrtc_result r) {
+  if (const char* name = detail::status_name(detail::status_source::nvrtc, r)) return name;
+  // A code newer than the table: NVRTC's own name for it, if it has one.
   const char* s = a.get_error_string ? a.get_error_string(r) : nullptr;
-  return s ? std::string(s) : "NVRTC error " + std::to_string(r);
+  return s ? std::string(s) : detail::status_text(detail::status_source::nvrtc, r);
 }
 
 void nvrtc_check(const nvrtc_api& a, nvrtc_result r, const char* call) {

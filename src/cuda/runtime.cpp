@@ -13,6 +13,7 @@
 #include "cuarray/memory.hpp"
 #include "cuarray/stream.hpp"
 #include "src/cuda/check.hpp"
+#include "src/cuda/status.hpp"
 
 namespace cuarray {
 
@@ -50,7 +51,7 @@ std::string driver_problem(cudaError_t status) {
 
 void throw_cuda_error(cudaError_t status, const char* call) {
   (void)cudaGetLastError();  // clear a non-sticky error so that later calls do not report it again
-  std::string msg = std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
+  std::string msg = runtime_status_message(status);
   if (std::string problem = driver_problem(status); !problem.empty()) msg = problem + " [" + msg + "]";
   if (call && *call) msg += " (in " + std::string(call) + ")";
   if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver ||
@@ -112,8 +113,7 @@ void require_device() {
   const device_table& t = devices();
   if (t.count > 0) return;
   std::string why = t.status == cudaSuccess ? std::string("cudaErrorNoDevice: the CUDA driver reports no device")
-                                            : std::string(cudaGetErrorName(t.status)) + ": " +
-                                                  cudaGetErrorString(t.status);
+                                            : detail::runtime_status_message(t.status);
   if (std::string problem = detail::driver_problem(t.status); !problem.empty()) why = problem + " [" + why + "]";
   throw no_device_error(static_cast<int>(t.status == cudaSuccess ? cudaErrorNoDevice : t.status),
                         "no CUDA device was found (" + why + ")");

@@ -1,4 +1,4 @@
-// NVRTC loaded with dlopen on first use, compilation of one request, and compile_error's readable message.
+// Compilation of one request with NVRTC (loaded by src/cuda/nvrtc.cpp), and compile_error's readable message.
 #include "src/engine/compile.hpp"
 
 #include <algorithm>

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <mutex>
 #include <sstream>
+#include <string_view>
 #include <memory>
 #include <new>
 #include <unordered_map>
@@ -16,6 +17,8 @@
 #include "src/core/internal.hpp"
 #include "src/engine/cache.hpp"
 #include "src/engine/kernel.hpp"
+#include "src/engine/kernel_cache.hpp"
+#include "src/engine/launch_policy.hpp"
 
 namespace cuarray::ew {
 
@@ -44,24 +47,12 @@ struct kernel_key {
   bool operator==(const kernel_key& o) const { return std::memcmp(this, &o, sizeof(kernel_key)) == 0; }
 };
 
-struct key_hash {
-  std::size_t operator()(const kernel_key& k) const {
-    static_assert(sizeof(kernel_key) % 8 == 0, "the key is hashed a word at a time");
-    std::uint64_t w[sizeof(kernel_key) / 8];
-    std::memcpy(w, &k, sizeof(kernel_key));
-    std::uint64_t h = 0x9e3779b97f4a7c15ull;
-    for (std::uint64_t x : w) h = (h ^ x) * 0xff51afd7ed558ccdull, h ^= h >> 32;
-    return static_cast<std::size_t>(h);
-  }
-};
-
-std::mutex g_mutex;
-std::unordered_map<kernel_key, CUfunction, key_hash>& global_cache() {
-  static auto* m = new std::unordered_map<kernel_key, CUfunction, key_hash>();
-  return *m;
+// The warm path is a hash of the key and one comparison (Note [kernel lookup] in kernel_cache.hpp).
+jit::kernel_cache<kernel_key>& cache() {
+  static auto* c = new jit::kernel_cache<kernel_key>();  // never destroyed: threads may launch at exit
+  return *c;
 }
-thread_local std::unordered_map<kernel_key, CUfunction, key_hash> tls_cache;
-std::atomic<std::size_t> g_hits{0}, g_misses{0};
+using policy = jit::elementwise_policy;
 
 const char* storage_name(dtype t) { return type_name(t); }
 
@@ -115,7 +106,7 @@ int vector_width(const kernel_key& key) {
   for (int op = 0; op < key.nin + key.nout; ++op) {
     if (!key.scalar_mask[op]) widest = std::max(widest, itemsize(static_cast<dtype>(key.storage[op])));
   }
-  return static_cast<int>(16 / widest);
+  return static_cast<int>(policy::vector_bytes / widest);
 }
 
 const char* vector_type(std::size_t bytes) {
@@ -159,6 +150,14 @@ void emit_element(std::ostringstream& s, const kernel_spec& spec, const kernel_k
     s << indent << "ca_store<" << type_name(st) << ">(" << address(op) << ", ca_cast<" << type_name(st) << ">(out" << j
       << "));\n";
   }
+}
+
+// Joins by appending: GCC 12 reports a false -Wrestrict on `"literal" + std::string&&` (GCC bug 105329).
+template <class... Parts>
+std::string concat(const Parts&... parts) {
+  std::string r;
+  (r.append(std::string_view(parts)), ...);
+  return r;
 }
 
 std::string generate(const kernel_spec& spec, const kernel_key& key, const std::string& kname) {
@@ -228,7 +227,7 @@ std::string generate(const kernel_spec& spec, const kernel_key& key, const std::
     s << "    #pragma unroll\n    for (int e = 0; e < " << vec << "; ++e) {\n";
     if (where) s << "      if (!uw.b[e]) continue;\n";
     emit_element(s, spec, key, "      ", [&](int op) {
-      return "u" + std::to_string(op) + ".b + e * " + std::to_string(itemsize(static_cast<dtype>(key.storage[op])));
+      return concat("u", std::to_string(op), ".b + e * ", std::to_string(itemsize(static_cast<dtype>(key.storage[op]))));
     });
     s << "    }\n";
     for (int j = 0; j < key.nout; ++j) {
@@ -262,68 +261,30 @@ std::string generate(const kernel_spec& spec, const kernel_key& key, const std::
   auto offset_expr = [&](int op) {
     int k = slot[static_cast<std::size_t>(op)];
     std::string st = storage_name(static_cast<dtype>(key.storage[op]));
-    if (key.ndim > 0) return "o" + std::to_string(k);
-    return "i * (" + std::string(idx) + ")sizeof(" + (key.storage[op] == static_cast<int>(dtype::bool_) ? std::string("unsigned char") : st) + ")";
+    if (key.ndim > 0) return concat("o", std::to_string(k));
+    return concat("i * (", idx, ")sizeof(", key.storage[op] == static_cast<int>(dtype::bool_) ? std::string("unsigned char") : st, ")");
   };
   if (where) {
-    std::string off = key.ndim > 0 ? "o" + std::to_string(where_slot) : std::string("i");
+    std::string off = key.ndim > 0 ? concat("o", std::to_string(where_slot)) : std::string("i");
     s << "    if (!pw[" << off << "]) continue;\n";
   }
-  emit_element(s, spec, key, "    ", [&](int op) { return "p" + std::to_string(op) + " + " + offset_expr(op); });
+  emit_element(s, spec, key, "    ", [&](int op) { return concat("p", std::to_string(op), " + ", offset_expr(op)); });
   s << "  }\n  " << spec.after_loop << "\n}\n";
   return s.str();
 }
 
-// In front of the per-thread map: a small direct-mapped table of recent kernels, so that a warm launch is
-// one hash and one key comparison (no bucket division or chain walk). An empty slot has f == nullptr.
-struct front_entry {
-  kernel_key key;
-  CUfunction f;
-};
-constexpr std::size_t front_slots = 32;
-thread_local front_entry tls_front[front_slots];
-
-void count_hit() {
-  // Statistics only: a plain increment, not a locked read-modify-write on every launch (a count may be
-  // lost when threads race).
-  g_hits.store(g_hits.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-}
-
 CUfunction lookup(const kernel_spec& spec, const kernel_key& key) {
-  front_entry& front = tls_front[key_hash{}(key) % front_slots];
-  if (front.f && front.key == key) {
-    count_hit();
-    return front.f;
-  }
-  auto it = tls_cache.find(key);
-  if (it != tls_cache.end()) {
-    count_hit();
-    front = front_entry{key, it->second};
-    return it->second;
-  }
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    auto git = global_cache().find(key);
-    if (git != global_cache().end()) {
-      tls_cache.emplace(key, git->second);
-      g_hits.fetch_add(1, std::memory_order_relaxed);
-      return git->second;
-    }
-  }
-  g_misses.fetch_add(1, std::memory_order_relaxed);
-  // Kernel names are made unique so that a user's kernel name can never clash with a CUDA built-in.
-  std::string kname = "cuarray_" + (spec.name.empty() ? std::string("kernel") : std::string(spec.name)) + "_ew";
-  jit::compile_request req;
-  req.source = generate(spec, key, kname);
-  req.name = kname + ".cu";
-  req.headers = jit_headers();
-  req.arch = jit::device_arch(key.device);
-  auto code = jit::compile_cached(req);
-  CUfunction f = jit::get_function(code, kname, key.device);
-  std::lock_guard<std::mutex> lock(g_mutex);
-  global_cache().emplace(key, f);
-  tls_cache.emplace(key, f);
-  return f;
+  return cache().get(key, [&] {
+    // Kernel names are made unique so that a user's kernel name can never clash with a CUDA built-in.
+    std::string kname = "cuarray_" + (spec.name.empty() ? std::string("kernel") : std::string(spec.name)) + "_ew";
+    jit::compile_request req;
+    req.source = generate(spec, key, kname);
+    req.name = kname + ".cu";
+    req.headers = jit_headers();
+    req.arch = jit::device_arch(key.device);
+    auto code = jit::compile_cached(req);
+    return jit::get_function(code, kname, key.device);
+  });
 }
 
 }  // namespace
@@ -370,7 +331,10 @@ std::string kernel_source(const kernel_spec& spec, const std::vector<operand_lay
   return generate(spec, key, kernel_name);
 }
 
-stats get_stats() { return stats{g_hits.load(), g_misses.load()}; }
+stats get_stats() {
+  jit::kernel_cache_stats c = cache().stats();
+  return stats{c.hits, c.misses};
+}
 
 const void* intern(const kernel_spec& spec) {
   static std::mutex m;
@@ -393,19 +357,6 @@ void run(const kernel_spec& spec, const std::vector<operand>& inputs, const std:
   run(spec, inputs.data(), static_cast<int>(inputs.size()), outputs.data(), static_cast<int>(outputs.size()), shape,
       where);
 }
-
-namespace {
-
-// Multiprocessor count of each device, cached per thread (the launch needs it on every call).
-int sm_count(int device) {
-  thread_local int counts[64] = {};
-  if (device < 0 || device >= 64) return jit::device_sm_count(device);
-  int& c = counts[device];
-  if (!c) c = jit::device_sm_count(device);
-  return c;
-}
-
-}  // namespace
 
 void run(const kernel_spec& spec, const operand* inputs, int nin, const operand* outputs, int nout,
          const shape_t& shape, const array& where) {
@@ -530,7 +481,7 @@ void run(const kernel_spec& spec, const operand_ref* inputs, int nin, const oper
   if (!flat && m.ndim > max_kernel_ndim) throw value_error("too many dimensions for an elementwise kernel");
   key.ndim = flat ? 0 : static_cast<std::uint8_t>(m.ndim);
   const int vw = vector_width(key);
-  if (flat && !spec.c_order_index && !any_raw && vw > 1 && n >= 4 * vw) {
+  if (flat && !spec.c_order_index && !any_raw && vw > 1 && n >= policy::min_vectors * vw) {
     bool aligned = true;
     for (int k = 0; k < nviews && aligned; ++k) {
       std::size_t bytes = views[k]->itemsize() * static_cast<std::size_t>(vw);
@@ -587,12 +538,8 @@ void run(const kernel_spec& spec, const operand_ref* inputs, int nin, const oper
       for (std::size_t d = 0; d < nd; ++d) put(nd * (1 + static_cast<std::size_t>(k)) + d, m.strides[k][d]);
     args[na++] = layout;
   }
-  unsigned block = 256;
   std::int64_t per_thread_n = (key.flags & 4) ? n >> __builtin_ctz(static_cast<unsigned>(vw)) : n;  // vw: a power of two
-  std::int64_t want = (per_thread_n + block - 1) / block;
-  std::int64_t cap = static_cast<std::int64_t>(sm_count(device)) * 32;
-  unsigned grid = static_cast<unsigned>(std::max<std::int64_t>(1, std::min(want, cap)));
-  jit::launch(f, grid, block, 0, stream, args);
+  jit::launch(f, policy::grid(per_thread_n, device), policy::block_threads, 0, stream, args);
 }
 
 }  // namespace cuarray::ew

@@ -6,8 +6,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <sstream>
+#include <string_view>
+#include <type_traits>
 #include <unordered_map>
 
 #include "cuarray/errors.hpp"
@@ -17,6 +20,8 @@
 #include "src/engine/kernel.hpp"
 #include "src/engine/compile.hpp"
 #include "src/engine/elementwise.hpp"
+#include "src/engine/kernel_cache.hpp"
+#include "src/engine/launch_policy.hpp"
 
 namespace cuarray::red {
 
@@ -37,20 +42,28 @@ namespace cuarray::red {
 
 namespace {
 
-constexpr int block_threads = 256;
-constexpr int column_lanes = 8;
+using policy = jit::reduction_policy;
+constexpr int block_threads = policy::block_threads;
+constexpr int column_lanes = policy::column_lanes;
+constexpr int column_outputs = policy::column_outputs;
+constexpr int unroll = policy::unroll;
 
-enum class mode { rows, columns, sequential };
+enum class mode : std::uint8_t { rows, columns, sequential };
 
+/// Further inputs a kernel may take beyond the first (the key holds their storage types inline).
+constexpr std::size_t max_extra = 18;
+
+// What one kernel specialises on beyond the spec; every field is an input of generate().
 struct variant {
-  std::string in_storage;   ///< loaded as ca_load<in_storage> then cast, unless partial_in
-  std::vector<std::string> extra_storage;  ///< the further inputs' storage types
-  std::string out_storage;  ///< stored as ca_store<out_storage>, unless partial_out
+  dtype in_storage = dtype::float32;  ///< loaded as ca_load<in_storage> then cast, unless partial_in
+  std::uint8_t nextra = 0;            ///< further inputs (their storage types below)
+  dtype extra_storage[max_extra] = {};
+  dtype out_storage = dtype::float32;  ///< stored as ca_store<out_storage>, unless partial_out
   mode m = mode::rows;
   int group = 32;
   int kd = 0, rd = 1;
   bool index64 = false, mask = false, per_output = false, partial_out = false, partial_in = false;
-  std::string per_output_type;
+  dtype per_output_type = dtype::bool_;  ///< read only when per_output
 };
 
 std::string generate(const spec& s, const variant& v, const std::string& kname) {
@@ -63,8 +76,8 @@ std::string generate(const spec& s, const variant& v, const std::string& kname) 
   o << s.preamble << "\n";
   o << "typedef " << s.acc << " acc_t;\ntypedef " << (v.partial_in ? s.acc : s.in_compute) << " in_t;\ntypedef "
     << s.out_compute << " out_t;\n";
-  o << "typedef " << (v.per_output ? v.per_output_type : std::string("int")) << " mu_t;\n";
-  std::size_t nx = v.partial_in ? 0 : v.extra_storage.size();
+  o << "typedef " << (v.per_output ? ew::type_name(v.per_output_type) : "int") << " mu_t;\n";
+  std::size_t nx = v.partial_in ? 0 : v.nextra;
   for (std::size_t k = 0; k < nx; ++k) o << "typedef " << s.extra_compute[k] << " in" << k + 1 << "_t;\n";
   int nops = 1 + static_cast<int>(nx) + (v.mask ? 1 : 0);  // inputs, then the mask
   int wop = static_cast<int>(nx) + 1;                       // the mask's operand index
@@ -89,8 +102,8 @@ std::string generate(const spec& s, const variant& v, const std::string& kname) 
     o << "  const " << I << " o = (" << I << ")blockIdx.x * " << block_threads / v.group << " + grp;\n";
     step = v.group;
   } else if (v.m == mode::columns) {
-    o << "  const int lane = t / 32;\n";
-    o << "  const " << I << " o = (" << I << ")blockIdx.x * 32 + t % 32;\n";
+    o << "  const int lane = t / " << column_outputs << ";\n";
+    o << "  const " << I << " o = (" << I << ")blockIdx.x * " << column_outputs << " + t % " << column_outputs << ";\n";
     step = column_lanes;
   } else {
     o << "  const int lane = 0;\n";
@@ -131,9 +144,9 @@ std::string generate(const spec& s, const variant& v, const std::string& kname) 
   };
   auto load = [&](const std::string& off) {
     if (v.partial_in) return "*reinterpret_cast<const acc_t*>(in + " + off + "[0])";
-    std::string args = "ca_cast<in_t>(ca_load<" + v.in_storage + ">(in + " + off + "[0]))";
+    std::string args = "ca_cast<in_t>(ca_load<" + std::string(ew::type_name(v.in_storage)) + ">(in + " + off + "[0]))";
     for (std::size_t k = 0; k < nx; ++k) {
-      args += ", ca_cast<in" + std::to_string(k + 1) + "_t>(ca_load<" + v.extra_storage[k] + ">(in" +
+      args += ", ca_cast<in" + std::to_string(k + 1) + "_t>(ca_load<" + ew::type_name(v.extra_storage[k]) + ">(in" +
               std::to_string(k + 1) + " + " + off + "[" + std::to_string(k + 1) + "]))";
     }
     return args;
@@ -149,18 +162,18 @@ std::string generate(const spec& s, const variant& v, const std::string& kname) 
     o << "      acc_t m = " << mapped(load("off"), "_r") << ";\n";
     o << "      acc = has ? ca_combine(acc, m) : m; has = true;\n    }\n";
   } else {
-    // Four elements' loads are issued before their combines (memory parallelism); the order of the
+    // `unroll` elements' loads are issued before their combines (memory parallelism); the order of the
     // combines is fixed, so the result does not depend on timing.
     o << "    " << I << " _r = rb + lane;\n";
-    o << "    for (; _r + " << 3 * step << " < re; _r += " << 4 * step << ") {\n";
-    for (int u = 0; u < 4; ++u) {
+    o << "    for (; _r + " << (unroll - 1) * step << " < re; _r += " << unroll * step << ") {\n";
+    for (int u = 0; u < unroll; ++u) {
       std::string r = "(_r + " + std::to_string(u * step) + ")";
       std::string off = "off" + std::to_string(u);
       o << "      " << offsets(r, off) << "\n";
       if (v.mask) o << "      const bool w" << u << " = " << masked(off) << " != 0;\n";
       o << "      const acc_t m" << u << " = " << mapped(load(off), r) << ";\n";
     }
-    for (int u = 0; u < 4; ++u) {
+    for (int u = 0; u < unroll; ++u) {
       if (v.mask) o << "      if (w" << u << ") ";
       else o << "      ";
       o << "acc = ca_combine(acc, m" << u << ");\n";
@@ -180,7 +193,7 @@ std::string generate(const spec& s, const variant& v, const std::string& kname) 
       o << "    if (lane < s) sh[t] = ca_combine(sh[t], sh[t + s]);\n    __syncthreads();\n  }\n";
     } else {
       o << "  #pragma unroll\n  for (int s = " << column_lanes / 2 << "; s > 0; s >>= 1) {\n";
-      o << "    if (lane < s) sh[t] = ca_combine(sh[t], sh[t + 32 * s]);\n    __syncthreads();\n  }\n";
+      o << "    if (lane < s) sh[t] = ca_combine(sh[t], sh[t + " << column_outputs << " * s]);\n    __syncthreads();\n  }\n";
     }
     o << "  if (lane != 0 || !active) return;\n  acc = sh[t];\n";
   } else {
@@ -189,48 +202,134 @@ std::string generate(const spec& s, const variant& v, const std::string& kname) 
   if (v.partial_out) {
     o << "  reinterpret_cast<acc_t*>(out)[(long long)blockIdx.y * M + o] = acc;\n";
   } else {
-    o << "  ca_store<" << v.out_storage << ">(out + (long long)o * sizeof(" << v.out_storage << "), ca_cast<"
-      << v.out_storage << ">(ca_post(acc, nfull, p0)));\n";
+    const char* st = ew::type_name(v.out_storage);
+    o << "  ca_store<" << st << ">(out + (long long)o * sizeof(" << st << "), ca_cast<" << st
+      << ">(ca_post(acc, nfull, p0)));\n";
   }
   o << "}\n";
   return o.str();
 }
 
-std::string storage_type(dtype t) { return ew::type_name(t); }
+// Note [reduction key]
+// A warm call finds its kernel by this POD key (Note [kernel lookup] in kernel_cache.hpp) and builds no
+// string: the source is generated only on a miss, so the key must determine generate()'s output
+// completely. generate()'s inputs, one by one, and where the key holds each:
+//  - spec.name (the kernel's name), preamble, acc, in_compute, extra_compute[k], out_compute, map, combine,
+//    post, identity: `spec`, the spec's id when it has one (red::intern: equal ids, equal text), else a
+//    128-bit hash of every text, each with its length, and of acc_bytes and sequential (not read by
+//    generate(), but cheap, and a spec is then its fields);
+//  - spec.sequential: also through `mode` (it selects the sequential mapping);
+//  - variant.in_storage, out_storage, per_output_type: `in_storage`, `out_storage`, `per_output_type`;
+//  - variant.nextra and extra_storage[k]: `nextra`, `extra_storage` (unused entries zero);
+//  - variant.m, group, kd, rd: `mode`, `group`, `kd`, `rd`;
+//  - variant.index64, mask, per_output, partial_out, partial_in: bits of `flags`;
+//  - the launch policy's numbers printed into the source (block_threads, column_outputs, column_lanes,
+//    unroll) and the headers (ew::jit_headers()): fixed for a build;
+//  - the device's architecture (compile option): `device`, which also says where the module is loaded.
+// A field generate() ignores for this variant (in_storage of a partial_in pass, say) only splits the cache
+// further; a missing input would reuse a wrong kernel. test_reduction_key.cpp changes each input alone.
+struct reduction_key {
+  std::uint64_t spec[2];
+  std::int32_t device;
+  std::uint16_t group;
+  std::uint8_t mode, kd, rd, in_storage, out_storage, per_output_type;
+  std::uint8_t flags;  ///< 1 index64, 2 mask, 4 per_output, 8 partial_out, 16 partial_in, 32 spec is an id
+  std::uint8_t nextra;
+  std::uint8_t extra_storage[max_extra];
+};
+static_assert(sizeof(reduction_key) % 8 == 0 && std::has_unique_object_representations_v<reduction_key>,
+              "the key has no padding: it is hashed and compared as bytes");
 
-std::mutex g_mutex;
-std::unordered_map<std::string, CUfunction>& cache() {
-  static auto* m = new std::unordered_map<std::string, CUfunction>();
-  return *m;
+// Two independent lanes over 64-bit words: each step is a bijection of the lane for a fixed word and of the
+// word for a fixed lane, so equal-length texts differing in one word never collide.
+struct text_hash {
+  std::uint64_t a = 0x9e3779b97f4a7c15ull, b = 0xc2b2ae3d27d4eb4full;
+  void word(std::uint64_t w) {
+    a = (a ^ w) * 0xff51afd7ed558ccdull;
+    a ^= a >> 32;
+    b = (b ^ w) * 0xc4ceb9fe1a85ec53ull;
+    b ^= b >> 29;
+  }
+  void text(std::string_view t) {
+    word(t.size());
+    std::size_t i = 0;
+    for (; i + 8 <= t.size(); i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, t.data() + i, 8);
+      word(w);
+    }
+    if (i < t.size()) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, t.data() + i, t.size() - i);
+      word(w);
+    }
+  }
+};
+
+// The spec's part of the key: its id, or a hash of every field (see Note [reduction key]).
+void spec_identity(const spec& s, std::uint64_t out[2], bool& is_id) {
+  if (s.id) {
+    out[0] = reinterpret_cast<std::uintptr_t>(s.id);
+    out[1] = 0;
+    is_id = true;
+    return;
+  }
+  text_hash h;
+  for (const std::string* t : {&s.name, &s.preamble, &s.acc, &s.in_compute, &s.out_compute, &s.map, &s.combine,
+                               &s.post, &s.identity}) {
+    h.text(*t);
+  }
+  h.word(s.extra_compute.size());
+  for (const std::string& t : s.extra_compute) h.text(t);
+  h.word(s.acc_bytes);
+  h.word(s.sequential ? 1 : 0);
+  out[0] = h.a;
+  out[1] = h.b;
+  is_id = false;
 }
 
-CUfunction lookup(const spec& s, const variant& v, int device) {
-  std::string key;
-  key.reserve(512);
-  for (const std::string* part : {&s.name, &s.preamble, &s.acc, &s.in_compute, &s.out_compute, &s.map, &s.combine,
-                                  &s.post, &s.identity, &v.in_storage, &v.out_storage, &v.per_output_type}) {
-    key += *part;
-    key += '\x1f';
-  }
-  key += std::to_string(static_cast<int>(v.m)) + ',' + std::to_string(v.group) + ',' + std::to_string(v.kd) + ',' +
-         std::to_string(v.rd) + ',' + std::to_string(device) + ',';
-  for (bool b : {v.index64, v.mask, v.per_output, v.partial_out, v.partial_in, s.sequential}) key += b ? '1' : '0';
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    auto it = cache().find(key);
-    if (it != cache().end()) return it->second;
-  }
-  std::string kname = "cuarray_reduce_" + s.name;
-  jit::compile_request req;
-  req.source = generate(s, v, kname);
-  req.name = kname + ".cu";
-  req.headers = ew::jit_headers();
-  req.arch = jit::device_arch(device);
-  auto code = jit::compile_cached(req);
-  CUfunction f = jit::get_function(code, kname, device);
-  std::lock_guard<std::mutex> lock(g_mutex);
-  cache().emplace(std::move(key), f);
-  return f;
+struct spec_ref {
+  std::uint64_t id[2];
+  bool is_id;
+  explicit spec_ref(const spec& s) { spec_identity(s, id, is_id); }
+};
+
+reduction_key make_key(const spec_ref& sr, const variant& v, int device) {
+  reduction_key k;
+  std::memset(&k, 0, sizeof(k));
+  k.spec[0] = sr.id[0];
+  k.spec[1] = sr.id[1];
+  k.device = device;
+  k.group = static_cast<std::uint16_t>(v.group);
+  k.mode = static_cast<std::uint8_t>(v.m);
+  k.kd = static_cast<std::uint8_t>(v.kd);
+  k.rd = static_cast<std::uint8_t>(v.rd);
+  k.in_storage = static_cast<std::uint8_t>(v.in_storage);
+  k.out_storage = static_cast<std::uint8_t>(v.out_storage);
+  k.per_output_type = static_cast<std::uint8_t>(v.per_output_type);
+  k.flags = static_cast<std::uint8_t>((v.index64 ? 1 : 0) | (v.mask ? 2 : 0) | (v.per_output ? 4 : 0) |
+                                      (v.partial_out ? 8 : 0) | (v.partial_in ? 16 : 0) | (sr.is_id ? 32 : 0));
+  k.nextra = v.nextra;
+  for (std::size_t i = 0; i < v.nextra; ++i) k.extra_storage[i] = static_cast<std::uint8_t>(v.extra_storage[i]);
+  return k;
+}
+
+jit::kernel_cache<reduction_key>& cache() {
+  static auto* c = new jit::kernel_cache<reduction_key>();  // never destroyed: threads may launch at exit
+  return *c;
+}
+
+CUfunction lookup(const spec& s, const spec_ref& sr, const variant& v, int device) {
+  return cache().get(make_key(sr, v, device), [&] {
+    std::string kname = "cuarray_reduce_" + s.name;
+    jit::compile_request req;
+    req.source = generate(s, v, kname);
+    req.name = kname + ".cu";
+    req.headers = ew::jit_headers();
+    req.arch = jit::device_arch(device);
+    auto code = jit::compile_cached(req);
+    return jit::get_function(code, kname, device);
+  });
 }
 
 // A merged group of axes: shapes and each operand's strides in bytes (inputs, then the mask).
@@ -270,23 +369,16 @@ dims merge(const dims& d) {
   return m;
 }
 
-int sm_count(int device) {
-  thread_local int counts[64] = {};
-  if (device < 0 || device >= 64) return jit::device_sm_count(device);
-  if (!counts[device]) counts[device] = jit::device_sm_count(device);
-  return counts[device];
-}
-
 struct launch_plan {
   variant v;
   unsigned grid_x = 1, grid_y = 1;
   std::int64_t chunk = 0;
 };
 
-void launch(const spec& s, const launch_plan& p, const dims& kept, const dims& red, const std::vector<const void*>& ptrs,
+void launch(const spec& s, const spec_ref& sr, const launch_plan& p, const dims& kept, const dims& red, const std::vector<const void*>& ptrs,
             const void* mu, void* out, std::int64_t M, std::int64_t R, std::int64_t nfull, double p0, int device) {
   CUstream stream = reinterpret_cast<CUstream>(detail::enter_device(device));
-  CUfunction f = lookup(s, p.v, device);
+  CUfunction f = lookup(s, sr, p.v, device);
   int kd = std::max(p.v.kd, 1), rd = std::max(p.v.rd, 1);
   std::size_t nops = ptrs.size();
   std::size_t w8 = p.v.index64 ? 8 : 4;
@@ -346,25 +438,21 @@ launch_plan plan(const spec& s, const dims& kept, const dims& red, std::int64_t 
   }
   bool rows = kept.shape.empty() || std::llabs(red.stride[0].back()) <= std::llabs(kept.stride[0].back());
   std::int64_t per_block, lanes;
-  int target = sm_count(device) * 8;
+  int target = policy::target_blocks(device);
   if (rows) {
     p.v.m = mode::rows;
-    p.v.group = M >= 2 * target ? 32 : block_threads;
+    p.v.group = policy::row_group(M, target);
     per_block = block_threads / p.v.group;
     lanes = p.v.group;
   } else {
     p.v.m = mode::columns;
     p.v.group = column_lanes;
-    per_block = 32;
+    per_block = column_outputs;
     lanes = column_lanes;
   }
   std::int64_t bx = (M + per_block - 1) / per_block;
   std::int64_t splits = 1;
-  if (!force_one_pass && bx < target) {
-    splits = (target + bx - 1) / bx;
-    splits = std::min<std::int64_t>(splits, std::max<std::int64_t>(1, R / (lanes * 16)));
-    splits = std::min<std::int64_t>(splits, 1024);
-  }
+  if (!force_one_pass) splits = policy::splits(bx, R, lanes, target);
   p.chunk = std::max<std::int64_t>(1, (R + splits - 1) / splits);
   splits = std::max<std::int64_t>(1, (R + p.chunk - 1) / p.chunk);
   p.grid_x = static_cast<unsigned>(bx);
@@ -378,6 +466,10 @@ array run(const spec& s, const call& c) {
   const array& a = c.in;
   int nd = a.ndim();
   if (c.extra.size() != s.extra_compute.size()) throw value_error("reduction: one type per extra input");
+  if (c.extra.size() > max_extra) {
+    throw value_error("reduction: at most " + std::to_string(max_extra + 1) + " inputs, got " +
+                      std::to_string(c.extra.size() + 1));
+  }
   std::vector<const array*> ops{&a};
   for (const auto& x : c.extra) {
     if (x.shape() != a.shape()) throw value_error("reduction: extra inputs must have the input's shape");
@@ -411,17 +503,19 @@ array run(const spec& s, const call& c) {
 
   launch_plan p = plan(s, kept, red, M, R, false, device);
   p.v.index64 = big;
-  p.v.in_storage = storage_type(a.type());
-  for (const auto& x : c.extra) p.v.extra_storage.push_back(storage_type(x.type()));
-  p.v.out_storage = storage_type(c.out_type);
+  p.v.in_storage = a.type();
+  p.v.nextra = static_cast<std::uint8_t>(c.extra.size());
+  for (std::size_t k = 0; k < c.extra.size(); ++k) p.v.extra_storage[k] = c.extra[k].type();
+  p.v.out_storage = c.out_type;
   p.v.mask = c.mask.defined();
   p.v.per_output = c.per_output.defined();
-  if (p.v.per_output) p.v.per_output_type = storage_type(c.per_output.type());
+  if (p.v.per_output) p.v.per_output_type = c.per_output.type();
+  const spec_ref sr(s);
   std::vector<const void*> ptrs;
   for (const array* x : ops) ptrs.push_back(x->data());
   const void* mu = c.per_output.defined() ? c.per_output.data() : nullptr;
   if (p.grid_y == 1) {
-    launch(s, p, kept, red, ptrs, mu, out.data(), M, R, R, c.p0, device);
+    launch(s, sr, p, kept, red, ptrs, mu, out.data(), M, R, R, c.p0, device);
     return out;
   }
   // Two passes: accumulator partials [S, M], then their fold (Note [reduction kernels]).
@@ -429,7 +523,7 @@ array run(const spec& s, const call& c) {
   array partial = detail::new_array(dtype::uint8, shape_t{S * M * static_cast<std::int64_t>(s.acc_bytes)}, order::C,
                                     device);
   p.v.partial_out = true;
-  launch(s, p, kept, red, ptrs, mu, partial.data(), M, R, R, c.p0, device);
+  launch(s, sr, p, kept, red, ptrs, mu, partial.data(), M, R, R, c.p0, device);
   auto ab = static_cast<std::int64_t>(s.acc_bytes);
   dims kept2 = dims::of(1), red2 = dims::of(1);
   if (M > 1) {
@@ -443,15 +537,19 @@ array run(const spec& s, const call& c) {
   q.v.in_storage = p.v.in_storage;
   q.v.out_storage = p.v.out_storage;
   q.v.partial_in = true;
-  launch(s, q, kept2, red2, {partial.data()}, nullptr, out.data(), M, S, R, c.p0, device);
+  launch(s, sr, q, kept2, red2, {partial.data()}, nullptr, out.data(), M, S, R, c.p0, device);
   return out;
 }
 
-std::string source_for_test(const spec& s, const test_variant& t) {
+namespace {
+
+variant variant_for_test(const spec& s, const test_variant& t) {
+  if (t.extra_storage.size() > max_extra) throw value_error("reduction: too many extra inputs");
   variant v;
-  v.in_storage = storage_type(t.in_storage);
-  for (dtype d : t.extra_storage) v.extra_storage.push_back(storage_type(d));
-  v.out_storage = storage_type(t.out_storage);
+  v.in_storage = t.in_storage;
+  v.nextra = static_cast<std::uint8_t>(t.extra_storage.size());
+  for (std::size_t k = 0; k < t.extra_storage.size(); ++k) v.extra_storage[k] = t.extra_storage[k];
+  v.out_storage = t.out_storage;
   v.m = s.sequential ? mode::sequential : (t.rows ? mode::rows : mode::columns);
   v.group = s.sequential ? 1 : (t.rows ? t.group : column_lanes);
   v.kd = t.kept_ndim;
@@ -459,10 +557,44 @@ std::string source_for_test(const spec& s, const test_variant& t) {
   v.index64 = t.index64;
   v.mask = t.mask;
   v.per_output = t.per_output;
-  v.per_output_type = t.per_output ? storage_type(t.per_output_type) : "";
+  if (t.per_output) v.per_output_type = t.per_output_type;
   v.partial_out = t.partial_out;
   v.partial_in = t.partial_in;
-  return generate(s, v, "cuarray_reduce_" + s.name);
+  return v;
+}
+
+}  // namespace
+
+std::string source_for_test(const spec& s, const test_variant& t) {
+  return generate(s, variant_for_test(s, t), "cuarray_reduce_" + s.name);
+}
+
+std::string key_for_test(const spec& s, const test_variant& t, int device) {
+  reduction_key k = make_key(spec_ref(s), variant_for_test(s, t), device);
+  return std::string(reinterpret_cast<const char*>(&k), sizeof(k));
+}
+
+const void* intern(const spec& s) {
+  static std::mutex m;
+  static auto* ids = new std::unordered_map<std::string, std::unique_ptr<char>>();
+  std::string k;
+  auto put = [&](std::string_view t) {
+    k += std::to_string(t.size());
+    k += ':';
+    k += t;
+  };
+  for (const std::string* t : {&s.name, &s.preamble, &s.acc, &s.in_compute, &s.out_compute, &s.map, &s.combine,
+                               &s.post, &s.identity}) {
+    put(*t);
+  }
+  put(std::to_string(s.extra_compute.size()));
+  for (const std::string& t : s.extra_compute) put(t);
+  put(std::to_string(s.acc_bytes));
+  put(s.sequential ? "1" : "0");
+  std::lock_guard<std::mutex> lock(m);
+  auto& slot = (*ids)[k];
+  if (!slot) slot = std::make_unique<char>(0);
+  return slot.get();
 }
 
 }  // namespace cuarray::red

@@ -26,7 +26,13 @@ struct spec {
   std::string identity;
   std::size_t acc_bytes = 0;  ///< sizeof(acc_t) on the device (partials are stored raw)
   bool sequential = false;  ///< the combine is not associative: one thread folds each output in order
+  /// Optional: stands for every field above in the kernel cache (Note [reduction key] in reduction.cpp),
+  /// so a warm call hashes none of the texts. Take it from intern() and change no field afterwards.
+  const void* id = nullptr;
 };
+
+/// A stable id for the spec's fields (equal fields, equal id), for specs kept and reused across calls.
+const void* intern(const spec& s);
 
 /// Everything one call needs beyond the spec.
 struct call {
@@ -54,5 +60,8 @@ struct test_variant {
   dtype per_output_type = dtype::float64;
 };
 std::string source_for_test(const spec& s, const test_variant& t);
+/// The kernel-cache key of that variant on `device`, as bytes: for the test that every input of the
+/// generator reaches the key.
+std::string key_for_test(const spec& s, const test_variant& t, int device);
 
 }  // namespace cuarray::red

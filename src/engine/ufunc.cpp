@@ -502,7 +502,7 @@ void run_loop1(const ufunc_def& u, const ufunc_loop& loop, const ufunc_arg_ref* 
     ops[i] = ew::operand_ref{in, nullptr, it, false};
   }
   ops[nargs] = ew::operand_ref{&out, nullptr, loop.out[0], false};
-  ew::kernel_spec spec{&loop, u.name, loop.body, ""};
+  ew::kernel_spec spec{&loop, u.name, loop.body, "", {}, {}};
   ew::run(spec, ops, nargs, ops + nargs, 1, shape, nullptr);
 }
 
@@ -713,7 +713,7 @@ std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& 
   for (int j = 0; j < u.nout; ++j) {
     os[j] = ew::operand_ref{&outs[static_cast<std::size_t>(j)], nullptr, loop.out[static_cast<std::size_t>(j)], false};
   }
-  ew::kernel_spec spec{&loop, u.name, loop.body, ""};
+  ew::kernel_spec spec{&loop, u.name, loop.body, "", {}, {}};
   array mask = opts.where;
   if (mask.defined() && mask.type() != dtype::bool_) mask = mask.astype(dtype::bool_);
   ew::run(spec, ins, u.nin, os, u.nout, shape, mask.defined() ? &mask : nullptr);

@@ -66,18 +66,6 @@ std::string identity_of(const ufunc_def& u, dtype acc) {
   return "ca_cast<acc_t>(" + u.identity + ")";
 }
 
-std::vector<int> reduce_axes(const axis_list& axis, int ndim) {
-  std::vector<int> axes;
-  if (!axis) {
-    for (int i = 0; i < ndim; ++i) axes.push_back(i);
-  } else {
-    for (int ax : *axis) axes.push_back(normalize_axis(ax, ndim));
-  }
-  std::sort(axes.begin(), axes.end());
-  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end()) throw value_error("duplicate value in 'axis'");
-  return axes;
-}
-
 // A contiguous (rows, n) copy of `a` with `axis` last, for the loops that walk one row per thread.
 array rows_of(const array& a, int axis, dtype t) {
   array m = moveaxis(a, {axis}, {-1});
@@ -129,7 +117,7 @@ array ufunc_reduce(const ufunc_def& u, const array& a, const reduce_options& o) 
     throw type_error("Cannot cast array data from dtype('" + std::string(name(o.where.type())) +
                      "') to dtype('bool') according to the rule 'safe'");
   }
-  std::vector<int> axes = reduce_axes(o.axis, a.ndim());
+  std::vector<int> axes = reduction_axes(o.axis, a.ndim());
   const ufunc_loop& l = reduce_loop(u, a.type(), o.dtype_);
   dtype out = l.out[0];
   dtype acc = compute_of(out);

@@ -1,4 +1,5 @@
-// cuFFT through dlopen, the per-device LRU plan cache (CuPy's PlanCache semantics) and plan execution.
+// cuFFT loaded on first use (src/cuda/library.hpp), the per-device LRU plan cache (CuPy's PlanCache semantics)
+// and plan execution.
 #include "src/fft/cufft.hpp"
 
 #include <cufft.h>
@@ -8,11 +9,13 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "cuarray/errors.hpp"
 #include "cuarray/fft.hpp"
-#include "src/cuda/library.hpp"
 #include "src/core/internal.hpp"
+#include "src/cuda/library.hpp"
+#include "src/cuda/status.hpp"
 
 namespace cuarray::detail::fft {
 
@@ -38,70 +41,43 @@ struct cufft_api {
   cufftResult (*exec_z2d)(cufftHandle, cufftDoubleComplex*, cufftDoubleReal*) = nullptr;
 };
 
-bool resolve_all(void* h, cufft_api& a, std::string& missing) {
-  bool ok = true;
-  ok &= resolve_symbol(h, "cufftCreate", a.create, missing);
-  ok &= resolve_symbol(h, "cufftDestroy", a.destroy, missing);
-  ok &= resolve_symbol(h, "cufftSetAutoAllocation", a.set_auto_allocation, missing);
-  ok &= resolve_symbol(h, "cufftMakePlanMany64", a.make_plan_many64, missing);
-  ok &= resolve_symbol(h, "cufftSetWorkArea", a.set_work_area, missing);
-  ok &= resolve_symbol(h, "cufftSetStream", a.set_stream, missing);
-  ok &= resolve_symbol(h, "cufftExecC2C", a.exec_c2c, missing);
-  ok &= resolve_symbol(h, "cufftExecZ2Z", a.exec_z2z, missing);
-  ok &= resolve_symbol(h, "cufftExecR2C", a.exec_r2c, missing);
-  ok &= resolve_symbol(h, "cufftExecD2Z", a.exec_d2z, missing);
-  ok &= resolve_symbol(h, "cufftExecC2R", a.exec_c2r, missing);
-  ok &= resolve_symbol(h, "cufftExecZ2D", a.exec_z2d, missing);
-  return ok;
+// CUDA 13 ships cuFFT 12 (libcufft.so.12), CUDA 12 ships cuFFT 11.
+const library_spec cufft_library{"cuFFT (libcufft)",
+                                 "nvidia-cufft-cu12/cu13",
+                                 {"libcufft.so.13", "libcufft.so.12", "libcufft.so.11", "libcufft.so"},
+                                 "CUARRAY_CUFFT_PATH"};
+
+std::vector<library_symbol> cufft_symbols(cufft_api& a) {
+  return {
+      {"cufftCreate", a.create},
+      {"cufftDestroy", a.destroy},
+      {"cufftSetAutoAllocation", a.set_auto_allocation},
+      {"cufftMakePlanMany64", a.make_plan_many64},
+      {"cufftSetWorkArea", a.set_work_area},
+      {"cufftSetStream", a.set_stream},
+      {"cufftExecC2C", a.exec_c2c},
+      {"cufftExecZ2Z", a.exec_z2z},
+      {"cufftExecR2C", a.exec_r2c},
+      {"cufftExecD2Z", a.exec_d2z},
+      {"cufftExecC2R", a.exec_c2r},
+      {"cufftExecZ2D", a.exec_z2d},
+  };
 }
 
 const cufft_api& cufft() {
   static cufft_api api;
   static std::once_flag once;
   std::call_once(once, [] {
-    // CUDA 13 ships cuFFT 12 (libcufft.so.12), CUDA 12 ships cuFFT 11.
-    cuda_library lib = load_cuda_library("cuFFT (libcufft)", "nvidia-cufft-cu12/cu13",
-                                         {"libcufft.so.13", "libcufft.so.12", "libcufft.so.11", "libcufft.so"},
-                                         "CUARRAY_CUFFT_PATH", [](void* h) {
-                                           cufft_api probe;
-                                           std::string missing;
-                                           resolve_all(h, probe, missing);
-                                           return missing;
-                                         });
-    if (!lib.handle) {
-      api.load_error = lib.error;
-      return;
-    }
-    std::string missing;
-    resolve_all(lib.handle, api, missing);
+    cuda_library lib = load_library(cufft_library, cufft_symbols(api));
+    if (!lib.handle) api.load_error = lib.error;
   });
   if (!api.load_error.empty()) throw cuda_error(-1, api.load_error);
   return api;
 }
 
-const char* result_name(cufftResult r) {
-  switch (r) {
-    case CUFFT_SUCCESS: return "CUFFT_SUCCESS";
-    case CUFFT_INVALID_PLAN: return "CUFFT_INVALID_PLAN";
-    case CUFFT_ALLOC_FAILED: return "CUFFT_ALLOC_FAILED";
-    case CUFFT_INVALID_TYPE: return "CUFFT_INVALID_TYPE";
-    case CUFFT_INVALID_VALUE: return "CUFFT_INVALID_VALUE";
-    case CUFFT_INTERNAL_ERROR: return "CUFFT_INTERNAL_ERROR";
-    case CUFFT_EXEC_FAILED: return "CUFFT_EXEC_FAILED";
-    case CUFFT_SETUP_FAILED: return "CUFFT_SETUP_FAILED";
-    case CUFFT_INVALID_SIZE: return "CUFFT_INVALID_SIZE";
-    case CUFFT_UNALIGNED_DATA: return "CUFFT_UNALIGNED_DATA";
-    case CUFFT_INVALID_DEVICE: return "CUFFT_INVALID_DEVICE";
-    case CUFFT_NO_WORKSPACE: return "CUFFT_NO_WORKSPACE";
-    case CUFFT_NOT_IMPLEMENTED: return "CUFFT_NOT_IMPLEMENTED";
-    case CUFFT_NOT_SUPPORTED: return "CUFFT_NOT_SUPPORTED";
-    default: return "unknown cuFFT error";
-  }
-}
-
 void check(cufftResult r, const char* call, const std::string& what = {}) {
   if (r == CUFFT_SUCCESS) return;
-  std::string msg = std::string("cuFFT: ") + call + " failed with " + result_name(r) + " (" +
+  std::string msg = std::string("cuFFT: ") + call + " failed with " + status_text(status_source::cufft, r) + " (" +
                     std::to_string(static_cast<int>(r)) + ")";
   if (!what.empty()) msg += " for " + what;
   throw cuda_error(-1, msg);

@@ -386,7 +386,6 @@ struct cplx {
   double re, im;
 };
 __device__ inline cplx cmul(cplx a, cplx b) { return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
-__device__ inline cplx cadd(cplx a, cplx b) { return {a.re + b.re, a.im + b.im}; }
 __device__ inline cplx cexp(cplx a) {
   double m = exp(a.re);
   double s, c;

@@ -1,4 +1,4 @@
-// cuBLAS loaded with dlopen on first use, and the batched GEMM that cuarray's float products run on.
+// cuBLAS loaded on first use (src/cuda/library.hpp), and the batched GEMM that cuarray's float products run on.
 #include "src/linalg/cublas.hpp"
 
 #include <cublas_v2.h>  // types and enums only: every call goes through the pointers below
@@ -12,8 +12,9 @@
 #include "cuarray/device.hpp"
 #include "cuarray/errors.hpp"
 #include "cuarray/products.hpp"
-#include "src/cuda/library.hpp"
 #include "src/core/internal.hpp"
+#include "src/cuda/library.hpp"
+#include "src/cuda/status.hpp"
 
 namespace cuarray::detail {
 
@@ -41,26 +42,30 @@ struct cublas_api {
   const char* (*status_string)(cublasStatus_t) = nullptr;
 };
 
+const library_spec cublas_library{"cuBLAS (libcublas)",
+                                  "nvidia-cublas-cu12/cu13",
+                                  {"libcublas.so.13", "libcublas.so.12", "libcublas.so"},
+                                  "CUARRAY_CUBLAS_PATH"};
+
+std::vector<library_symbol> cublas_symbols(cublas_api& a) {
+  return {
+      {"cublasCreate_v2", a.create},
+      {"cublasSetStream_v2", a.set_stream},
+      {"cublasSetWorkspace_v2", a.set_workspace},
+      {"cublasSetMathMode", a.set_math_mode},
+      {"cublasGemmEx", a.gemm_ex},
+      {"cublasGemmStridedBatchedEx", a.gemm_strided_batched_ex},
+      {"cublasStrsm_v2", a.trsm[0]},
+      {"cublasDtrsm_v2", a.trsm[1]},
+      {"cublasCtrsm_v2", a.trsm[2]},
+      {"cublasZtrsm_v2", a.trsm[3]},
+      {"cublasGetStatusString", a.status_string, library_symbol::optional},
+  };
+}
+
 cublas_api load_cublas() {
   cublas_api a;
-  auto resolve = [&a](void* h) {
-    a.handle = h;
-    std::string missing;
-    resolve_symbol(h, "cublasCreate_v2", a.create, missing);
-    resolve_symbol(h, "cublasSetStream_v2", a.set_stream, missing);
-    resolve_symbol(h, "cublasSetWorkspace_v2", a.set_workspace, missing);
-    resolve_symbol(h, "cublasSetMathMode", a.set_math_mode, missing);
-    resolve_symbol(h, "cublasGemmEx", a.gemm_ex, missing);
-    resolve_symbol(h, "cublasGemmStridedBatchedEx", a.gemm_strided_batched_ex, missing);
-    const char* const trsm_names[4] = {"cublasStrsm_v2", "cublasDtrsm_v2", "cublasCtrsm_v2", "cublasZtrsm_v2"};
-    for (int i = 0; i < 4; ++i) resolve_symbol(h, trsm_names[i], a.trsm[i], missing);
-    std::string optional;
-    resolve_symbol(h, "cublasGetStatusString", a.status_string, optional);
-    return missing;
-  };
-  cuda_library lib = load_cuda_library("cuBLAS (libcublas)", "nvidia-cublas-cu12/cu13",
-                                       {"libcublas.so.13", "libcublas.so.12", "libcublas.so"}, "CUARRAY_CUBLAS_PATH",
-                                       resolve);
+  cuda_library lib = load_library(cublas_library, cublas_symbols(a));
   a.handle = lib.handle;
   a.path = lib.path;
   a.load_error = lib.error;
@@ -77,7 +82,10 @@ const cublas_api& api() {
 
 void check(const cublas_api& a, cublasStatus_t s, const char* call) {
   if (s == CUBLAS_STATUS_SUCCESS) return;
-  std::string what = a.status_string ? a.status_string(s) : "cuBLAS status " + std::to_string(static_cast<int>(s));
+  // The status's name (Note [status names]), then cuBLAS's own description of it when it has one.
+  std::string what = status_text(status_source::cublas, static_cast<int>(s));
+  const char* text = a.status_string ? a.status_string(s) : nullptr;
+  if (text && what != text) what += std::string(": ") + text;
   throw cuda_error(-1, what + " (in " + call + ")");
 }
 

@@ -1,4 +1,4 @@
-// cuSOLVER loaded with dlopen on first use (Note [cuda library search order]) and its per-device handle pool.
+// cuSOLVER loaded on first use (src/cuda/library.hpp) and its per-device handle pool.
 #include "src/linalg/cusolver.hpp"
 
 #include <mutex>
@@ -6,8 +6,9 @@
 #include <vector>
 
 #include "cuarray/errors.hpp"
-#include "src/cuda/library.hpp"
 #include "src/core/internal.hpp"
+#include "src/cuda/library.hpp"
+#include "src/cuda/status.hpp"
 
 namespace cuarray::detail::cusolver {
 
@@ -19,78 +20,74 @@ struct loaded_api {
   std::string error;
 };
 
-template <class F>
-void typed(void* h, const char* const (&names)[4], F (&fns)[4], std::string& missing) {
-  for (int i = 0; i < 4; ++i) resolve_symbol(h, names[i], fns[i], missing);
+const library_spec cusolver_library{"cuSOLVER (libcusolver)",
+                                    "nvidia-cusolver-cu12/cu13",
+                                    {"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"},
+                                    "CUARRAY_CUSOLVER_PATH"};
+
+/// The four S/D/C/Z members of a typed family (Note [cusolver typed routines]).
+template <class F> void typed(std::vector<library_symbol>& out, const char* const (&names)[4], F (&fns)[4]) {
+  for (int i = 0; i < 4; ++i) out.emplace_back(names[i], fns[i]);
 }
 
-std::string resolve_all(void* h, api& a) {
-  std::string missing;
-  resolve_symbol(h, "cusolverDnCreate", a.create, missing);
-  resolve_symbol(h, "cusolverDnSetStream", a.set_stream, missing);
-  resolve_symbol(h, "cusolverDnCreateParams", a.create_params, missing);
-  resolve_symbol(h, "cusolverDnXpotrf_bufferSize", a.xpotrf_buffer, missing);
-  resolve_symbol(h, "cusolverDnXpotrf", a.xpotrf, missing);
-  resolve_symbol(h, "cusolverDnXgetrf_bufferSize", a.xgetrf_buffer, missing);
-  resolve_symbol(h, "cusolverDnXgetrf", a.xgetrf, missing);
-  resolve_symbol(h, "cusolverDnXgetrs", a.xgetrs, missing);
-  resolve_symbol(h, "cusolverDnXpotrs", a.xpotrs, missing);
-  resolve_symbol(h, "cusolverDnXgeqrf_bufferSize", a.xgeqrf_buffer, missing);
-  resolve_symbol(h, "cusolverDnXgeqrf", a.xgeqrf, missing);
-  resolve_symbol(h, "cusolverDnXsyevd_bufferSize", a.xsyevd_buffer, missing);
-  resolve_symbol(h, "cusolverDnXsyevd", a.xsyevd, missing);
-  resolve_symbol(h, "cusolverDnXgesvd_bufferSize", a.xgesvd_buffer, missing);
-  resolve_symbol(h, "cusolverDnXgesvd", a.xgesvd, missing);
-  resolve_symbol(h, "cusolverDnXgesvdp_bufferSize", a.xgesvdp_buffer, missing);
-  resolve_symbol(h, "cusolverDnXgesvdp", a.xgesvdp, missing);
-  typed(h, {"cusolverDnSorgqr_bufferSize", "cusolverDnDorgqr_bufferSize", "cusolverDnCungqr_bufferSize",
-            "cusolverDnZungqr_bufferSize"}, a.orgqr_buffer, missing);
-  typed(h, {"cusolverDnSorgqr", "cusolverDnDorgqr", "cusolverDnCungqr", "cusolverDnZungqr"}, a.orgqr, missing);
-  typed(h, {"cusolverDnSpotrfBatched", "cusolverDnDpotrfBatched", "cusolverDnCpotrfBatched",
-            "cusolverDnZpotrfBatched"}, a.potrf_batched, missing);
-  typed(h, {"cusolverDnSsyevjBatched_bufferSize", "cusolverDnDsyevjBatched_bufferSize",
-            "cusolverDnCheevjBatched_bufferSize", "cusolverDnZheevjBatched_bufferSize"}, a.syevj_batched_buffer,
-        missing);
-  typed(h, {"cusolverDnSsyevjBatched", "cusolverDnDsyevjBatched", "cusolverDnCheevjBatched",
-            "cusolverDnZheevjBatched"}, a.syevj_batched, missing);
-  typed(h, {"cusolverDnSgesvdjBatched_bufferSize", "cusolverDnDgesvdjBatched_bufferSize",
-            "cusolverDnCgesvdjBatched_bufferSize", "cusolverDnZgesvdjBatched_bufferSize"}, a.gesvdj_batched_buffer,
-        missing);
-  typed(h, {"cusolverDnSgesvdjBatched", "cusolverDnDgesvdjBatched", "cusolverDnCgesvdjBatched",
-            "cusolverDnZgesvdjBatched"}, a.gesvdj_batched, missing);
-  resolve_symbol(h, "cusolverDnCreateSyevjInfo", a.create_syevj_info, missing);
-  resolve_symbol(h, "cusolverDnXsyevjSetSortEig", a.syevj_set_sort, missing);
-  resolve_symbol(h, "cusolverDnCreateGesvdjInfo", a.create_gesvdj_info, missing);
-  resolve_symbol(h, "cusolverDnXgesvdjSetSortEig", a.gesvdj_set_sort, missing);
-  // Xgeev arrived in CUDA 12.6: its absence is not an error (eig falls back, see linalg.hpp).
-  std::string optional;
-  resolve_symbol(h, "cusolverDnXgeev_bufferSize", a.xgeev_buffer, optional);
-  resolve_symbol(h, "cusolverDnXgeev", a.xgeev, optional);
-  if (!a.xgeev_buffer || !a.xgeev) a.xgeev_buffer = nullptr, a.xgeev = nullptr;
-  return missing;
+std::vector<library_symbol> cusolver_symbols(api& a) {
+  std::vector<library_symbol> t = {
+      {"cusolverDnCreate", a.create},
+      {"cusolverDnSetStream", a.set_stream},
+      {"cusolverDnCreateParams", a.create_params},
+      {"cusolverDnXpotrf_bufferSize", a.xpotrf_buffer},
+      {"cusolverDnXpotrf", a.xpotrf},
+      {"cusolverDnXgetrf_bufferSize", a.xgetrf_buffer},
+      {"cusolverDnXgetrf", a.xgetrf},
+      {"cusolverDnXgetrs", a.xgetrs},
+      {"cusolverDnXpotrs", a.xpotrs},
+      {"cusolverDnXgeqrf_bufferSize", a.xgeqrf_buffer},
+      {"cusolverDnXgeqrf", a.xgeqrf},
+      {"cusolverDnXsyevd_bufferSize", a.xsyevd_buffer},
+      {"cusolverDnXsyevd", a.xsyevd},
+      {"cusolverDnXgesvd_bufferSize", a.xgesvd_buffer},
+      {"cusolverDnXgesvd", a.xgesvd},
+      {"cusolverDnXgesvdp_bufferSize", a.xgesvdp_buffer},
+      {"cusolverDnXgesvdp", a.xgesvdp},
+      {"cusolverDnCreateSyevjInfo", a.create_syevj_info},
+      {"cusolverDnXsyevjSetSortEig", a.syevj_set_sort},
+      {"cusolverDnCreateGesvdjInfo", a.create_gesvdj_info},
+      {"cusolverDnXgesvdjSetSortEig", a.gesvdj_set_sort},
+      // Xgeev arrived in CUDA 12.6: its absence is not an error (eig falls back, see linalg.hpp).
+      {"cusolverDnXgeev_bufferSize", a.xgeev_buffer, library_symbol::optional},
+      {"cusolverDnXgeev", a.xgeev, library_symbol::optional},
+  };
+  typed(t,
+        {"cusolverDnSorgqr_bufferSize", "cusolverDnDorgqr_bufferSize", "cusolverDnCungqr_bufferSize",
+         "cusolverDnZungqr_bufferSize"},
+        a.orgqr_buffer);
+  typed(t, {"cusolverDnSorgqr", "cusolverDnDorgqr", "cusolverDnCungqr", "cusolverDnZungqr"}, a.orgqr);
+  typed(t, {"cusolverDnSpotrfBatched", "cusolverDnDpotrfBatched", "cusolverDnCpotrfBatched", "cusolverDnZpotrfBatched"},
+        a.potrf_batched);
+  typed(t,
+        {"cusolverDnSsyevjBatched_bufferSize", "cusolverDnDsyevjBatched_bufferSize",
+         "cusolverDnCheevjBatched_bufferSize", "cusolverDnZheevjBatched_bufferSize"},
+        a.syevj_batched_buffer);
+  typed(t, {"cusolverDnSsyevjBatched", "cusolverDnDsyevjBatched", "cusolverDnCheevjBatched", "cusolverDnZheevjBatched"},
+        a.syevj_batched);
+  typed(t,
+        {"cusolverDnSgesvdjBatched_bufferSize", "cusolverDnDgesvdjBatched_bufferSize",
+         "cusolverDnCgesvdjBatched_bufferSize", "cusolverDnZgesvdjBatched_bufferSize"},
+        a.gesvdj_batched_buffer);
+  typed(t,
+        {"cusolverDnSgesvdjBatched", "cusolverDnDgesvdjBatched", "cusolverDnCgesvdjBatched",
+         "cusolverDnZgesvdjBatched"},
+        a.gesvdj_batched);
+  return t;
 }
 
 loaded_api load() {
   loaded_api l;
-  cuda_library lib = load_cuda_library("cuSOLVER (libcusolver)", "nvidia-cusolver-cu12/cu13",
-                                       {"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"},
-                                       "CUARRAY_CUSOLVER_PATH", [&l](void* h) { return resolve_all(h, l.fns); });
+  cuda_library lib = load_library(cusolver_library, cusolver_symbols(l.fns));
+  if (!l.fns.xgeev_buffer || !l.fns.xgeev) l.fns.xgeev_buffer = nullptr, l.fns.xgeev = nullptr;  // both or neither
   l.handle = lib.handle;
   l.error = lib.error;
   return l;
-}
-
-const char* status_name(cusolverStatus_t s) {
-  switch (s) {
-    case CUSOLVER_STATUS_NOT_INITIALIZED: return "CUSOLVER_STATUS_NOT_INITIALIZED";
-    case CUSOLVER_STATUS_ALLOC_FAILED: return "CUSOLVER_STATUS_ALLOC_FAILED";
-    case CUSOLVER_STATUS_INVALID_VALUE: return "CUSOLVER_STATUS_INVALID_VALUE";
-    case CUSOLVER_STATUS_ARCH_MISMATCH: return "CUSOLVER_STATUS_ARCH_MISMATCH";
-    case CUSOLVER_STATUS_EXECUTION_FAILED: return "CUSOLVER_STATUS_EXECUTION_FAILED";
-    case CUSOLVER_STATUS_INTERNAL_ERROR: return "CUSOLVER_STATUS_INTERNAL_ERROR";
-    case CUSOLVER_STATUS_NOT_SUPPORTED: return "CUSOLVER_STATUS_NOT_SUPPORTED";
-    default: return "cuSOLVER error";
-  }
 }
 
 // Note [cusolver handles]: creating a handle costs milliseconds, and a handle must not be used by two threads
@@ -115,7 +112,7 @@ const api& get() {
 
 void check(cusolverStatus_t status, const char* what) {
   if (status != CUSOLVER_STATUS_SUCCESS) {
-    throw cuda_error(-1, std::string(what) + " failed: " + status_name(status) + " (" +
+    throw cuda_error(-1, std::string(what) + " failed: " + status_text(status_source::cusolver, status) + " (" +
                              std::to_string(static_cast<int>(status)) + ")");
   }
 }

@@ -135,11 +135,7 @@ array vector_norm(const array& x_in, const std::optional<std::vector<int>>& axis
     reduced.push_back(normalize_axis(ax, nd));
   } else {
     // Several axes: moved to the front and merged into one (NumPy's own route).
-    for (int a : *axis) {
-      int k = normalize_axis(a, nd);
-      if (std::find(reduced.begin(), reduced.end(), k) != reduced.end()) throw value_error("repeated axis");
-      reduced.push_back(k);
-    }
+    reduced = normalize_axis_tuple(*axis, nd);
     std::vector<int> perm = reduced;
     shape_t merged{1};
     for (int k : reduced) merged[0] *= shape[k];

@@ -19,10 +19,6 @@ inline array with_layout(const array& a, shape_t shape, strides_t strides, std::
 /// a[..., start:stop, ...] along `axis`, with 0 <= start <= stop <= extent (a view).
 array slice_axis(const array& a, int axis, std::int64_t start, std::int64_t stop);
 
-/// NumPy's normalize_axis_tuple: axis_error when out of range, value_error "repeated axis" for repeats
-/// (unless `allow_duplicate`).
-std::vector<int> normalize_axes(const std::vector<int>& axes, int ndim, bool allow_duplicate = false);
-
 /// A view of `a` with `count` unit axes in front.
 array prepend_unit_axes(const array& a, int count);
 

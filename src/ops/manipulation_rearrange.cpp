@@ -19,7 +19,7 @@ using detail::with_layout;
 array flip(const array& a, const std::optional<std::vector<int>>& axis) {
   std::vector<int> axes;
   if (axis) {
-    axes = detail::normalize_axes(*axis, a.ndim());
+    axes = normalize_axis_tuple(*axis, a.ndim());
   } else {
     axes.resize(static_cast<std::size_t>(a.ndim()));
     std::iota(axes.begin(), axes.end(), 0);
@@ -67,7 +67,7 @@ array roll(const array& a, const std::vector<std::int64_t>& shift, const std::op
     array flat = ravel(a);
     return reshape(roll(flat, shift, std::vector<int>{0}), a.shape());
   }
-  std::vector<int> axes = detail::normalize_axes(*axis, a.ndim(), true);
+  std::vector<int> axes = normalize_axis_tuple(*axis, a.ndim(), true);
   std::size_t n = std::max(shift.size(), axes.size());
   if ((shift.size() != n && shift.size() != 1) || (axes.size() != n && axes.size() != 1)) {
     throw value_error("shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 "
@@ -346,7 +346,7 @@ array trim_zeros(const array& filt, std::string_view trim_in, const std::optiona
   int nd = filt.ndim();
   std::vector<int> axes;
   if (axis) {
-    axes = detail::normalize_axes(*axis, nd);
+    axes = normalize_axis_tuple(*axis, nd);
   } else {
     for (int i = 0; i < nd; ++i) axes.push_back(i);
   }

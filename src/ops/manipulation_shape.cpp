@@ -25,17 +25,6 @@ array slice_axis(const array& a, int axis, std::int64_t start, std::int64_t stop
   return with_layout(a, std::move(shape), a.strides(), off);
 }
 
-std::vector<int> normalize_axes(const std::vector<int>& axes, int ndim, bool allow_duplicate) {
-  std::vector<int> out;
-  out.reserve(axes.size());
-  for (int ax : axes) {
-    int n = normalize_axis(ax, ndim);
-    if (!allow_duplicate && std::find(out.begin(), out.end(), n) != out.end()) throw value_error("repeated axis");
-    out.push_back(n);
-  }
-  return out;
-}
-
 array prepend_unit_axes(const array& a, int count) {
   if (count <= 0) return a;
   shape_t shape;
@@ -231,7 +220,7 @@ array squeeze(const array& a, const std::optional<std::vector<int>>& axis) {
   if (!axis) {
     for (int i = 0; i < a.ndim(); ++i) drop[static_cast<std::size_t>(i)] = a.shape()[i] == 1;
   } else {
-    for (int ax : detail::normalize_axes(*axis, a.ndim())) {
+    for (int ax : normalize_axis_tuple(*axis, a.ndim())) {
       if (a.shape()[ax] != 1) throw value_error("cannot select an axis to squeeze out which has size not equal to one");
       drop[static_cast<std::size_t>(ax)] = true;
     }
@@ -248,7 +237,7 @@ array squeeze(const array& a, const std::optional<std::vector<int>>& axis) {
 
 array expand_dims(const array& a, const std::vector<int>& axis) {
   int out_ndim = a.ndim() + static_cast<int>(axis.size());
-  std::vector<int> axes = detail::normalize_axes(axis, out_ndim);
+  std::vector<int> axes = normalize_axis_tuple(axis, out_ndim);
   std::vector<bool> is_new(static_cast<std::size_t>(out_ndim), false);
   for (int ax : axes) is_new[static_cast<std::size_t>(ax)] = true;
   shape_t shape;
@@ -350,8 +339,8 @@ array swapaxes(const array& a, int axis1, int axis2) {
 }
 
 array moveaxis(const array& a, const std::vector<int>& source, const std::vector<int>& destination) {
-  std::vector<int> src = detail::normalize_axes(source, a.ndim());
-  std::vector<int> dst = detail::normalize_axes(destination, a.ndim());
+  std::vector<int> src = normalize_axis_tuple(source, a.ndim());
+  std::vector<int> dst = normalize_axis_tuple(destination, a.ndim());
   if (src.size() != dst.size()) {
     throw value_error("`source` and `destination` arguments must have the same number of elements");
   }

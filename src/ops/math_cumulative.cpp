@@ -292,13 +292,7 @@ std::vector<array> gradient(const array& f_in, const std::vector<gradient_spacin
   if (!axes_in) {
     for (int d = 0; d < nd; ++d) axes.push_back(d);
   } else {
-    std::vector<bool> seen(static_cast<std::size_t>(nd), false);
-    for (int ax : *axes_in) {
-      int a = normalize_axis(ax, nd);
-      if (seen[static_cast<std::size_t>(a)]) throw value_error("repeated axis");
-      seen[static_cast<std::size_t>(a)] = true;
-      axes.push_back(a);
-    }
+    axes = normalize_axis_tuple(*axes_in, nd);
   }
   std::size_t len_axes = axes.size();
   std::vector<gradient_spacing> given;

@@ -2,7 +2,9 @@
 #include "cuarray/reduction.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
+#include <memory>
 #include <string>
 
 #include "cuarray/creation.hpp"
@@ -95,18 +97,6 @@ red::spec simple_spec(const std::string& name, dtype in, dtype acc, dtype out, c
   return s;
 }
 
-std::vector<int> normalize_axes(const axis_list& axis, int ndim) {
-  std::vector<int> axes;
-  if (!axis) {
-    for (int i = 0; i < ndim; ++i) axes.push_back(i);
-    return axes;
-  }
-  for (int ax : *axis) axes.push_back(normalize_axis(ax, ndim));
-  std::sort(axes.begin(), axes.end());
-  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end()) throw value_error("duplicate value in 'axis'");
-  return axes;
-}
-
 shape_t keepdims_shape(const shape_t& in, const std::vector<int>& axes) {
   shape_t s = in;
   for (int ax : axes) s[static_cast<std::size_t>(ax)] = 1;
@@ -171,33 +161,38 @@ void require_nonempty(const array& a, const std::vector<int>& axes, const reduce
   throw value_error(std::string("zero-size array to reduction operation ") + name + " which has no identity");
 }
 
-array sum_like(const array& a, const reduce_options& o, bool product, bool skip_nan) {
-  std::vector<int> axes = normalize_axes(o.axis, a.ndim());
-  dtype out = o.dtype_ ? *o.dtype_ : sum_result_type(a.type());
+// The spec of sum, prod, nansum or nanprod from `in` to `out`, made once and interned: a warm a.sum() builds
+// no string and hashes no text (Note [reduction key] in src/engine/reduction.cpp).
+const red::spec& sum_spec(bool product, bool skip_nan, dtype in, dtype out) {
+  static std::atomic<const red::spec*> table[2][2][num_dtypes][num_dtypes];
+  auto& slot = table[product][skip_nan][static_cast<int>(in)][static_cast<int>(out)];
+  if (const red::spec* p = slot.load(std::memory_order_acquire)) return *p;
   dtype acc = compute_of(out);
-  red::spec s = simple_spec(product ? (skip_nan ? "nanprod" : "prod") : (skip_nan ? "nansum" : "sum"), a.type(), acc,
-                            out, product ? "r = a * b;" : "r = a + b;",
-                            product ? "ca_cast<acc_t>(1)" : "ca_cast<acc_t>(0)");
-  if (acc == dtype::bool_) s.combine = product ? "r = a && b;" : "r = a || b;";
+  auto s = std::make_unique<red::spec>(simple_spec(product ? (skip_nan ? "nanprod" : "prod") : (skip_nan ? "nansum" : "sum"),
+                                                   in, acc, out, product ? "r = a * b;" : "r = a + b;",
+                                                   product ? "ca_cast<acc_t>(1)" : "ca_cast<acc_t>(0)"));
+  if (acc == dtype::bool_) s->combine = product ? "r = a && b;" : "r = a || b;";
   if (skip_nan) {
-    s.map = std::string("m = ca_anynan(x) ? ca_cast<acc_t>(") + (product ? "1" : "0") + ") : ca_cast<acc_t>(x);";
+    s->map = std::string("m = ca_anynan(x) ? ca_cast<acc_t>(") + (product ? "1" : "0") + ") : ca_cast<acc_t>(x);";
   }
+  s->id = red::intern(*s);
+  const red::spec* expected = nullptr;
+  if (slot.compare_exchange_strong(expected, s.get(), std::memory_order_acq_rel)) return *s.release();
+  return *expected;  // another thread made the same spec first
+}
+
+array sum_like(const array& a, const reduce_options& o, bool product, bool skip_nan) {
+  std::vector<int> axes = reduction_axes(o.axis, a.ndim());
+  dtype out = o.dtype_ ? *o.dtype_ : sum_result_type(a.type());
+  const red::spec& s = sum_spec(product, skip_nan, a.type(), out);
   array r = run(s, a, axes, out, mask_of(a, o.where));
   r = apply_initial(product ? "multiply" : "add", r, o, out);
   return finish(r, a, axes, o.keepdims, o.out, product ? "multiply" : "add");
 }
 
-array extreme_like(const array& a, const reduce_options& o, bool maximum, bool skip_nan) {
-  std::vector<int> axes = normalize_axes(o.axis, a.ndim());
-  const char* uname = maximum ? (skip_nan ? "fmax" : "maximum") : (skip_nan ? "fmin" : "minimum");
-  require_nonempty(a, axes, o, maximum ? "maximum" : "minimum");
-  if (o.where.defined() && !o.initial) {
-    throw value_error(std::string("reduction operation '") + (maximum ? "maximum" : "minimum") +
-                      "' does not have an identity, so to use a where mask one has to specify 'initial'");
-  }
-  dtype out = o.dtype_ ? *o.dtype_ : a.type();
+red::spec extreme_spec(bool maximum, bool skip_nan, dtype in, dtype out) {
   dtype acc = compute_of(out);
-  red::spec s = simple_spec(skip_nan ? (maximum ? "nanmax" : "nanmin") : (maximum ? "max" : "min"), a.type(), acc, out,
+  red::spec s = simple_spec(skip_nan ? (maximum ? "nanmax" : "nanmin") : (maximum ? "max" : "min"), in, acc, out,
                             std::string("r = ca_uf_") + (maximum ? "maximum" : "minimum") + "(a, b);",
                             extreme(acc, !maximum));
   if (skip_nan && (is_floating(acc) || is_complex(acc))) {
@@ -206,16 +201,34 @@ array extreme_like(const array& a, const reduce_options& o, bool maximum, bool s
                 "(a, b));";
     s.identity = nan_literal(acc);
   }
+  return s;
+}
+
+red::spec logical_spec(bool any_, dtype in) {
+  red::spec s = simple_spec(any_ ? "any" : "all", in, dtype::bool_, dtype::bool_, any_ ? "r = a || b;" : "r = a && b;",
+                            any_ ? "false" : "true");
+  s.map = "m = ca_truth(x);";
+  return s;
+}
+
+array extreme_like(const array& a, const reduce_options& o, bool maximum, bool skip_nan) {
+  std::vector<int> axes = reduction_axes(o.axis, a.ndim());
+  const char* uname = maximum ? (skip_nan ? "fmax" : "maximum") : (skip_nan ? "fmin" : "minimum");
+  require_nonempty(a, axes, o, maximum ? "maximum" : "minimum");
+  if (o.where.defined() && !o.initial) {
+    throw value_error(std::string("reduction operation '") + (maximum ? "maximum" : "minimum") +
+                      "' does not have an identity, so to use a where mask one has to specify 'initial'");
+  }
+  dtype out = o.dtype_ ? *o.dtype_ : a.type();
+  red::spec s = extreme_spec(maximum, skip_nan, a.type(), out);
   array r = run(s, a, axes, out, mask_of(a, o.where));
   r = apply_initial(uname, r, o, out);
   return finish(r, a, axes, o.keepdims, o.out, maximum ? "maximum" : "minimum");
 }
 
 array logical_like(const array& a, const reduce_options& o, bool any_) {
-  std::vector<int> axes = normalize_axes(o.axis, a.ndim());
-  red::spec s = simple_spec(any_ ? "any" : "all", a.type(), dtype::bool_, dtype::bool_,
-                            any_ ? "r = a || b;" : "r = a && b;", any_ ? "false" : "true");
-  s.map = "m = ca_truth(x);";
+  std::vector<int> axes = reduction_axes(o.axis, a.ndim());
+  red::spec s = logical_spec(any_, a.type());
   array r = run(s, a, axes, dtype::bool_, mask_of(a, o.where));
   return finish(r, a, axes, o.keepdims, o.out, any_ ? "logical_or" : "logical_and");
 }
@@ -241,7 +254,7 @@ array counts(const array& a, const std::vector<int>& axes, const array& mask, bo
 
 // sum(a) / count with NumPy's dtypes; `skip_nan` for nanmean; the count comes from the mask when one is given.
 array mean_impl(const array& a, const reduce_options& o, bool skip_nan, array* mean_acc_out = nullptr) {
-  std::vector<int> axes = normalize_axes(o.axis, a.ndim());
+  std::vector<int> axes = reduction_axes(o.axis, a.ndim());
   dtype acc = mean_acc(a.type(), o.dtype_);
   dtype out = mean_out(a.type(), o.dtype_);
   array mask = mask_of(a, o.where);
@@ -288,7 +301,7 @@ void check_std_target(const array& r, const array& out) {
 // cast back to it (or to out='s dtype, which the sum writes into), and std takes the root in place when the
 // result is an array (so that is an error), else as a scalar of the dtype.
 array var_exact_dtype(const array& a, const reduce_options& o, double ddof, bool root) {
-  std::vector<int> axes = normalize_axes(o.axis, a.ndim());
+  std::vector<int> axes = reduction_axes(o.axis, a.ndim());
   dtype d = *o.dtype_;
   array mask = mask_of(a, o.where);
   shape_t kd = keepdims_shape(a.shape(), axes);
@@ -337,7 +350,7 @@ array var_exact_dtype(const array& a, const reduce_options& o, double ddof, bool
 // Mean of squared deviations (Note: two passes, as NumPy; the mean is read per output by the second).
 array var_impl(const array& a, const reduce_options& o, double ddof, bool skip_nan, bool root) {
   if (o.dtype_ && !is_inexact(*o.dtype_)) return var_exact_dtype(a, o, ddof, root);  // Note [integer var dtype]
-  std::vector<int> axes = normalize_axes(o.axis, a.ndim());
+  std::vector<int> axes = reduction_axes(o.axis, a.ndim());
   dtype acc = mean_acc(a.type(), o.dtype_);
   dtype racc = real_of(acc);
   // A complex dtype= gives a complex result (with a zero imaginary part), as NumPy's sum in that dtype does.
@@ -446,6 +459,25 @@ array arg_impl(const array& a, std::optional<int> axis, bool keepdims, const arr
 
 }  // namespace
 
+reduction_definition builtin_reduction(std::string_view op, dtype in, std::optional<dtype> dtype_) {
+  // The same specs the reductions below run, so that fuse cannot drift from a.sum() or a.max().
+  auto from = [](const red::spec& s, dtype result, dtype acc) {
+    return reduction_definition{result, acc, s.map, s.combine, s.identity};
+  };
+  bool product = op == "prod" || op == "nanprod";
+  if (product || op == "sum" || op == "nansum") {
+    dtype out = dtype_ ? *dtype_ : sum_result_type(in);
+    return from(sum_spec(product, op[0] == 'n', in, out), out, compute_of(out));
+  }
+  bool maximum = op == "max" || op == "nanmax";
+  if (maximum || op == "min" || op == "nanmin") {
+    dtype out = dtype_ ? *dtype_ : in;
+    return from(extreme_spec(maximum, op[0] == 'n', in, out), out, compute_of(out));
+  }
+  if (op == "any" || op == "all") return from(logical_spec(op == "any", in), dtype::bool_, dtype::bool_);
+  throw value_error("no built-in reduction named '" + std::string(op) + "'");
+}
+
 array sum(const array& a, const reduce_options& o) { return sum_like(a, o, false, false); }
 array prod(const array& a, const reduce_options& o) { return sum_like(a, o, true, false); }
 array nansum(const array& a, const reduce_options& o) { return sum_like(a, o, false, true); }
@@ -477,7 +509,7 @@ array nanargmin(const array& a, std::optional<int> axis, bool keepdims, const ar
 }
 
 array count_nonzero(const array& a, const axis_list& axis, bool keepdims) {
-  std::vector<int> axes = normalize_axes(axis, a.ndim());
+  std::vector<int> axes = reduction_axes(axis, a.ndim());
   red::spec s = simple_spec("count_nonzero", a.type(), dtype::int64, dtype::int64, "r = a + b;", "0LL");
   s.map = "m = ca_truth(x) ? 1LL : 0LL;";
   array r = run(s, a, axes, dtype::int64, array());

@@ -106,14 +106,7 @@ std::vector<int> reduced_axes(const axis_list& axis, int ndim) {
     for (int k = 0; k < ndim; ++k) axes.push_back(k);
     return axes;
   }
-  std::vector<bool> seen(static_cast<std::size_t>(std::max(ndim, 1)), false);
-  for (int ax : *axis) {
-    int k = normalize_axis(ax, ndim);
-    if (seen[static_cast<std::size_t>(k)]) throw value_error("repeated axis");
-    seen[static_cast<std::size_t>(k)] = true;
-    axes.push_back(k);
-  }
-  return axes;
+  return normalize_axis_tuple(*axis, ndim);
 }
 
 /// An array viewed as (rows, n): the kept axes first (their shape `kept`), the reduced ones merged last.

@@ -17,7 +17,6 @@ namespace cuarray::sparse {
 
 namespace {
 
-using detail::resolve_symbol;
 using st = cusolverStatus_t;
 using sp = cusolverSpHandle_t;
 
@@ -51,7 +50,7 @@ void* reopen(void* fn, const char* what, std::string& error) {
     error = std::string("cannot locate the loaded ") + what;
     return nullptr;
   }
-  void* h = ::dlopen(info.dli_fname, RTLD_NOW | RTLD_LOCAL);  // never closed, as load_cuda_library's handles
+  void* h = ::dlopen(info.dli_fname, RTLD_NOW | RTLD_LOCAL);  // never closed, as load_library's handles
   if (!h) error = std::string("cannot reopen ") + info.dli_fname + ": " + (::dlerror() ? ::dlerror() : "?");
   return h;
 }
@@ -65,20 +64,21 @@ sp_api load_sp() {
     a.error = why;
     return a;
   }
-  std::string missing;
-  resolve_symbol(h, "cusolverSpCreate", a.create, missing);
-  resolve_symbol(h, "cusolverSpSetStream", a.set_stream, missing);
-  resolve_symbol(h, "cusolverSpScsrlsvqr", a.scsrlsvqr, missing);
-  resolve_symbol(h, "cusolverSpDcsrlsvqr", a.dcsrlsvqr, missing);
-  resolve_symbol(h, "cusolverSpCcsrlsvqr", a.ccsrlsvqr, missing);
-  resolve_symbol(h, "cusolverSpZcsrlsvqr", a.zcsrlsvqr, missing);
+  const detail::library_symbol solver_symbols[] = {
+      {"cusolverSpCreate", a.create},       {"cusolverSpSetStream", a.set_stream}, {"cusolverSpScsrlsvqr", a.scsrlsvqr},
+      {"cusolverSpDcsrlsvqr", a.dcsrlsvqr}, {"cusolverSpCcsrlsvqr", a.ccsrlsvqr},  {"cusolverSpZcsrlsvqr", a.zcsrlsvqr},
+  };
+  std::string missing = detail::resolve_symbols(h, solver_symbols);
   std::string cusparse_file = cusparse_path();  // loads cuSPARSE (cuda_error when missing)
   void* hs = ::dlopen(cusparse_file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!hs) {
     a.error = "cannot reopen " + cusparse_file;
     return a;
   }
-  resolve_symbol(hs, "cusparseCreateMatDescr", a.create_descr, missing);
+  const detail::library_symbol sparse_symbols[] = {{"cusparseCreateMatDescr", a.create_descr}};
+  if (std::string more = detail::resolve_symbols(hs, sparse_symbols); !more.empty()) {
+    missing += missing.empty() ? more : ", " + more;
+  }
   if (!missing.empty()) {
     a.error = "cuSOLVER's sparse QR solver is unavailable: the loaded libraries lack " + missing +
               " (NVIDIA deprecates cusolverSp in favour of cuDSS; use a CUDA 12/13 toolkit that still ships it)";

@@ -1,5 +1,5 @@
-// cuSPARSE loaded with dlopen on first use (Note [cuda library search order]), its per-thread handles, and the
-// generic-API products and conversions of cuarray/sparse.hpp.
+// cuSPARSE loaded on first use (src/cuda/library.hpp), its per-thread handles, and the generic-API products
+// and conversions of cuarray/sparse.hpp.
 #include <cusparse.h>  // types and enums only: every call goes through the pointers below
 
 #include <climits>
@@ -9,14 +9,15 @@
 
 #include "cuarray/errors.hpp"
 #include "cuarray/sparse.hpp"
-#include "src/cuda/library.hpp"
 #include "src/core/internal.hpp"
+#include "src/cuda/library.hpp"
+#include "src/cuda/status.hpp"
 
 namespace cuarray::sparse {
 
 namespace {
 
-using detail::resolve_symbol;
+using detail::library_symbol;
 using st = cusparseStatus_t;
 using hd = cusparseHandle_t;
 
@@ -64,38 +65,41 @@ struct cusparse_api {
   const char* (*error_string)(st) = nullptr;
 };
 
+const detail::library_spec cusparse_library{"cuSPARSE (libcusparse)",
+                                            "nvidia-cusparse-cu12",
+                                            {"libcusparse.so.12", "libcusparse.so.11", "libcusparse.so"},
+                                            "CUARRAY_CUSPARSE_PATH"};
+
+std::vector<library_symbol> cusparse_symbols(cusparse_api& a) {
+  return {
+      {"cusparseCreate", a.create},
+      {"cusparseSetStream", a.set_stream},
+      {"cusparseCreateCsr", a.create_csr},
+      {"cusparseDestroySpMat", a.destroy_sp},
+      {"cusparseCreateDnVec", a.create_dnvec},
+      {"cusparseDestroyDnVec", a.destroy_dnvec},
+      {"cusparseCreateDnMat", a.create_dnmat},
+      {"cusparseDestroyDnMat", a.destroy_dnmat},
+      {"cusparseSpMV_bufferSize", a.spmv_buffer},
+      {"cusparseSpMV", a.spmv},
+      {"cusparseSpMM_bufferSize", a.spmm_buffer},
+      {"cusparseSpMM", a.spmm},
+      {"cusparseSpGEMM_createDescr", a.spgemm_create},
+      {"cusparseSpGEMM_destroyDescr", a.spgemm_destroy},
+      {"cusparseSpGEMM_workEstimation", a.spgemm_work},
+      {"cusparseSpGEMM_compute", a.spgemm_compute},
+      {"cusparseSpGEMM_copy", a.spgemm_copy},
+      {"cusparseSpMatGetSize", a.sp_get_size},
+      {"cusparseCsrSetPointers", a.csr_set_pointers},
+      {"cusparseCsr2cscEx2_bufferSize", a.csr2csc_buffer},
+      {"cusparseCsr2cscEx2", a.csr2csc},
+      {"cusparseGetErrorString", a.error_string, library_symbol::optional},
+  };
+}
+
 cusparse_api load_cusparse() {
   cusparse_api a;
-  auto resolve = [&a](void* h) {
-    std::string missing;
-    resolve_symbol(h, "cusparseCreate", a.create, missing);
-    resolve_symbol(h, "cusparseSetStream", a.set_stream, missing);
-    resolve_symbol(h, "cusparseCreateCsr", a.create_csr, missing);
-    resolve_symbol(h, "cusparseDestroySpMat", a.destroy_sp, missing);
-    resolve_symbol(h, "cusparseCreateDnVec", a.create_dnvec, missing);
-    resolve_symbol(h, "cusparseDestroyDnVec", a.destroy_dnvec, missing);
-    resolve_symbol(h, "cusparseCreateDnMat", a.create_dnmat, missing);
-    resolve_symbol(h, "cusparseDestroyDnMat", a.destroy_dnmat, missing);
-    resolve_symbol(h, "cusparseSpMV_bufferSize", a.spmv_buffer, missing);
-    resolve_symbol(h, "cusparseSpMV", a.spmv, missing);
-    resolve_symbol(h, "cusparseSpMM_bufferSize", a.spmm_buffer, missing);
-    resolve_symbol(h, "cusparseSpMM", a.spmm, missing);
-    resolve_symbol(h, "cusparseSpGEMM_createDescr", a.spgemm_create, missing);
-    resolve_symbol(h, "cusparseSpGEMM_destroyDescr", a.spgemm_destroy, missing);
-    resolve_symbol(h, "cusparseSpGEMM_workEstimation", a.spgemm_work, missing);
-    resolve_symbol(h, "cusparseSpGEMM_compute", a.spgemm_compute, missing);
-    resolve_symbol(h, "cusparseSpGEMM_copy", a.spgemm_copy, missing);
-    resolve_symbol(h, "cusparseSpMatGetSize", a.sp_get_size, missing);
-    resolve_symbol(h, "cusparseCsrSetPointers", a.csr_set_pointers, missing);
-    resolve_symbol(h, "cusparseCsr2cscEx2_bufferSize", a.csr2csc_buffer, missing);
-    resolve_symbol(h, "cusparseCsr2cscEx2", a.csr2csc, missing);
-    std::string optional;
-    resolve_symbol(h, "cusparseGetErrorString", a.error_string, optional);
-    return missing;
-  };
-  detail::cuda_library lib = detail::load_cuda_library("cuSPARSE (libcusparse)", "nvidia-cusparse-cu12",
-                                                       {"libcusparse.so.12", "libcusparse.so.11", "libcusparse.so"},
-                                                       "CUARRAY_CUSPARSE_PATH", resolve);
+  detail::cuda_library lib = detail::load_library(cusparse_library, cusparse_symbols(a));
   a.handle = lib.handle;
   a.path = lib.path;
   a.load_error = lib.error;
@@ -112,7 +116,10 @@ const cusparse_api& api() {
 
 void check(const cusparse_api& a, st s, const char* call) {
   if (s == CUSPARSE_STATUS_SUCCESS) return;
-  std::string what = a.error_string ? a.error_string(s) : "cuSPARSE status " + std::to_string(static_cast<int>(s));
+  // The status's name (Note [status names]), then cuSPARSE's own description of it when it has one.
+  std::string what = detail::status_text(detail::status_source::cusparse, static_cast<int>(s));
+  const char* text = a.error_string ? a.error_string(s) : nullptr;
+  if (text && what != text) what += std::string(": ") + text;
   throw cuda_error(-1, what + " (in " + call + ")");
 }
 

@@ -7,7 +7,7 @@ import numpy
 from _signal_host import _HostKernel, _numpy_namespace
 from _signal_host_spectral import host_signal_all
 
-MODULES = ('_czt', '_bsplines', '_filters_more', '_wavelets', 'windows._kbd')
+MODULES = ('_czt', '_bsplines', '_filters_more', '_wavelets', 'windows._kbd', '_filter_design_more')
 
 
 @contextlib.contextmanager

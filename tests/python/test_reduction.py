@@ -1,5 +1,6 @@
 """Reductions against NumPy: sum/prod/min/max/any/all/mean/var/std, the nan- forms, argmax/argmin,
 count_nonzero and ptp over dtypes, axes, layouts, keepdims, out=, initial=, where=, empty and NaN cases."""
+import re
 import warnings
 
 import numpy
@@ -586,3 +587,17 @@ def test_var_std_complex_dtype_gives_complex(xp, fn, src):
 @testing.numpy_cuarray_equal(accept_error=(OverflowError, ValueError))
 def test_statistics_axis_beyond_c_int(xp, fn, axis):
     return getattr(xp, fn)(xp.asarray(_data("int8", shape=(2, 3))), axis=axis)
+
+
+@pytest.mark.parametrize("axis", [None, 0, -1, (2, 0), [1], (0, -3), (0, 0, 5), (5,), (-4,), (1, 1)])
+def test_reduction_axes_normaliser_matches_numpy_reduce(axis):
+    # The one C++ normaliser behind sum/ReductionKernel/fuse: NumPy's exception types and messages, axes ascending.
+    a = numpy.zeros((1, 2, 3))
+    try:
+        numpy.add.reduce(a, axis=tuple(axis) if isinstance(axis, list) else axis)
+    except (numpy.exceptions.AxisError, ValueError) as e:
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            cp._core._reduction_axes(axis, 3)
+        return
+    expected = [0, 1, 2] if axis is None else sorted(numpy.lib.array_utils.normalize_axis_tuple(axis, 3))
+    assert cp._core._reduction_axes(axis, 3) == expected

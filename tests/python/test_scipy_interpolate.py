@@ -23,12 +23,7 @@ needs_cxx = pytest.mark.skipif(compiler() is None, reason="no host C++ compiler"
 RNG = numpy.random.default_rng(3)
 
 # Names of CuPy's cupyx.scipy.interpolate not provided yet, each with its reason.
-NOT_DONE = {
-    'LinearNDInterpolator': 'needs a robust 2-D Delaunay triangulation (cuarray.scipy.spatial has no Delaunay); '
-                            'not implemented rather than approximated',
-    'CloughTocher2DInterpolator': 'needs a robust 2-D Delaunay triangulation (cuarray.scipy.spatial has no '
-                                  'Delaunay); not implemented rather than approximated',
-}
+NOT_DONE = {}
 
 X = numpy.sort(RNG.random(9)) * 5
 Y = RNG.standard_normal((9, 3))
@@ -591,3 +586,147 @@ def test_new_names_validate_without_gpu():
         cit.LSQUnivariateSpline(UX[::-1], UY, [1.0])
     with pytest.raises(ValueError):
         cit.BPoly.from_derivatives([0.0, 1.0], [[1.0]])
+
+
+# ---- LinearNDInterpolator and CloughTocher2DInterpolator (Delaunay built on the host, evaluation on the GPU) ----
+
+import scipy.spatial as _ss  # NOQA: E402
+
+import cuarray.scipy.spatial as _csp  # NOQA: E402
+from _delaunay_host import host_delaunay  # NOQA: E402
+
+R3 = numpy.random.default_rng(23)
+TP = R3.random((120, 2))
+TV = numpy.sin(3 * TP[:, 0]) * numpy.cos(2 * TP[:, 1]) + TP[:, 0] ** 2
+TQ = R3.random((300, 2)) * 1.3 - 0.15
+TQ[:4] = TP[:4]  # data points themselves
+TQ[4] = [numpy.nan, 0.5]
+TG = numpy.stack(numpy.meshgrid(numpy.linspace(0, 1, 6), numpy.linspace(0, 2, 5)), -1).reshape(-1, 2)
+
+
+def _tri_module(m):
+    return _ss if m is si else _csp
+
+
+def _cases_tri():
+    c = []
+    vals = {'1d': TV, '2d': numpy.c_[TV, TV ** 2 - 1], 'complex': TV + 1j * numpy.cos(TV),
+            '3d': numpy.stack([TV * k for k in range(6)], -1).reshape(-1, 2, 3), 'int': (TV * 10).astype(int),
+            'cols0': numpy.zeros((TP.shape[0], 0))}
+    for cls in ('LinearNDInterpolator', 'CloughTocher2DInterpolator'):
+        tag = 'linear' if cls[0] == 'L' else 'ct'
+        for vn, v in vals.items():
+            c.append((f'{tag}-{vn}', lambda m, d, cls=cls, v=v: getattr(m, cls)(d(TP), d(v))(d(TQ)), 1e-9))
+        c.append((f'{tag}-fill', lambda m, d, cls=cls: getattr(m, cls)(d(TP), d(TV), fill_value=-3.0)(d(TQ)), 1e-9))
+        c.append((f'{tag}-fill-complex', lambda m, d, cls=cls: getattr(m, cls)(
+            d(TP), d(TV + 2j), fill_value=1 + 1j)(d(TQ)), 1e-9))
+        c.append((f'{tag}-rescale', lambda m, d, cls=cls: getattr(m, cls)(
+            d(TP * [1.0, 1e4]), d(TV), rescale=True)(d(TQ * [1.0, 1e4])), 1e-9))
+        c.append((f'{tag}-xy', lambda m, d, cls=cls: getattr(m, cls)(d(TP), d(TV))(
+            d(TQ[:, 0].reshape(10, 30)), d(TQ[:, 1].reshape(10, 30))), 1e-9))
+        c.append((f'{tag}-broadcast', lambda m, d, cls=cls: getattr(m, cls)(d(TP), d(TV))(
+            d(TQ[:7, :1]), d(TQ[:5, 1])), 1e-9))
+        c.append((f'{tag}-tuple-points', lambda m, d, cls=cls: getattr(m, cls)(
+            (d(TP[:, 0]), d(TP[:, 1])), d(TV))(d(TQ)), 1e-9))
+        c.append((f'{tag}-one-point', lambda m, d, cls=cls: getattr(m, cls)(d(TP), d(TV))(d(TQ[7])), 1e-9))
+        c.append((f'{tag}-nd-query', lambda m, d, cls=cls: getattr(m, cls)(d(TP), d(TV))(
+            d(TQ[:24].reshape(2, 3, 4, 2))), 1e-9))
+        c.append((f'{tag}-noncontig', lambda m, d, cls=cls: getattr(m, cls)(d(TP), d(TV))(
+            d(TQ)[::-3]), 1e-9))
+        c.append((f'{tag}-empty', lambda m, d, cls=cls: getattr(m, cls)(d(TP), d(TV))(d(TQ[:0])), 0))
+        c.append((f'{tag}-delaunay', lambda m, d, cls=cls: getattr(m, cls)(
+            _tri_module(m).Delaunay(d(TP)), d(TV))(d(TQ)), 1e-9))
+        # Exceptions: SciPy's types.
+        c.append((f'{tag}-nvalues', lambda m, d, cls=cls: getattr(m, cls)(d(TP), d(TV[:-1])), 0))
+        c.append((f'{tag}-xi-dims', lambda m, d, cls=cls: getattr(m, cls)(d(TP), d(TV))(d(numpy.zeros((3, 3)))), 0))
+        c.append((f'{tag}-rescale-tri', lambda m, d, cls=cls: getattr(m, cls)(
+            _tri_module(m).Delaunay(d(TP)), d(TV), rescale=True), 0))
+        c.append((f'{tag}-nan-points', lambda m, d, cls=cls: getattr(m, cls)(
+            d(numpy.where(TP > 0.95, numpy.nan, TP)), d(TV)), 0))
+        c.append((f'{tag}-1d-points', lambda m, d, cls=cls: getattr(m, cls)(d(TP[:, 0]), d(TV)), 0))
+    # A grid's Delaunay triangulation is not unique (cocircular points); for a sum f(x) + g(y) both diagonals of a
+    # cell give the same linear interpolant, so the values still agree with SciPy's.
+    c.append(('linear-grid-points', lambda m, d: m.LinearNDInterpolator(d(TG), d(TG[:, 0] ** 2 + TG[:, 1]))(d(TQ)),
+              1e-9))
+    for tol, it in ((1e-3, 400), (1e-10, 1000), (1e-6, 5)):
+        c.append((f'ct-tol-{tol}-{it}', lambda m, d, tol=tol, it=it: m.CloughTocher2DInterpolator(
+            d(TP), d(TV), tol=tol, maxiter=it)(d(TQ)), 1e-9))
+    c.append(('ct-grad', lambda m, d: m.CloughTocher2DInterpolator(d(TP), d(numpy.c_[TV, -TV])).grad, 1e-9))
+    c.append(('ct-grad-complex', lambda m, d: m.CloughTocher2DInterpolator(d(TP), d(TV - 1j * TV ** 2)).grad,
+              1e-9))
+    c.append(('ct-3d-points', lambda m, d: m.CloughTocher2DInterpolator(d(R3.random((20, 3))), d(TV[:20])), 0))
+    return c
+
+
+CASES_TRI = _cases_tri()
+IDS_TRI = [c[0] for c in CASES_TRI]
+
+
+@needs_cxx
+@pytest.mark.parametrize('case', CASES_TRI, ids=IDS_TRI)
+def test_host_emulated_triangulation_interpolators(case):
+    _, fn, tol = case
+    with host_delaunay() as (_, interp), warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        ours = run(fn, interp, lambda a: a)
+    same(ours, _ref(fn), tol)
+
+
+@gpu
+@pytest.mark.parametrize('case', CASES_TRI, ids=IDS_TRI)
+def test_gpu_triangulation_interpolators(case):
+    _, fn, tol = case
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        ours = run(fn, cit, cp.asarray)
+    same(ours, _ref(fn), tol)
+
+
+def _tri_extra_checks(interp, spatial, dev, host):
+    # Degenerate points: a QhullError (RuntimeError) as in SciPy.
+    line = numpy.c_[numpy.arange(5.0), numpy.arange(5.0)]
+    for cls in ('LinearNDInterpolator', 'CloughTocher2DInterpolator'):
+        with pytest.raises(_ss.QhullError):
+            getattr(si, cls)(line, numpy.arange(5.0))
+        with pytest.raises(spatial.QhullError) as e:
+            getattr(interp, cls)(dev(line), dev(numpy.arange(5.0)))
+        assert isinstance(e.value, RuntimeError)
+        f = getattr(interp, cls)(dev(TP), dev(TV))
+        with pytest.raises(ValueError):
+            f(dev(TQ), simplex_tolerance=0.0)
+        # simplex_tolerance widens the inside test: a point just outside a hull edge gets a value.
+        hull = _ss.ConvexHull(TP)
+        a, b = TP[hull.vertices[0]], TP[hull.vertices[1]]
+        mid = (a + b) / 2
+        normal = numpy.array([b[1] - a[1], a[0] - b[0]])
+        outside = mid + normal / numpy.linalg.norm(normal) * 1e-12
+        assert numpy.isnan(host(f(dev(outside[None])))).all()
+        assert numpy.isfinite(host(f(dev(outside[None]), simplex_tolerance=1e6))).all()
+    # A non-converging gradient estimate warns, as SciPy's does.
+    with pytest.warns(Warning, match='Gradient estimation did not converge'):
+        interp.CloughTocher2DInterpolator(dev(TP), dev(TV), maxiter=1)
+    # Linear interpolation reproduces linear functions; Clough-Tocher reproduces them too (exact gradients).
+    lin = 2 * TP[:, 0] - 3 * TP[:, 1] + 0.5
+    inside = TQ[5:][_ss.Delaunay(TP).find_simplex(TQ[5:]) >= 0]
+    for cls in ('LinearNDInterpolator', 'CloughTocher2DInterpolator'):
+        out = host(getattr(interp, cls)(dev(TP), dev(lin))(dev(inside)))
+        numpy.testing.assert_allclose(out, 2 * inside[:, 0] - 3 * inside[:, 1] + 0.5, rtol=1e-6, atol=1e-6)
+
+
+@needs_cxx
+def test_host_triangulation_interpolators_extra():
+    with host_delaunay() as (spatial, interp):
+        _tri_extra_checks(interp, spatial, numpy.asarray, numpy.asarray)
+
+
+@gpu
+def test_gpu_triangulation_interpolators_extra():
+    _tri_extra_checks(cit, _csp, cp.asarray, cp.asnumpy)
+
+
+def test_triangulation_interpolators_validate_without_gpu():
+    line = numpy.c_[numpy.arange(5.0), numpy.arange(5.0)]
+    with pytest.raises(_csp.QhullError):
+        cit.LinearNDInterpolator(line, numpy.arange(5.0))
+    with pytest.raises(ValueError):
+        cit.CloughTocher2DInterpolator(numpy.zeros((4, 1)), numpy.arange(4.0))

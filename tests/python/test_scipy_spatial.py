@@ -24,9 +24,7 @@ needs_cxx = pytest.mark.skipif(compiler() is None, reason="no host C++ compiler"
 RNG = numpy.random.default_rng(7)
 
 # Names of CuPy's cupyx.scipy.spatial not provided, each with its reason.
-NOT_DONE = {
-    'Delaunay': 'GPU Delaunay triangulation not implemented',
-}
+NOT_DONE = {}
 
 X = RNG.random((9, 5))
 Y = RNG.random((6, 5))
@@ -272,3 +270,309 @@ def test_every_cupy_name_exists():
     assert not missing, missing
     for name in NOT_DONE:
         assert name in _names(), f"{name} is listed as not done but CuPy has no such name"
+
+
+# ---- Delaunay: exact triangulation on the host, point location on the GPU (or host-compiled kernels) ----
+
+from fractions import Fraction  # NOQA: E402
+
+from _delaunay_host import host_delaunay  # NOQA: E402
+
+DRNG = numpy.random.default_rng(11)
+
+
+def _tri_set(simplices):
+    return set(map(tuple, numpy.sort(numpy.asarray(simplices), axis=1).tolist()))
+
+
+def _exact_orient(a, b, c):
+    a, b, c = [tuple(map(Fraction, map(float, v))) for v in (a, b, c)]
+    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+
+def _exact_incircle(a, b, c, d):
+    rows = []
+    for v in (a, b, c):
+        x, y = Fraction(float(v[0])) - Fraction(float(d[0])), Fraction(float(v[1])) - Fraction(float(d[1]))
+        rows.append((x, y, x * x + y * y))
+    (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = rows
+    return a0 * (b1 * c2 - b2 * c1) - a1 * (b0 * c2 - b2 * c0) + a2 * (b0 * c1 - b1 * c0)
+
+
+def _exact_hull_area(pts):
+    """The exact area of the convex hull of pts (monotone chain on the exact coordinates)."""
+    P = sorted(set(tuple(map(Fraction, map(float, v))) for v in pts))
+
+    def chain(points):
+        out = []
+        for p in points:
+            while len(out) >= 2 and ((out[-1][0] - out[-2][0]) * (p[1] - out[-2][1])
+                                     - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])) <= 0:
+                out.pop()
+            out.append(p)
+        return out[:-1]
+
+    hull = chain(P) + chain(P[::-1])
+    return sum(hull[i - 1][0] * hull[i][1] - hull[i][0] * hull[i - 1][1] for i in range(len(hull))) / 2
+
+
+def _check_valid(pts, simplices, neighbors):
+    """A Delaunay triangulation of pts: counter-clockwise triangles, consistent neighbours, every opposite
+    vertex outside or on each circumcircle (exactly), the triangles tile the convex hull (exact areas) and the
+    edges without a neighbour lie on its boundary."""
+    area = Fraction(0)
+    for t, tri in enumerate(simplices):
+        o = _exact_orient(*pts[tri])
+        assert o > 0, (t, tri)
+        area += o / 2
+        for k in range(3):
+            nb = neighbors[t, k]
+            edge = {tri[(k + 1) % 3], tri[(k + 2) % 3]}
+            if nb == -1:
+                u, v = tri[(k + 1) % 3], tri[(k + 2) % 3]
+                sample = pts[:: max(1, len(pts) // 60)]
+                assert all(_exact_orient(pts[u], pts[v], w) >= 0 for w in sample)
+                continue
+            assert edge <= set(simplices[nb]) and t in neighbors[nb]
+            j = list(neighbors[nb]).index(t)
+            assert _exact_incircle(*pts[tri], pts[simplices[nb, j]]) <= 0
+    assert area == _exact_hull_area(pts)
+
+
+def _grid_points():
+    g = numpy.stack(numpy.meshgrid(numpy.arange(8.0), numpy.arange(6.0) * 0.5), -1).reshape(-1, 2)
+    return g
+
+
+def _circle_points():
+    th = numpy.arange(24) * (2 * numpy.pi / 24)
+    return numpy.r_[numpy.c_[numpy.cos(th), numpy.sin(th)], numpy.c_[2 * numpy.cos(th), 2 * numpy.sin(th)],
+                    [[0.0, 0.0]]]
+
+
+TRI_SETS = {
+    'random': DRNG.random((400, 2)),
+    'few': DRNG.random((4, 2)),
+    'three': numpy.array([[0.0, 0.0], [1.0, 0.0], [0.3, 2.0]]),
+    'clustered': numpy.r_[DRNG.normal(size=(200, 2)) * 1e-3, DRNG.normal(size=(200, 2)) * 1e-3 + 5.0,
+                          DRNG.random((50, 2)) * 5],
+    'tiny': DRNG.random((150, 2)) * 1e-300,
+    'huge': DRNG.random((150, 2)) * 1e300,
+    'int': DRNG.permutation(400)[:60].reshape(30, 2).astype(numpy.int64),
+}
+REF_SCALE = {'tiny': 1e-300, 'huge': 1e300}
+# Non-unique Delaunay triangulations (cocircular points): checked by property, not against SciPy's triangles.
+DEGENERATE_SETS = {
+    'grid': _grid_points(),
+    'circles': _circle_points(),
+    'lattice': numpy.unique(DRNG.integers(0, 6, (40, 2)), axis=0).astype(float),
+    'near-collinear': numpy.c_[numpy.linspace(0, 1, 40), numpy.linspace(0, 1, 40) + (numpy.arange(40) == 20) * 1e-13],
+}
+
+
+def _delaunay_properties(spatial, dev, host, pts):
+    tri = spatial.Delaunay(dev(pts))
+    simplices, neighbors = host(tri.simplices), host(tri.neighbors)
+    assert simplices.dtype == neighbors.dtype == numpy.int32
+    assert tri.nsimplex == simplices.shape[0] and tri.npoints == pts.shape[0] and tri.ndim == 2
+    _check_valid(pts.astype(float), simplices, neighbors)
+    # Every distinct point is a vertex (an exact triangulation drops none).
+    assert set(numpy.unique(simplices).tolist()) == set(range(pts.shape[0]))
+    # The barycentric transforms map each vertex to its unit coordinates.
+    T = host(tri.transform)
+    assert T.shape == (simplices.shape[0], 3, 2)
+    P = pts.astype(float)
+    for j in range(3):
+        v = P[simplices[:, j]]
+        c = numpy.einsum('tij,tj->ti', T[:, :2], v - T[:, 2])
+        c = numpy.c_[c, 1 - c.sum(1)]
+        scale = numpy.abs(P).max()
+        ok = numpy.isfinite(T[:, 0, 0])
+        numpy.testing.assert_allclose(c[ok], numpy.eye(3)[j][None].repeat(ok.sum(), 0), atol=1e-9 * max(1, scale))
+    return tri
+
+
+def _delaunay_against_scipy(spatial, dev, host, name):
+    pts = TRI_SETS[name]
+    tri = _delaunay_properties(spatial, dev, host, pts)
+    # Qhull fails on coordinates near the ends of the double range: the reference sees them scaled to ~1.
+    unit = REF_SCALE.get(name, 1.0)
+    ref = ss.Delaunay(pts / unit)
+    simplices = host(tri.simplices)
+    assert _tri_set(simplices) == _tri_set(ref.simplices)
+    # vertex_neighbor_vertices: SciPy's CSR layout; each vertex's neighbours as a set.
+    ip, ix = map(host, tri.vertex_neighbor_vertices)
+    rp, rx = ref.vertex_neighbor_vertices
+    assert ip.dtype == ix.dtype == numpy.int32
+    numpy.testing.assert_array_equal(ip, rp)
+    for k in range(pts.shape[0]):
+        assert set(ix[ip[k]:ip[k + 1]].tolist()) == set(rx[rp[k]:rp[k + 1]].tolist())
+    hull = host(tri.convex_hull)
+    assert hull.dtype == numpy.int32 and hull.shape == ref.convex_hull.shape
+    assert _tri_set(hull) == _tri_set(ref.convex_hull)
+    v2s = host(tri.vertex_to_simplex)
+    assert v2s.dtype == numpy.int32 and all(k in simplices[v2s[k]] for k in range(pts.shape[0]))
+    assert host(tri.coplanar).shape == (0, 3)
+    numpy.testing.assert_array_equal(host(tri.min_bound), pts.min(0))
+    numpy.testing.assert_array_equal(host(tri.max_bound), pts.max(0))
+    # find_simplex: the same simplex as SciPy's (up to the two sides of a shared edge), -1 exactly where SciPy.
+    lo, hi = pts.min(0).astype(float), pts.max(0).astype(float)
+    q = lo + (DRNG.random((3000, 2)) * 1.3 - 0.15) * (hi - lo)
+    q = numpy.r_[q, pts.astype(float), [[numpy.nan, lo[1]], [numpy.inf, lo[1]]]]
+    key = {tuple(sorted(s)): i for i, s in enumerate(ref.simplices.tolist())}
+    ours_to_ref = numpy.array([key[tuple(sorted(s))] for s in simplices.tolist()])
+    for brute in (False, True):
+        f = host(tri.find_simplex(dev(q), bruteforce=brute))
+        r = ref.find_simplex(q / unit, bruteforce=brute)
+        assert f.dtype == numpy.int32 and f.shape == r.shape
+        numpy.testing.assert_array_equal(f == -1, r == -1)
+        inside = f >= 0
+        # Where SciPy's simplex differs, the point is on an edge both share: check ours contains it.
+        T = host(tri.transform)[f[inside]]
+        c = numpy.einsum('tij,tj->ti', T[:, :2], q[inside] - T[:, 2])
+        c = numpy.c_[c, 1 - c.sum(1)]
+        assert (c >= -1e-12).all() and (c <= 1 + 1e-12).all()
+        # Away from the data points (shared by many triangles) the simplex is almost always SciPy's own.
+        rand = inside[:3000]
+        assert (ours_to_ref[f[:3000][rand]] == r[:3000][rand]).mean() > 0.99
+    # Shapes: (..., 2) queries keep their leading shape; one point gives a 0-d result.
+    assert host(tri.find_simplex(dev(q[:12].reshape(3, 4, 2)))).shape == (3, 4)
+    assert host(tri.find_simplex(dev(q[0]))).shape == ()
+    assert host(tri.find_simplex(dev(q[:0]))).shape == (0,)
+
+
+def _delaunay_degenerate(spatial, dev, host, name):
+    _delaunay_properties(spatial, dev, host, DEGENERATE_SETS[name])
+
+
+def _delaunay_errors(spatial, dev, host):
+    QhullError = spatial.QhullError
+    assert issubclass(QhullError, RuntimeError) and QhullError.__name__ == 'QhullError'
+    cases = [(numpy.c_[numpy.arange(5.0), 2 * numpy.arange(5.0)], ss.QhullError, QhullError),
+             (numpy.array([[0.0, 0.0], [1.0, 1.0]]), ss.QhullError, QhullError),
+             (numpy.array([[0.0, 0.0], [1.0, 1.0], [1.0, 1.0], [0.0, 0.0]]), ss.QhullError, QhullError),
+             (numpy.array([[0.0, 0.0], [1.0, 0.0], [numpy.nan, 1.0]]), ValueError, ValueError),
+             (numpy.array([[0.0, 0.0], [1.0, 0.0], [numpy.inf, 1.0]]), ss.QhullError, QhullError),
+             (numpy.zeros((0, 2)), ValueError, ValueError),
+             (numpy.arange(6.0), ValueError, ValueError)]
+    for pts, ref_exc, our_exc in cases:
+        with pytest.raises(ref_exc):
+            ss.Delaunay(pts)
+        with pytest.raises(our_exc):
+            spatial.Delaunay(dev(pts))
+    pts = TRI_SETS['random'][:20]
+    for kw in ({'furthest_site': True}, {'incremental': True}, {'qhull_options': 'QJ'}):
+        with pytest.raises(ValueError):
+            spatial.Delaunay(dev(pts), **kw)
+    with pytest.raises(ValueError):
+        spatial.Delaunay(dev(DRNG.random((10, 3))))
+    tri = spatial.Delaunay(dev(pts), qhull_options='Qbb Qc Qz Q12')
+    with pytest.raises(ValueError):
+        tri.find_simplex(dev(numpy.zeros((4, 3))))
+
+
+def _delaunay_duplicates(spatial, dev, host):
+    pts = numpy.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [1.0, 1.0], [1.0, -0.0]])
+    tri = spatial.Delaunay(dev(pts))
+    ref = ss.Delaunay(pts)
+    cop = host(tri.coplanar)
+    assert cop.dtype == numpy.int32
+    numpy.testing.assert_array_equal(cop[:, [0, 2]], ref.coplanar[numpy.argsort(ref.coplanar[:, 0])][:, [0, 2]])
+    simplices = host(tri.simplices)
+    assert all(v in simplices[s] for s, v in cop[:, 1:].tolist())
+    assert _tri_set(simplices) == _tri_set(ref.simplices)
+    numpy.testing.assert_array_equal(host(tri.vertex_to_simplex)[cop[:, 0]], cop[:, 2])
+    ip, _ = map(host, tri.vertex_neighbor_vertices)
+    assert (ip[cop[:, 0] + 1] == ip[cop[:, 0]]).all()
+
+
+def _delaunay_tolerance(spatial, dev, host):
+    pts = numpy.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    tri = spatial.Delaunay(dev(pts))
+    ref = ss.Delaunay(pts)
+    q = numpy.array([[-1e-14, 0.5], [-1e-10, 0.5], [0.5, 0.5 + 1e-15], [0.5, 0.5 + 1e-9], [1 + 1e-13, 0.0]])
+    for tol in (None, 0.0, 1e-8, 1e-3):
+        for brute in (False, True):
+            numpy.testing.assert_array_equal(host(tri.find_simplex(dev(q), bruteforce=brute, tol=tol)),
+                                             ref.find_simplex(q, bruteforce=brute, tol=tol))
+
+
+
+@needs_cxx
+@pytest.mark.parametrize('name', sorted(TRI_SETS))
+def test_host_delaunay_matches_scipy(name):
+    with host_delaunay() as (spatial, _):
+        _delaunay_against_scipy(spatial, numpy.asarray, numpy.asarray, name)
+
+
+@needs_cxx
+@pytest.mark.parametrize('name', sorted(DEGENERATE_SETS))
+def test_host_delaunay_cocircular_is_valid(name):
+    with host_delaunay() as (spatial, _):
+        _delaunay_degenerate(spatial, numpy.asarray, numpy.asarray, name)
+
+
+@needs_cxx
+@pytest.mark.parametrize('check', [_delaunay_errors, _delaunay_duplicates, _delaunay_tolerance],
+                         ids=['errors', 'duplicates', 'tolerance'])
+def test_host_delaunay_edge_cases(check):
+    with host_delaunay() as (spatial, _):
+        check(spatial, numpy.asarray, numpy.asarray)
+
+
+@needs_cxx
+def test_host_delaunay_many_points():
+    pts = DRNG.random((20000, 2))
+    with host_delaunay() as (spatial, _):
+        tri = spatial.Delaunay(pts)
+        assert _tri_set(tri.simplices) == _tri_set(ss.Delaunay(pts).simplices)
+
+
+def test_delaunay_validates_without_gpu():
+    # Validation happens before any device use.
+    for pts, exc in ((numpy.c_[numpy.arange(4.0), numpy.arange(4.0)], csp.QhullError),
+                     (numpy.zeros((0, 2)), ValueError), (numpy.ones((3, 3)), ValueError),
+                     (numpy.array([[0.0, numpy.nan], [1, 0], [0, 1]]), ValueError)):
+        with pytest.raises(exc):
+            csp.Delaunay(pts)
+    with pytest.raises(ValueError):
+        csp.Delaunay(numpy.eye(3)[:, :2], furthest_site=True)
+
+
+def test_delaunay_kernels_compile_with_nvrtc():
+    from cuarray.cuda.compiler import compile_using_nvrtc
+    from cuarray.scipy.spatial import _delaunay_kernels
+    compile_using_nvrtc(_delaunay_kernels.source(), options=_delaunay_kernels.OPTIONS, arch='80')
+
+
+@gpu
+@pytest.mark.parametrize('name', sorted(TRI_SETS))
+def test_gpu_delaunay_matches_scipy(name):
+    _delaunay_against_scipy(csp, cp.asarray, cp.asnumpy, name)
+
+
+@gpu
+@pytest.mark.parametrize('name', sorted(DEGENERATE_SETS))
+def test_gpu_delaunay_cocircular_is_valid(name):
+    _delaunay_degenerate(csp, cp.asarray, cp.asnumpy, name)
+
+
+@gpu
+@pytest.mark.parametrize('check', [_delaunay_errors, _delaunay_duplicates, _delaunay_tolerance],
+                         ids=['errors', 'duplicates', 'tolerance'])
+def test_gpu_delaunay_edge_cases(check):
+    check(csp, cp.asarray, cp.asnumpy)
+
+
+@gpu
+def test_gpu_delaunay_many_queries():
+    pts = DRNG.random((5000, 2))
+    tri = csp.Delaunay(cp.asarray(pts))
+    ref = ss.Delaunay(pts)
+    q = DRNG.random((200000, 2)) * 1.1 - 0.05
+    f = cp.asnumpy(tri.find_simplex(cp.asarray(q)))
+    r = ref.find_simplex(q)
+    numpy.testing.assert_array_equal(f == -1, r == -1)
+    key = {tuple(sorted(s)): i for i, s in enumerate(ref.simplices.tolist())}
+    m = numpy.array([key[tuple(sorted(s))] for s in cp.asnumpy(tri.simplices).tolist()])
+    assert (m[f[f >= 0]] == r[f >= 0]).mean() > 0.999

@@ -56,8 +56,10 @@ def _cplx(r, n=3000, seed=0):
 # - the complex gamma family: log Gamma by the recurrence up to |z| >= 17 and Stirling's series (SciPy does the
 #   same), whose absolute error ~1e-14 is relative to Gamma = exp(log Gamma).
 # - lpmv: the recurrence (integer degree) and the hypergeometric series (non-integer degree, here for x >= -0.5)
-#   cancel where P is small against its terms (2.7e-10 relative at worst measured for non-integer degree; for
-#   x < -0.5 the series converges too slowly and is cut off: not covered, see the report of issue 20).
+#   cancel where P is small against its terms (2.7e-10 relative at worst measured for non-integer degree). For
+#   x < -0.5 the continuation to (1+x)/2 with its logarithmic terms cancels likewise near the zeros of P (an
+#   absolute error up to 3e-12 times max(1, |P|) measured for |v| <= 10): rtol 1e-10 with an atol.
+# - gdtrc / chdtrc with a tiny shape: Q(a, x) ~ a E1(x) for a -> 0, where 1 - P would cancel to noise.
 # - spherical_yn near the zeros of y_n: an absolute error ~1e-17 against |y_n| ~ 1/x.
 CASES = {
     "gammaincinv": (_more.gammaincinv, scipy_special.gammaincinv, lambda: (_u(0.5, 50), _u(0.02, 0.98, seed=1)),
@@ -110,6 +112,12 @@ CASES = {
                                                           _u(-1, 1, seed=2)), "1e-11,1e-12"),
     "lpmv": (_more.lpmv, scipy_special.lpmv, lambda: (numpy.floor(_u(-5, 6)), _u(-10, 10, seed=1),
                                                       _u(-0.5, 1, seed=2)), "1e-9,1e-12"),
+    "lpmv_left": (_more.lpmv, scipy_special.lpmv, lambda: (numpy.floor(_u(-5, 6)), _u(-10, 10, seed=1),
+                                                           _u(-1, -0.5, seed=2)), "1e-10,1e-11"),
+    "gdtrc_tiny": (_more.gdtrc, scipy_special.gdtrc, lambda: (_u(0.1, 5), 10 ** _u(-300, -1, seed=1),
+                                                              _u(1e-6, 2, seed=2)), "1e-12"),
+    "chdtrc_tiny": (_more.chdtrc, scipy_special.chdtrc, lambda: (10 ** _u(-300, 0, seed=1), _u(1e-8, 2.2, seed=2)),
+                    "1e-12"),
     "wright_bessel": (_more.wright_bessel, scipy_special.wright_bessel,
                       lambda: (_u(0, 5), _u(0, 5, seed=1), _u(0, 50, seed=2)), "1e-12"),
     "gamma": (_more.gamma, scipy_special.gamma, lambda: (_cplx(30),), "1e-13"),
@@ -264,6 +272,21 @@ def test_host_edges(hostlib, case):
     numpy.testing.assert_allclose(got, want, rtol=1e-13, equal_nan=True, err_msg=case)
 
 
+# gammaincc(a, x) for tiny a: ~a E1(x) (SciPy's 2.19e-301 at a = 1e-300, x = 1), not the noise of 1 - P.
+GAMMAINCC_TINY = (numpy.concatenate([10 ** _u(-300, 0.1, seed=3), [1e-300, 1e-300, 1e-10, 1e-5, 0.3, 1.0]]),
+                  numpy.concatenate([_u(1e-9, 1.1, seed=4), [1.0, 0.1, 0.5, 1e-5, 0.2, 1.05]]))
+
+
+def test_host_gammaincc_tiny_a():
+    if not host.compiler():
+        pytest.skip("no host C++ compiler")
+    got = host.call(host.library([sp.gammaincc]), sp.gammaincc, *GAMMAINCC_TINY)
+    want = scipy_special.gammaincc(*GAMMAINCC_TINY)
+    assert (got > 0).all()
+    numpy.testing.assert_allclose(got, want, rtol=1e-12)
+    numpy.testing.assert_allclose(got[-6], 2.193839343955203e-301, rtol=1e-13)  # mpmath
+
+
 def test_host_float32_loops(hostlib):
     x = _u(0.1, 10).astype(numpy.float32)
     for name in ("exp1", "expi", "gammaincinv"):
@@ -279,7 +302,8 @@ def _public(case):
     """The public callable a case stands for."""
     return {"lambertw": sp.lambertw, "spherical_yn": sp.spherical_yn,
             "spherical_yn_d": lambda n, x: sp.spherical_yn(n, x, derivative=True), "sph_harm_y": sp.sph_harm_y,
-            "lpmv_int": sp.lpmv}.get(case) or getattr(sp, case)
+            "lpmv_int": sp.lpmv, "lpmv_left": sp.lpmv, "gdtrc_tiny": sp.gdtrc,
+            "chdtrc_tiny": sp.chdtrc}.get(case) or getattr(sp, case)
 
 
 @gpu
@@ -292,6 +316,13 @@ def test_gpu_values(case):
     got = _public(case)(*[cp.asarray(v) for v in a]).get()
     assert got.dtype == numpy.asarray(want).dtype
     _compare(got, want, tol, case)
+
+
+@gpu
+def test_gpu_gammaincc_tiny_a():
+    got = sp.gammaincc(*[cp.asarray(v) for v in GAMMAINCC_TINY]).get()
+    assert (got > 0).all()
+    numpy.testing.assert_allclose(got, scipy_special.gammaincc(*GAMMAINCC_TINY), rtol=1e-12)
 
 
 @gpu

@@ -816,6 +816,19 @@ def nanargmin(a: object, axis: object | None = None, out: object | None = None, 
 
 def _reduce_custom(name: str, preamble: str, acc: str, computes: Sequence[str], out_compute: str, map: str, combine: str, post: str, identity: str, acc_bytes: int, sequential: bool, ins: list, axis: object | None, out_dtype: object) -> Any: ...
 
+def _reduction_axes(axis: object | None, ndim: int) -> list[int]:
+    """
+    The axes of a reduction over `ndim` dimensions, ascending: all for None; AxisError/ValueError as NumPy.
+    """
+
+def _reduction_definition(op: str, in_dtype: object, dtype: object | None = None) -> tuple:
+    """
+    (result dtype, accumulator dtype, map, combine, identity) of a built-in reduction, as the engine runs it.
+    """
+
+def _normalize_axis_tuple(axis: object, ndim: int, allow_duplicate: bool = False) -> list[int]:
+    """NumPy's normalize_axis_tuple (an int or a sequence of ints) as a list."""
+
 def count_nonzero(a: object, axis: object | None = None, *, keepdims: bool = False) -> Any: ...
 
 def ptp(a: object, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> Any: ...

@@ -3,6 +3,7 @@ import operator
 
 import numpy
 
+from cuarray import _core
 from cuarray._core import ndarray
 from cuarray._creation import asarray
 
@@ -71,11 +72,7 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
                              f"{len(window_shape)} window_shape elements and `x.ndim` is {x.ndim}.")
     else:
         # Repeats are allowed here (NumPy normalizes with allow_duplicate=True).
-        axis = tuple(operator.index(a) for a in (axis if numpy.iterable(axis) else (axis,)))
-        for a in axis:
-            if a < -x.ndim or a >= x.ndim:
-                raise numpy.exceptions.AxisError(a, x.ndim)
-        axis = tuple(a % x.ndim for a in axis)
+        axis = tuple(_core._normalize_axis_tuple(tuple(axis) if numpy.iterable(axis) else axis, x.ndim, True))
         if len(window_shape) != len(axis):
             raise ValueError(f"Must provide matching length window_shape and axis; got {len(window_shape)} "
                              f"window_shape elements and {len(axis)} axes elements.")

@@ -27,7 +27,8 @@ def table_loops(path=TABLE):
     out = []
     for block in re.finditer(r"CUARRAY_UFUNC\((\w+), \d+, \d+, \"[^\"]*\", UFUNC_LOOPS\((.*?)\)\)\n", text, re.S):
         for m in re.finditer(r'\{"([^"]+)", "((?:[^"\\]|\\.)*)"\}', block.group(2)):
-            out.append((block.group(1), m.group(1), m.group(2)))
+            # The generator writes "?\?" for "??" (no trigraphs in the C++ source).
+            out.append((block.group(1), m.group(1).replace("\\?", "?"), m.group(2)))
     return out
 
 

@@ -1,6 +1,12 @@
 // Shapes and strides: contiguity flags, broadcasting, axis normalisation, dim_vector storage.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuarray/axis.hpp"
 #include "cuarray/errors.hpp"
 #include "cuarray/shape.hpp"
 
@@ -76,4 +82,44 @@ TEST(Shape, ByteExtentCoversNegativeStrides) {
   EXPECT_EQ(hi, 8);
   byte_extent({2, 0}, {8, 8}, 8, lo, hi);
   EXPECT_EQ(hi, 0);
+}
+
+// The one axis normaliser (cuarray/axis.hpp): NumPy's messages and check orders.
+static std::string error_text(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Axis, ReductionAxesAreAllWhenAbsentAndAscending) {
+  EXPECT_EQ(reduction_axes(std::nullopt, 3), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(reduction_axes(std::nullopt, 0), std::vector<int>{});
+  EXPECT_EQ(reduction_axes(std::vector<int>{-1, 0}, 3), (std::vector<int>{0, 2}));
+}
+
+TEST(Axis, ReductionAxesRangeCheckEveryEntryBeforeRepeats) {
+  // NumPy: np.sum(a, axis=(0, 0, 5)) on 3-d is an AxisError, not the duplicate's ValueError.
+  EXPECT_THROW(reduction_axes(std::vector<int>{0, 0, 5}, 3), axis_error);
+  EXPECT_EQ(error_text([] { reduction_axes(std::vector<int>{0, -3}, 3); }), "duplicate value in 'axis'");
+  EXPECT_EQ(error_text([] { reduction_axes(std::vector<int>{4}, 3); }),
+            "axis 4 is out of bounds for array of dimension 3");
+}
+
+TEST(Axis, NormalizeAxisTupleKeepsOrderAndRefusesRepeats) {
+  EXPECT_EQ(normalize_axis_tuple({2, -3}, 3), (std::vector<int>{2, 0}));
+  EXPECT_EQ(error_text([] { normalize_axis_tuple({1, -2}, 3); }), "repeated axis");
+  EXPECT_EQ(normalize_axis_tuple({1, -2}, 3, true), (std::vector<int>{1, 1}));
+  EXPECT_THROW(normalize_axis_tuple({0, 0, 7}, 3), axis_error);
+}
+
+TEST(Axis, InOrderRulesStopAtTheFirstBadEntry) {
+  axis_rules r;
+  r.repeat_message = "repeated axis in transpose";
+  r.check_in_order = true;
+  // NumPy: a.transpose(0, 0, 5) reports the repeat, a.transpose(0, 5, 0) the range.
+  EXPECT_EQ(error_text([&] { normalize_axes({0, 0, 5}, 3, r); }), "repeated axis in transpose");
+  EXPECT_THROW(normalize_axes({0, 5, 0}, 3, r), axis_error);
 }

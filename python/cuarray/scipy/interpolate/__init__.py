@@ -20,3 +20,5 @@ def _MODULES():
     from cuarray.scipy.interpolate import (_bpoly, _bspline, _fitpack, _interp1d, _ndbspline, _ndgriddata, _polyint,
                                            _ppoly, _rbf, _rgi)
     return (_bpoly, _bspline, _fitpack, _interp1d, _ndbspline, _ndgriddata, _polyint, _ppoly, _rbf, _rgi)
+# Interpolation on a 2-D Delaunay triangulation (triangulation on the host, evaluation on the GPU)
+from cuarray.scipy.interpolate._ndinterp import CloughTocher2DInterpolator, LinearNDInterpolator  # NOQA

@@ -61,3 +61,11 @@ __all__ += ['StateSpace', 'TransferFunction', 'ZerosPolesGain', 'abcd_normalize'
             'dfreqresp', 'dimpulse', 'dlsim', 'dlti', 'dstep', 'freqresp', 'impulse', 'invres', 'invresz', 'lsim',
             'lti', 'place_poles', 'residue', 'residuez', 'ss2tf', 'ss2zpk', 'step', 'tf2ss', 'unique_roots',
             'zpk2ss']
+
+# Elliptic and Bessel IIR design, iirdesign, and least-squares / frequency-sampling / minimum-phase / gammatone FIR
+# design (issue 20 item 5, the last names).
+from cuarray.scipy.signal._filter_design_more import (bessel, besselap, ellip, ellipap, ellipord, firls, firwin2,
+                                                      gammatone, iirdesign, minimum_phase)
+
+__all__ += ['bessel', 'besselap', 'ellip', 'ellipap', 'ellipord', 'firls', 'firwin2', 'gammatone', 'iirdesign',
+            'minimum_phase']

@@ -568,8 +568,7 @@ _FTYPES = {'butter': 'butter', 'butterworth': 'butter', 'cauer': 'ellip', 'ellip
 
 
 def iirfilter(N, Wn, rp=None, rs=None, btype='band', analog=False, ftype='butter', output='ba', fs=None):
-    """IIR digital or analog filter of a given order and type (scipy.signal.iirfilter); butter, cheby1 and
-    cheby2 prototypes (elliptic and Bessel prototypes are not provided and raise ValueError)."""
+    """IIR digital or analog filter of a given order and type (scipy.signal.iirfilter)."""
     fs = _validate_fs(fs, allow_none=True)
     ftype, btype, output = (s.lower() for s in (ftype, btype, output))
     Wn = numpy.asarray(_host(Wn), dtype=float)
@@ -606,7 +605,8 @@ def iirfilter(N, Wn, rp=None, rs=None, btype='band', analog=False, ftype='butter
             raise ValueError("stopband attenuation (rs) must be provided to design an Chebyshev II filter.")
         z, p, k = _cheb2ap(N, rs)
     else:
-        raise ValueError(f"cuarray.scipy.signal.iirfilter: the '{ftype}' prototype is not available")
+        from cuarray.scipy.signal._filter_design_more import _prototype
+        z, p, k = _prototype(kind, ftype, N, rp, rs)
     if not analog:
         if numpy.any(Wn <= 0) or numpy.any(Wn >= 1):
             if fs is not None:
@@ -755,11 +755,14 @@ def _band_stop_obj(wp, ind, passb, stopb, gpass, gstop, kind):
         GSTOP = 10 ** (0.1 * abs(gstop))
         GPASS = 10 ** (0.1 * abs(gpass))
         return numpy.arccosh(numpy.sqrt((GSTOP - 1.0) / (GPASS - 1.0))) / numpy.arccosh(nat)
+    if kind == 'ellip':
+        from cuarray.scipy.signal._filter_design_more import _ellip_ratio
+        return _ellip_ratio(nat, gpass, gstop)
     raise ValueError(f"Incorrect type: {kind}")
 
 
 def band_stop_obj(wp, ind, passb, stopb, gpass, gstop, type):
-    """Band-stop objective function for order minimization (scipy.signal.band_stop_obj); butter and cheby."""
+    """Band-stop objective function for order minimization (scipy.signal.band_stop_obj)."""
     return _band_stop_obj(wp, ind, numpy.asarray(_host(passb), float), numpy.asarray(_host(stopb), float),
                           gpass, gstop, type)
 

@@ -577,6 +577,66 @@ __device__ double cas_sph_yn(long long n, double x, bool deriv) {
 }
 
 // ---- associated Legendre functions --------------------------------------------------------------------------------
+// Non-integer degree, m >= 0. Right of x = -0.5: the hypergeometric series in z = (1 - x)/2 <= 3/4 (DLMF 14.3.1):
+// P_v^m(x) = (-1)^m Gamma(v+m+1)/(Gamma(v-m+1) 2^m m!) (1-x^2)^(m/2) 2F1(m-v, m+v+1; m+1; z).
+__device__ double cas_lpmv_right(int m, double v, double x) {
+  double z = 0.5 * (1.0 - x);
+  double a = m - v, bb = m + v + 1.0, cc = m + 1.0;
+  double t = 1.0, s = 1.0;
+  for (int k = 0; k < 100000; ++k) {
+    t *= (a + k) * (bb + k) / ((cc + k) * (k + 1.0)) * z;
+    s += t;
+    if (fabs(t) < CAS_EPS * 0.1 * fabs(s)) break;
+  }
+  double w = pow((1.0 - x) * (1.0 + x), 0.5 * m);
+  // (-1)^m Gamma(v+m+1) / (Gamma(v-m+1) 2^m m!) = (-1)^m prod_{k=1}^{m} (v+k)(v-k+1) / (2^m m!)
+  double pre = 1.0;
+  for (int k = 1; k <= m; ++k) pre *= -(v + k) * (v - k + 1.0) / (2.0 * k);
+  return pre * w * s;
+}
+// Left of x = -0.5 that series (z > 3/4, divergent at x = -1) is replaced by its continuation to 1 - z = (1+x)/2
+// < 1/4. There c - a - b = -m is an integer, the degenerate case with logarithms (A&S 15.3.10 for m = 0, 15.3.12
+// for m >= 1); with the gamma factors combined through the reflection formula (a - m = -v, b - m = v + 1):
+//   P = (1-x^2)^(m/2) [ -(m-1)! sin(pi v)/(pi 2^m) w^-m sum_{n<m} (-v)_n (v+1)_n / (n! (1-m)_n) w^n
+//       + sin(pi v)/pi prod_{k<=m} (v+k)(v-k+1)/2 sum_n (a)_n (b)_n / (n! (n+m)!) w^n
+//         (ln w - psi(n+1) - psi(n+m+1) + psi(a+n) + psi(b+n)) ],  w = (1+x)/2, a = m-v, b = m+v+1.
+__device__ double cas_lpmv_left(int m, double v, double x) {
+  double w = 0.5 * (1.0 + x);
+  double a = m - v, b = m + v + 1.0;
+  double sv = sin(CAS_PI * v) / CAS_PI, lw = log(w);
+  double fin = 0.0;
+  if (m > 0) {
+    double t = 1.0, fact = 1.0;
+    for (int n = 0; n < m; ++n) {
+      fin += t;
+      if (n < m - 1) t *= (a - m + n) * (b - m + n) / ((n + 1.0) * (1.0 - m + n)) * w;
+    }
+    for (int k = 2; k < m; ++k) fact *= k;
+    fin *= -fact * sv / (pow(2.0, m) * pow(w, m));
+  }
+  double pref = 1.0, t = 1.0;
+  for (int k = 1; k <= m; ++k) {
+    pref *= (v + k) * (v - k + 1.0) / 2.0;
+    t /= k;
+  }
+  // The digammas by psi(y+1) = psi(y) + 1/y, except psi(a+n) left of 1, where a+n may pass close to a pole of
+  // psi and the recurrence would carry that pole's large value (b = m + v + 1 > 0 as v > -1).
+  double p1 = -CAS_EULER, pm = -CAS_EULER, pa = cas_digamma(a), pb = cas_digamma(b);
+  for (int k = 1; k <= m; ++k) pm += 1.0 / k;
+  double acc = 0.0;
+  for (int n = 0; n < 100000; ++n) {
+    if (a + n < 1.0) pa = cas_digamma(a + n);
+    double term = t * (lw - p1 - pm + pa + pb);
+    acc += term;
+    if (n > 2 && fabs(term) < 1e-17 * fabs(acc) && fabs(t) < 1e-17 * fabs(acc)) break;
+    t *= (a + n) * (b + n) / ((n + 1.0) * (n + m + 1.0)) * w;
+    p1 += 1.0 / (n + 1.0);
+    pm += 1.0 / (n + m + 1.0);
+    pa += 1.0 / (a + n);
+    pb += 1.0 / (b + n);
+  }
+  return pow((1.0 - x) * (1.0 + x), 0.5 * m) * (fin + sv * pref * acc);
+}
 // P_v^m(x) with the Condon-Shortley phase. Integer degree: the upward recurrence in the degree from P_m^m.
 // Otherwise the hypergeometric series (DLMF 14.3.1): P_v^m(x) = (-1)^m Gamma(v+m+1)/(Gamma(v-m+1) 2^m m!)
 // (1-x^2)^(m/2) 2F1(m-v, m+v+1; m+1; (1-x)/2).
@@ -612,19 +672,7 @@ __device__ double cas_lpmv(double md, double v, double x) {
   }
   if (x == 1.0) return m == 0 ? 1.0 : 0.0;
   if (x == -1.0) return m == 0 ? -cas_inf() : cas_nan();
-  double z = 0.5 * (1.0 - x);
-  double a = m - v, bb = m + v + 1.0, cc = m + 1.0;
-  double t = 1.0, s = 1.0;
-  for (int k = 0; k < 100000; ++k) {
-    t *= (a + k) * (bb + k) / ((cc + k) * (k + 1.0)) * z;
-    s += t;
-    if (fabs(t) < CAS_EPS * 0.1 * fabs(s)) break;
-  }
-  double w = pow((1.0 - x) * (1.0 + x), 0.5 * m);
-  // (-1)^m Gamma(v+m+1) / (Gamma(v-m+1) 2^m m!) = (-1)^m prod_{k=1}^{m} (v+k)(v-k+1) / (2^m m!)
-  double pre = 1.0;
-  for (int k = 1; k <= m; ++k) pre *= -(v + k) * (v - k + 1.0) / (2.0 * k);
-  double r = sgnm * pre * w * s;
+  double r = sgnm * (x < -0.5 ? cas_lpmv_left(m, v, x) : cas_lpmv_right(m, v, x));
   if (neg) {
     // P_v^-m = (-1)^m Gamma(v-m+1)/Gamma(v+m+1) P_v^m
     double f = 1.0;

@@ -1,0 +1,81 @@
+// The engines' launch configuration (block sizes, grid caps, work per thread, split rules), apart from dispatch.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "src/engine/kernel.hpp"
+
+namespace cuarray::jit {
+
+// Note [launch policy]
+// As CUB keeps its tuning policies apart from its dispatch code, the numbers that shape a launch live here
+// and the engines ask for them: the generators print some of them into the kernel source (block sizes,
+// lanes, the unroll depth), so a change here changes the generated code, and with it the disk cache key.
+// The numbers are the ones the engines were tuned with; retune them here, with the benchmarks on a GPU.
+
+/// Multiprocessor count of `device`, cached per thread: launches ask for it on every call and
+/// device_sm_count() takes a lock.
+inline int sm_count(int device) {
+  thread_local int counts[64] = {};
+  if (device < 0 || device >= 64) return device_sm_count(device);
+  int& c = counts[device];
+  if (!c) c = device_sm_count(device);
+  return c;
+}
+
+/// The elementwise engine's grid-stride loop (Note [vectorised flat loop] in elementwise.cpp).
+struct elementwise_policy {
+  static constexpr unsigned block_threads = 256;
+  /// Grid cap per multiprocessor: beyond it each thread loops over more items.
+  static constexpr std::int64_t max_blocks_per_sm = 32;
+  /// Bytes of the widest array operand each thread moves per step in the vectorised flat loop.
+  static constexpr int vector_bytes = 16;
+  /// The vectorised loop is used only when there are at least this many vectors' worth of elements.
+  static constexpr std::int64_t min_vectors = 4;
+
+  /// Blocks for `items` thread work items (elements, or vectors in the vectorised loop).
+  static unsigned grid(std::int64_t items, int device) {
+    std::int64_t want = (items + block_threads - 1) / block_threads;
+    std::int64_t cap = static_cast<std::int64_t>(sm_count(device)) * max_blocks_per_sm;
+    return static_cast<unsigned>(std::max<std::int64_t>(1, std::min(want, cap)));
+  }
+};
+
+/// The reduction engine's thread mappings and split passes (Note [reduction kernels] in reduction.cpp).
+struct reduction_policy {
+  static constexpr int block_threads = 256;
+  /// Rows mapping with many outputs: one warp per output.
+  static constexpr int row_group_small = 32;
+  /// Columns mapping: consecutive outputs per block, and lanes per output along the reduced axes.
+  static constexpr int column_outputs = 32;
+  static constexpr int column_lanes = 8;
+  static_assert(column_outputs * column_lanes == block_threads, "the columns mapping fills the block");
+  /// Loads each thread issues before combining them (memory parallelism).
+  static constexpr int unroll = 4;
+  /// The grid should reach this many blocks per multiprocessor; splitting the reduced range gets it there.
+  static constexpr int target_blocks_per_sm = 8;
+  /// A split must leave each lane at least this many elements.
+  static constexpr std::int64_t min_items_per_lane = 16;
+  static constexpr std::int64_t max_splits = 1024;
+
+  /// Blocks the grid should reach on `device`.
+  static int target_blocks(int device) { return sm_count(device) * target_blocks_per_sm; }
+
+  /// Group size of the rows mapping for `outputs` outputs: a warp when they alone fill the GPU twice,
+  /// else the whole block per output.
+  static int row_group(std::int64_t outputs, int target) {
+    return outputs >= 2 * static_cast<std::int64_t>(target) ? row_group_small : block_threads;
+  }
+
+  /// Splits of the reduced range (length `reduced`) for `blocks` blocks of `lanes` lanes per output: enough
+  /// to reach `target` blocks, but never so many that a lane gets fewer than min_items_per_lane elements.
+  static std::int64_t splits(std::int64_t blocks, std::int64_t reduced, std::int64_t lanes, int target) {
+    if (blocks >= target) return 1;
+    std::int64_t s = (target + blocks - 1) / blocks;
+    s = std::min<std::int64_t>(s, std::max<std::int64_t>(1, reduced / (lanes * min_items_per_lane)));
+    return std::min<std::int64_t>(s, max_splits);
+  }
+};
+
+}  // namespace cuarray::jit
