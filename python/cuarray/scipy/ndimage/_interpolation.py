@@ -31,33 +31,8 @@ def _mode(mode):
 
 
 def _output(output, input, shape, complex_output):
-    """(dtype, array or None) for ``output=`` with SciPy's rules (_ni_support._get_output) for a result of
-    ``shape``."""
-    shape = tuple(shape)
-    if output is None:
-        if complex_output:
-            return numpy.promote_types(input.dtype, numpy.complex64), None
-        return input.dtype, None
-    if isinstance(output, (type, numpy.dtype)):
-        dt = numpy.dtype(output)
-        if complex_output and dt.kind != 'c':
-            warnings.warn("promoting specified output dtype to complex", stacklevel=4)
-            dt = numpy.promote_types(dt, numpy.complex64)
-        return dt, None
-    if isinstance(output, str):
-        dt = numpy.dtype(output)
-        if complex_output and dt.kind != 'c':
-            raise RuntimeError("output must have complex dtype")
-        if not issubclass(dt.type, numpy.number):
-            raise RuntimeError("output must have numeric dtype")
-        return dt, None
-    if not isinstance(output, _util._core.ndarray):
-        raise TypeError(f"output must be None, a dtype or a cuarray.ndarray, not {type(output).__name__}")
-    if output.shape != shape:
-        raise RuntimeError("output shape not correct")
-    if complex_output and output.dtype.kind != 'c':
-        raise RuntimeError("output must have complex dtype")
-    return output.dtype, output
+    """(dtype, array or None) for ``output=`` and a result of ``shape`` (the filters' rule in _util)."""
+    return _util.output_dtype(output, input, complex_output, shape)
 
 
 def _real_dtype(dt, what="data type not supported"):

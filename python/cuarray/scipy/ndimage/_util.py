@@ -116,9 +116,9 @@ def expand_mode(ndim, axes, mode):
     return mode
 
 
-def output_dtype(output, input, complex_output=False):
+def output_dtype(output, input, complex_output=False, shape=None):
     """(dtype, array or None) for ``output=``: None (input's dtype), a dtype or type, a dtype string, or an
-    array of input's shape (SciPy's rules and exceptions)."""
+    array of the result's ``shape`` (default: input's; SciPy's rules and exceptions)."""
     if output is None:
         if complex_output:
             return numpy.promote_types(input.dtype, numpy.complex64), None
@@ -139,7 +139,7 @@ def output_dtype(output, input, complex_output=False):
         return dt, None
     if not isinstance(output, _core.ndarray):
         raise TypeError(f"output must be None, a dtype or a cuarray.ndarray, not {type(output).__name__}")
-    if output.shape != input.shape:
+    if output.shape != (input.shape if shape is None else tuple(shape)):
         raise RuntimeError("output shape not correct")
     if complex_output and output.dtype.kind != 'c':
         raise RuntimeError("output must have complex dtype")
