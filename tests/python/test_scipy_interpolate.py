@@ -9,6 +9,7 @@ import warnings
 
 import numpy
 import pytest
+import scipy
 import scipy.interpolate as si
 
 import cuarray as cp
@@ -514,11 +515,22 @@ def _cases2():
 
 CASES2 = _cases2()
 IDS2 = [c[0] for c in CASES2]
+# These fits run out of FITPACK's first knot storage (or change the smoothing factor), so FITPACK's continued
+# search (iopt=1) decides the knots. SciPy 1.18 runs it with a fresh work array, which restarts the search;
+# earlier releases continued from the saved residual sums. cuarray follows 1.18.
+_CONTINUED = {f'UnivariateSpline-{k}-0.05' for k in (2, 3, 4, 5)} | {'UnivariateSpline-set_smoothing_factor'}
+_SCIPY_1_18 = tuple(int(v) for v in scipy.__version__.split('.')[:2]) >= (1, 18)
+
+
+def _skip_old_continuation(case):
+    if case[0] in _CONTINUED and not _SCIPY_1_18:
+        pytest.skip("SciPy < 1.18 continues FITPACK's knot search from saved state; cuarray follows 1.18")
 
 
 @needs_cxx
 @pytest.mark.parametrize('case', CASES2, ids=IDS2)
 def test_host_emulated_matches_scipy_more(case):
+    _skip_old_continuation(case)
     _, fn, tol = case
     with host_modules() as (_, _, interp), warnings.catch_warnings():
         warnings.simplefilter('ignore')
@@ -529,6 +541,7 @@ def test_host_emulated_matches_scipy_more(case):
 @gpu
 @pytest.mark.parametrize('case', CASES2, ids=IDS2)
 def test_gpu_matches_scipy_more(case):
+    _skip_old_continuation(case)
     _, fn, tol = case
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')

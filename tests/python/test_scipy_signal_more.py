@@ -292,7 +292,14 @@ def _compare(got, want, tol, tag):
         numpy.testing.assert_array_equal(g, w, err_msg=tag)
 
 
+# SciPy 1.18 changed minimum_phase's homomorphic fold (the bin at n_fft // 2 is 1 for even n_fft, 2 for odd);
+# cuarray follows 1.18, so the homomorphic cases are compared only against SciPy >= 1.18.
+_SCIPY_MIN_PHASE_FOLD = tuple(int(v) for v in __import__('scipy').__version__.split('.')[:2]) >= (1, 18)
+
+
 def _run(m, fn, dev, tol, cid):
+    if cid.startswith('minimum_phase') and '-hil-' not in cid and not _SCIPY_MIN_PHASE_FOLD:
+        pytest.skip('SciPy < 1.18 folds the cepstrum differently at n_fft // 2; cuarray follows 1.18')
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         want = fn(ss, lambda a: a)

@@ -539,8 +539,10 @@ class UnivariateSpline:
             self._state = None
             self._set_tck(numpy.zeros(2 * self._k + 2), numpy.zeros(2 * self._k + 2), 0.0, 10)
             return
-        st = _curfit(iopt, self._x, self._y, self._w, self._xb, self._xe, self._k, s, nest,
-                     state=getattr(self, '_state', None), tknots=tknots)
+        # SciPy >= 1.18 calls FITPACK's curfit with a fresh work array on a continued search (iopt=1), so the
+        # saved residual sums are zero and fpcurf restarts the knot search from the polynomial: no state passes.
+        st = _curfit(iopt, self._x, self._y, self._w, self._xb, self._xe, self._k, s, nest, state=None,
+                     tknots=tknots)
         self._state = st
         self._nest = nest
         self._lsq = iopt < 0
@@ -659,7 +661,7 @@ class UnivariateSpline:
         return UnivariateSpline._from_tck(_cp.asnumpy(d.t), _cp.asnumpy(d.c), d.k, self.ext)
 
     def set_smoothing_factor(self, s):
-        """Continue the knot search with a new smoothing factor (from the current knots, as FITPACK's iopt=1)."""
+        """A new smoothing factor: FITPACK's iopt=1 as SciPy >= 1.18 runs it (the knot search restarts)."""
         if self._lsq or self._state is None:
             warnings.warn("smoothing factor unchanged for LSQ spline with fixed knots", stacklevel=2)
             return

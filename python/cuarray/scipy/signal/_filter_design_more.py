@@ -475,14 +475,13 @@ def firwin2(numtaps, freq, gain, *, nfreqs=None, window='hamming', antisymmetric
     return _cp.asarray(out)
 
 
-def _dhtm(mag):
+def _dhtm(mag, fft):
     """Minimum-phase impulse response of a magnitude response by the discrete Hilbert transform of its log."""
     n = mag.shape[0]
     sig = numpy.zeros(n)
     mid = n // 2
     sig[1:mid] = 1
     sig[mid + 1:] = -1
-    fft = numpy.fft
     return fft.ifft(mag * numpy.exp(fft.fft(sig * fft.ifft(numpy.log(mag))))).real
 
 
@@ -511,7 +510,12 @@ def minimum_phase(h, method='homomorphic', n_fft=None, *, half=True):
     n_fft = int(n_fft)
     if n_fft < h.shape[0]:
         raise ValueError(f'n_fft must be at least len(h)=={len(h)}')
-    fft = numpy.fft
+    # The Hilbert method takes the log of a response lifted to touch zero, so its result depends on the FFT's
+    # last-bit rounding: use SciPy's FFT (as SciPy does) where SciPy is installed.
+    try:
+        import scipy.fft as fft
+    except ImportError:
+        fft = numpy.fft
     if method == 'hilbert':
         w = numpy.arange(n_fft, dtype=numpy.float64) * (2 * numpy.pi / n_fft * n_half)
         H = (fft.fft(h, n_fft) * numpy.exp(1j * w)).real
@@ -520,7 +524,7 @@ def minimum_phase(h, method='homomorphic', n_fft=None, *, half=True):
         # Lift and scale the zero-phase response to a non-negative one whose square root is the magnitude.
         S = 4. / (numpy.sqrt(1 + dp + ds) + numpy.sqrt(1 - dp + ds)) ** 2
         H = numpy.sqrt((H + ds) * S) + 1e-10
-        hmin = _dhtm(H)
+        hmin = _dhtm(H, fft)
     else:
         mag = numpy.abs(fft.fft(h, n_fft))
         mag = mag + 1e-7 * mag[mag > 0].min()            # keeps log finite at zeros of the response
@@ -533,8 +537,9 @@ def minimum_phase(h, method='homomorphic', n_fft=None, *, half=True):
         fold[0] = 1
         stop = n_fft // 2
         fold[1:stop] = 2
-        if n_fft % 2:
-            fold[stop] = 1
+        # The bin at n_fft // 2: 1 for even n_fft (the Nyquist bin), 2 for odd; SciPy >= 1.18's rule (earlier
+        # releases zeroed the Nyquist bin of an even transform and halved the last positive bin of an odd one).
+        fold[stop] = 1 + n_fft % 2
         hmin = fft.ifft(numpy.exp(fft.fft(cep * fold))).real
     n_out = (n_half + h.shape[0] % 2) if half else h.shape[0]
     return _cp.asarray(hmin[:n_out].astype(numpy.float32 if single else numpy.float64))
