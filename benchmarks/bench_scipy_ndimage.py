@@ -96,12 +96,19 @@ def _interp_run(lib: Backend, cfg: Config, call: Any, check: Any) -> Stats:
     a = _dev(lib, x)
     ndi = _ndimage(lib)
     fn = lambda: call(ndi, a)  # noqa: E731
+    note = None
     if cfg.first_round:
         import scipy.ndimage as sndi
         got, want = check(sndi, x, fn())
-        if not np.allclose(_host(lib, got), want, rtol=1e-4, atol=1e-4):
-            raise AssertionError(f"{lib.name}: result differs from scipy.ndimage")
-    return time_gpu(fn, lib, n_warmup=3, n_repeat=cfg.reps(20, 5))
+        g = _host(lib, got)
+        if not np.allclose(g, want, rtol=1e-4, atol=1e-4):
+            # cuarray must match; a peer that does not is still timed, with its error recorded next to the ratio.
+            if lib.name == "cuarray":
+                raise AssertionError(f"{lib.name}: result differs from scipy.ndimage")
+            note = f"result differs from scipy.ndimage: max abs error {float(np.max(np.abs(g - want))):.3g}"
+    st = time_gpu(fn, lib, n_warmup=3, n_repeat=cfg.reps(20, 5))
+    st.note = note or st.note
+    return st
 
 
 @case("ndimage_map_coordinates_order3_4096^2_f32_2^22pts", target=_T, libs=LIBS, heavy=True, key=True)

@@ -68,13 +68,20 @@ def _lfilter(lib: Backend, cfg: Config, dtype: Any) -> Stats:
     else:
         bd, ad = b.astype(dtype), a.astype(dtype)
     fn = lambda: sig.lfilter(bd, ad, xd)  # noqa: E731
+    note = None
     if cfg.first_round:
         got = _host(lib, fn())
         n = 1 << 16
         want = ss.lfilter(b.astype(dtype), a.astype(dtype), x[:n])
         if got.dtype != np.dtype(dtype) or not np.allclose(got[:n], want, rtol=1e-3, atol=1e-3):
-            raise AssertionError(f"{lib.name}: lfilter differs from scipy.signal.lfilter")
-    return time_gpu(fn, lib, n_warmup=2, n_repeat=cfg.reps(20, 5))
+            # cuarray must match; a peer that does not is still timed, with its error recorded next to the ratio.
+            if lib.name == "cuarray":
+                raise AssertionError(f"{lib.name}: lfilter differs from scipy.signal.lfilter")
+            err = float(np.max(np.abs(got[:n].astype(np.float64) - want)))
+            note = f"{got.dtype} result differs from scipy.signal.lfilter: max abs error {err:.3g}"
+    st = time_gpu(fn, lib, n_warmup=2, n_repeat=cfg.reps(20, 5))
+    st.note = note or st.note
+    return st
 
 
 @case("signal_lfilter_butter4_2^24_f32", target=_T, libs=LIBS, heavy=True, key=True)
