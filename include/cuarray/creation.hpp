@@ -17,6 +17,9 @@ array full(const shape_t& shape, double value, dtype t = float64, order o = orde
 /// `_like` forms: shape and dtype of `a` unless given; order K keeps `a`'s axis order.
 array empty_like(const array& a, order o = order::K);
 array empty_like(const array& a, dtype t, order o = order::K);
+/// An uninitialised dense array of `shape` on the current device whose axes are ordered as `strides` order them
+/// (NumPy's order 'K' of a copy: the axis of the largest stride outermost); `strides` may be any, even overlapping.
+array empty_like_strides(const shape_t& shape, const strides_t& strides, dtype t);
 array zeros_like(const array& a, order o = order::K);
 array ones_like(const array& a, order o = order::K);
 array full_like(const array& a, const scalar& value, order o = order::K);

@@ -11,6 +11,7 @@
 #include "cuarray/errors.hpp"
 #include "cuarray/event.hpp"
 #include "cuarray/fft.hpp"
+#include "cuarray/fft_plan.hpp"
 #include "cuarray/graph.hpp"
 #include "cuarray/indexing.hpp"
 #include "cuarray/index_funcs.hpp"

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "common.hpp"
-#include "src/core/internal.hpp"
 
 namespace cuarray::py {
 
@@ -311,7 +310,7 @@ nb::object from_numpy(nb::handle host, nb::handle order_obj, bool packed) {
   bool c = buf.c_contiguous(), f = buf.f_contiguous();
   if (c) host_strides = contiguous_strides(shape, itemsize(t), order::C);
   else if (f) host_strides = contiguous_strides(shape, itemsize(t), order::F);
-  array raw = detail::new_array(t, shape, host_strides, current_device());
+  array raw = empty_like_strides(shape, host_strides, t);
   if (raw.size() > 0) {
     nb::gil_scoped_release release;
     activate_device(raw.device());

@@ -55,6 +55,11 @@ array empty_like(const array& a, dtype t, order o) {
   return new_array(t, a.shape(), strides, current_device());
 }
 
+array empty_like_strides(const shape_t& shape, const strides_t& strides, dtype t) {
+  if (strides.size() != shape.size()) throw value_error("strides must have one entry per dimension");
+  return new_array(t, shape, strides_like(shape, strides, itemsize(t)), current_device());
+}
+
 array zeros_like(const array& a, order o) {
   array out = empty_like(a, o);
   out.fill(scalar::from_int(0, out.type()));
