@@ -244,6 +244,41 @@ def test_construction_functions():
 
 
 @gpu
+@pytest.mark.parametrize('dtypes', [(numpy.float32, numpy.float32), (numpy.float32, numpy.float64),
+                                    (numpy.complex64, numpy.float64)])
+def test_compressed_stacks_match_scipy(dtypes):
+    """vstack of CSR blocks and hstack of CSC blocks take the concatenating path: SciPy's format, dtype, values,
+    sorted indices; blocks with no rows or no entries; and SciPy's error for mismatched shapes."""
+    d1, d2 = dtypes
+    s1, s2 = _scipy(5, 7, d1, 'csr'), _scipy(4, 7, d2, 'csr', seed=4)
+    empty_rows, no_entries = ss.csr_matrix((0, 7), dtype=d1), ss.csr_matrix((3, 7), dtype=d2)
+    for blocks in ([s1, s2], [s1, empty_rows, s2], [no_entries, s1], [s1]):
+        got = sp.vstack([sp.csr_matrix(b) for b in blocks])
+        want = ss.vstack(blocks)
+        assert got.format == want.format == 'csr' and got.dtype == want.dtype and got.shape == want.shape
+        _close(got, want, numpy.dtype(want.dtype).type)
+        assert got.has_sorted_indices
+        numpy.testing.assert_array_equal(cp.asnumpy(got.indptr), want.indptr)
+        gotc = sp.hstack([sp.csc_matrix(b.T) for b in blocks])
+        wantc = ss.hstack([b.T.tocsc() for b in blocks])
+        assert gotc.format == wantc.format == 'csc' and gotc.shape == wantc.shape
+        _close(gotc, wantc, numpy.dtype(wantc.dtype).type)
+    got = sp.vstack([sp.csr_matrix(s1), sp.csr_matrix(s2)], dtype=numpy.complex128)
+    assert got.dtype == numpy.complex128
+    _close(got, ss.vstack([s1, s2], dtype=numpy.complex128), numpy.complex128)
+    # Formats SciPy picks for other all-compressed grids, and COO once a block is missing.
+    a1, a2 = sp.csr_matrix(s1), sp.csr_matrix(_scipy(5, 3, d2, 'csr', seed=2))
+    assert sp.hstack([a1, a2]).format == ss.hstack([s1, a2.get()]).format
+    assert sp.vstack([a1.tocsc(), sp.csc_matrix(s2)]).format == ss.vstack([s1.tocsc(), s2.tocsc()]).format
+    assert sp.bmat([[a1, None], [None, a2]]).format == ss.bmat([[s1, None], [None, a2.get()]]).format
+    assert sp.vstack([a1, a2], format='coo').format == 'coo'
+    with pytest.raises(ValueError):
+        sp.vstack([a1, a2])
+    with pytest.raises(ValueError):
+        sp.hstack([a1.tocsc(), sp.csc_matrix(s2)])
+
+
+@gpu
 @pytest.mark.parametrize('fmt', FORMATS)
 def test_npz_round_trip(fmt):
     s = _scipy(3, 4, numpy.float64, fmt)

@@ -157,6 +157,15 @@ def bmat(blocks, format=None, dtype=None):
         raise ValueError('blocks must be 2-D')
     M, N = grid.shape
     is_array = _is_array_input(*[b for b in grid.flat if b is not None])
+    stacked = _compressed_stack(grid, format, dtype, is_array)
+    if stacked is not None:
+        return stacked
+    present = [b for b in grid.flat if b is not None]
+    if format is None and present and len(present) == grid.size:
+        # SciPy returns the blocks' compressed format when every block has it (its fast paths), COO otherwise.
+        for f in ('csr', 'csc'):
+            if all(issparse(b) and b.format == f for b in present):
+                format = f
     heights = numpy.zeros(M, dtype=numpy.int64)
     widths = numpy.zeros(N, dtype=numpy.int64)
     hset = numpy.zeros(M, dtype=bool)
@@ -196,6 +205,44 @@ def bmat(blocks, format=None, dtype=None):
     coo = _cls('coo', is_array)._from_arrays(xp.concatenate(vals), xp.concatenate(rows).astype(idt),
                                              xp.concatenate(cols).astype(idt), shape, None)
     return coo.asformat(format)
+
+
+def _compressed_stack(grid, format, dtype, is_array):
+    """SciPy's fast path of bmat: a single column of CSR blocks (vstack) or a single row of CSC blocks (hstack),
+    result format None or the blocks' own, is the concatenation of their data and indices with shifted indptrs:
+    no COO triplets and no sort, so the result costs its own size in memory and one pass in time."""
+    M, N = grid.shape
+    if M == 0 or N == 0 or (M > 1 and N > 1):
+        return None
+    blocks = list(grid.flat)
+    if any(b is None for b in blocks):
+        return None
+    fmt = 'csr' if N == 1 else 'csc'
+    if M == 1 and N == 1 and issparse(blocks[0]) and blocks[0].format == 'csc':
+        fmt = 'csc'
+    if format not in (None, fmt) or not all(issparse(b) and b.format == fmt for b in blocks):
+        return None
+    axis = 1 if fmt == 'csr' else 0  # the axis every block must share (columns of a vstack, rows of an hstack)
+    other = blocks[0].shape[axis]
+    if any(b.shape[axis] != other for b in blocks):
+        raise ValueError(f'incompatible dimensions for axis {axis}')
+    majors = [b.shape[1 - axis] for b in blocks]
+    n_major = int(sum(majors))
+    nnz = [int(b.indptr[-1]) if b.indptr.size else 0 for b in blocks]
+    total = int(sum(nnz))
+    dt = _util.coerce_dtype(numpy.result_type(*[b.dtype for b in blocks]) if dtype is None else dtype)
+    idt = _util.index_dtype(maxval=max(n_major, other, total))
+    data = xp.concatenate([b.data[:n].astype(dt, copy=False) for b, n in zip(blocks, nnz)])
+    indices = xp.concatenate([b.indices[:n].astype(idt, copy=False) for b, n in zip(blocks, nnz)])
+    parts, offset = [], 0
+    for b, n, last in zip(blocks, nnz, range(len(blocks) - 1, -1, -1)):
+        p = b.indptr if last == 0 else b.indptr[:-1]
+        parts.append(p.astype(idt) + offset)
+        offset += n
+    indptr = xp.concatenate(parts)
+    canonical = True if all(getattr(b, '_canonical', None) for b in blocks) else None
+    shape = (n_major, other) if fmt == 'csr' else (other, n_major)
+    return _cls(fmt, is_array)._from_arrays(data, indices, indptr, shape, canonical)
 
 
 def _check_blocks(blocks):
