@@ -1,5 +1,5 @@
-// Device extras of cuarray.cuda: the library handles CuPy's Device exposes (cublas_handle, cusparse_handle, as
-// integers) and the NVRTC call under cuarray.cuda.compiler.compile_using_nvrtc.
+// Device extras of cuarray.cuda: the library handles CuPy's Device exposes (cublas_handle, cusolver_handle,
+// cusparse_handle, as integers) and the NVRTC call under cuarray.cuda.compiler.compile_using_nvrtc.
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -14,12 +14,16 @@
 namespace cuarray::sparse {
 std::uintptr_t cusparse_handle(int device);  // src/sparse/cusparse.cpp
 }
+namespace cuarray::detail::cusolver {
+std::uintptr_t device_handle(int device);  // src/linalg/cusolver.cpp
+}
 
 namespace cuarray::py {
 
 void init_device_handles(nb::module_& m) {
   m.def("_cublas_handle", &detail::cublas_handle, nb::arg("device"));
   m.def("_cusparse_handle", &sparse::cusparse_handle, nb::arg("device"));
+  m.def("_cusolver_handle", &detail::cusolver::device_handle, nb::arg("device"));
   // (image bytes, lowered names in the order of name_expressions, NVRTC's log). `options` go to NVRTC as they
   // are (the caller adds -arch); no default -std is added beyond effective_options' own.
   m.def("_nvrtc_compile", [](const std::string& source, const std::string& filename,

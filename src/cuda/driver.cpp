@@ -39,6 +39,20 @@ CUresult dry_launch(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned
   return CUDA_SUCCESS;
 }
 
+CUresult dry_launch_ex(const CUlaunchConfig*, CUfunction, void**, void**) { return CUDA_SUCCESS; }
+
+/// The driver's address of `name`, or nullptr where it lacks it (a function cuarray can do without).
+void* optional_entry_point(const char* name) {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult status{};
+  cudaError_t st = cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &status);
+  if (st != cudaSuccess || status != cudaDriverEntryPointSuccess) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  return p;
+}
+
 }  // namespace
 
 const driver_api& driver() {
@@ -57,6 +71,13 @@ const driver_api& driver() {
         {"cuGetErrorName", api.cuGetErrorName},           {"cuGetErrorString", api.cuGetErrorString},
     };
     detail::resolve_symbols(table, query_entry_point);
+    api.cuLaunchKernelEx = reinterpret_cast<decltype(api.cuLaunchKernelEx)>(optional_entry_point("cuLaunchKernelEx"));
+    int version = 0;
+    if (cudaDriverGetVersion(&version) != cudaSuccess) {
+      (void)cudaGetLastError();
+      version = 0;
+    }
+    api.driver_version = version;
   });
   ready.store(&api, std::memory_order_release);
   return api;
@@ -65,7 +86,9 @@ const driver_api& driver() {
 void set_dry_launches(bool on) {
   driver();
   static const auto real = g_api.cuLaunchKernel;
+  static const auto real_ex = g_api.cuLaunchKernelEx;
   g_api.cuLaunchKernel = on ? dry_launch : real;
+  if (real_ex) g_api.cuLaunchKernelEx = on ? dry_launch_ex : real_ex;
 }
 
 void check(CUresult r, const char* call) {

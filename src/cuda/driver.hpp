@@ -21,14 +21,18 @@ struct driver_api {
   CUresult (*cuFuncSetAttribute)(CUfunction, CUfunction_attribute, int);
   CUresult (*cuGetErrorName)(CUresult, const char**);
   CUresult (*cuGetErrorString)(CUresult, const char**);
+  /// nullptr where the driver lacks it (before CUDA 12.0): launches then go through cuLaunchKernel.
+  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig*, CUfunction, void**, void**);
+  /// The driver's CUDA version (12030 for 12.3), read once with the table.
+  int driver_version;
 };
 
 /// The driver functions (resolved once); throws no_device_error without a driver.
 const driver_api& driver();
 
-/// Diagnostics only (tools/diag): while on, cuLaunchKernel is a no-op that reports success, so that a loop of
-/// calls measures the host's own cost of a call without the driver's (kernels do not run; results are
-/// garbage). Not thread-safe against concurrent launches.
+/// Diagnostics only (tools/diag): while on, cuLaunchKernel and cuLaunchKernelEx are no-ops that report success,
+/// so that a loop of calls measures the host's own cost of a call without the driver's (kernels do not run;
+/// results are garbage). Not thread-safe against concurrent launches.
 void set_dry_launches(bool on);
 
 /// Throws cuda_error for a failed driver call, naming the call.

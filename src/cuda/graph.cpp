@@ -98,6 +98,13 @@ graph end_capture(stream_ref s) {
     (void)cudaGraphDestroy(g);
     detail::throw_cuda_error(st, "cudaGraphInstantiate");
   }
+  // Uploaded now, on the capturing stream, so that the first launch does not pay for it (nor a timed one).
+  st = cudaGraphUpload(e, s.get());
+  if (st != cudaSuccess) {
+    (void)cudaGraphExecDestroy(e);
+    (void)cudaGraphDestroy(g);
+    detail::throw_cuda_error(st, "cudaGraphUpload");
+  }
   return graph(g, e, std::move(resources), device);
 }
 

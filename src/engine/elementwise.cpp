@@ -196,6 +196,13 @@ std::string generate(const kernel_spec& spec, const kernel_key& key, const std::
   s << ", " << idx << " n";
   if (key.ndim > 0) s << ", ca_layout L";
   s << ") {\n";
+  // Note [programmatic dependent launch] in kernel.cpp: the wait comes before anything that can touch global
+  // memory (loop_prep and the body included); the trigger right after it lets the next kernel in the stream be
+  // scheduled while this one runs, and that kernel waits in turn for this one's end.
+  s << "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n"
+       "  asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n"
+       "  asm volatile(\"griddepcontrol.launch_dependents;\" ::: \"memory\");\n"
+       "#endif\n";
   s << "  struct { " << idx << " s; __device__ " << idx << " size() const { return s; } } _ind{n};\n";
   s << "  " << spec.loop_prep << "\n";
   if (key.flags & 4) {
@@ -539,7 +546,15 @@ void run(const kernel_spec& spec, const operand_ref* inputs, int nin, const oper
     args[na++] = layout;
   }
   std::int64_t per_thread_n = (key.flags & 4) ? n >> __builtin_ctz(static_cast<unsigned>(vw)) : n;  // vw: a power of two
-  jit::launch(f, policy::grid(per_thread_n, device), policy::block_threads, 0, stream, args);
+  const unsigned grid = policy::grid(per_thread_n, device);
+  // Every kernel from generate() opens with griddepcontrol.wait (Note [programmatic dependent launch]); the
+  // legacy stream keeps plain launches (its implicit synchronisation with other streams is left untouched).
+  bool legacy = stream == nullptr || stream == CU_STREAM_LEGACY;
+  if (!legacy && jit::dependent_launch_enabled(device)) {
+    jit::launch_dependent(f, grid, policy::block_threads, 0, stream, args);
+  } else {
+    jit::launch(f, grid, policy::block_threads, 0, stream, args);
+  }
 }
 
 }  // namespace cuarray::ew

@@ -22,6 +22,13 @@ int device_sm_count(int device);
 
 /// cuLaunchKernel with an error check.
 void launch(CUfunction f, unsigned grid, unsigned block, unsigned shared_mem, CUstream stream, void** args);
+/// Whether kernels that begin with griddepcontrol.wait go out with programmatic dependent launch on `device`
+/// now (Note [programmatic dependent launch] in kernel.cpp).
+bool dependent_launch_enabled(int device);
+/// launch() allowing the kernel to begin before its predecessor in the stream has ended (programmatic stream
+/// serialisation): only for kernels that run griddepcontrol.wait before any global memory access. Falls back to
+/// launch() where the driver lacks cuLaunchKernelEx.
+void launch_dependent(CUfunction f, unsigned grid, unsigned block, unsigned shared_mem, CUstream stream, void** args);
 /// The same with a two-dimensional grid.
 void launch_2d(CUfunction f, unsigned grid_x, unsigned grid_y, unsigned block, unsigned shared_mem, CUstream stream,
                void** args);

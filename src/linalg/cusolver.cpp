@@ -168,4 +168,20 @@ handle::~handle() {
   free_lists()[device_].push_back(entry_);
 }
 
+std::uintptr_t device_handle(int device) {
+  const api& a = cusolver::get();
+  cudaStream_t stream = enter_device(device);
+  // Not one of the pool's handles (Note [cusolver handles]): those are lent call by call, and a handle the user
+  // keeps must not be lent to cuarray's own calls meanwhile. Like them it lives until the process exits.
+  thread_local std::unordered_map<int, cusolverDnHandle_t> own;
+  cusolverDnHandle_t& h = own[device];
+  if (!h) {
+    cusolverDnHandle_t made = nullptr;
+    check(a.create(&made), "cusolverDnCreate");
+    h = made;
+  }
+  check(a.set_stream(h, stream), "cusolverDnSetStream");
+  return reinterpret_cast<std::uintptr_t>(h);
+}
+
 }  // namespace cuarray::detail::cusolver

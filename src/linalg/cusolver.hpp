@@ -92,6 +92,10 @@ int type_index(dtype t);
 /// CUDA_R_32F, CUDA_R_64F, CUDA_C_32F or CUDA_C_64F.
 cudaDataType data_type(dtype t);
 
+/// The calling thread's own cuSOLVER dense handle of `device` (made on first use, never lent to cuarray's calls),
+/// pointed at the device's current stream, as an integer: CuPy's Device.cusolver_handle.
+std::uintptr_t device_handle(int device);
+
 /// A cuSOLVER handle (with its params object and Jacobi settings) lent for one call on `device`'s current
 /// stream: Note [cusolver handles].
 class handle {

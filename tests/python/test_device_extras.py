@@ -86,3 +86,41 @@ def test_compile_using_nvrtc_default_arch_loads():
     finally:
         cuda.driver.moduleUnload(mod)
     assert cp.cuda.Device().compute_capability
+
+
+def test_cusolver_handle_is_a_device_property():
+    assert isinstance(cuda.Device.cusolver_handle, property)
+
+
+@gpu
+def test_cusolver_handle_is_stable_per_thread_and_linalg_still_works():
+    import threading
+
+    import numpy as np
+
+    d = cuda.Device()
+    h = d.cusolver_handle
+    assert isinstance(h, int) and h != 0
+    assert d.cusolver_handle == h and cuda.Device(d.id).cusolver_handle == h
+    # Another thread gets a handle of its own (a cuSOLVER handle must not be shared by two threads at once).
+    other = []
+    t = threading.Thread(target=lambda: other.append(cuda.Device(d.id).cusolver_handle))
+    t.start()
+    t.join()
+    assert len(other) == 1 and isinstance(other[0], int) and other[0] not in (0, h)
+    # It is not one of the handles lent to cuarray's own cuSOLVER calls: linalg works on and the handle stays.
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((8, 8)) + 8 * np.eye(8)
+    b = rng.standard_normal((8, 3))
+    spd = a @ a.T
+    s = cuda.Stream(non_blocking=True)
+    with s:
+        assert cuda.Device().cusolver_handle == h  # the same handle, now pointed at `s`
+        x = cp.linalg.solve(cp.asarray(a), cp.asarray(b))
+        c = cp.linalg.cholesky(cp.asarray(spd))
+        w = cp.linalg.eigh(cp.asarray(spd))[0]
+        np.testing.assert_allclose(x.get(), np.linalg.solve(a, b), rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(c.get(), np.linalg.cholesky(spd), rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(w.get(), np.linalg.eigvalsh(spd), rtol=1e-10)
+    assert d.cusolver_handle == h
+    del x, c, w

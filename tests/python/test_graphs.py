@@ -1,4 +1,6 @@
 """CUDA graphs by stream capture: Stream.begin_capture / end_capture / is_capturing and cuarray.cuda.Graph."""
+import os
+
 import numpy as np
 import pytest
 
@@ -288,3 +290,142 @@ def test_graph_replay_matches_many_small_ops():
                 want = (want * np.float32(1.0001)).astype(np.float32) + np.float32(0.5)
         s.synchronize()
         np.testing.assert_allclose(x.get(), want, rtol=1e-5)
+
+
+# A chain in which every op reads the output of the op before it (and every fourth also the one before that),
+# over three rotating buffers, so each kernel also overwrites what the kernel two back read: with programmatic
+# dependent launch (Note [programmatic dependent launch] in src/engine/kernel.cpp) a kernel that touched memory
+# before griddepcontrol.wait would read stale values or clobber live ones, and the result would differ.
+_CHAIN_OPS = 200
+_CHAIN_SIDE = 512  # 2**18 int32 elements: kernels long enough for a missing wait to show
+
+
+def _chain(xp, bufs):
+    """The chain over three square int32 buffers; its input is bufs[2] and it returns the buffer of the result."""
+    for k in range(_CHAIN_OPS):
+        cur, prev, out = bufs[(k - 1) % 3], bufs[(k - 2) % 3], bufs[k % 3]
+        if k % 4 == 0:
+            # Transposed input into a C-ordered output: the strided (non-flat) kernel.
+            xp.remainder(cur.T, 1000003, out=out)
+        elif k % 4 == 1:
+            xp.add(cur, k, out=out)
+        elif k % 4 == 2:
+            xp.add(cur, prev, out=out)
+        else:
+            xp.multiply(cur, 3, out=out)
+    return bufs[(_CHAIN_OPS - 1) % 3]
+
+
+def _chain_numpy(start):
+    bufs = [np.zeros_like(start), np.zeros_like(start), start.copy()]
+    return _chain(np, bufs).copy()
+
+
+def _chain_start(seed):
+    return np.random.default_rng(seed).integers(0, 1000003, (_CHAIN_SIDE, _CHAIN_SIDE), dtype=np.int32)
+
+
+def test_chain_reference_stays_in_int32():
+    # The NumPy reference itself: values stay far from int32 overflow, so wrapping never hides a difference.
+    start = _chain_start(0)
+    bufs = [np.zeros_like(start, dtype=np.int64), np.zeros_like(start, dtype=np.int64), start.astype(np.int64)]
+    wide = _chain(np, bufs)
+    assert int(np.abs(wide).max()) < 2**31 // 4
+    np.testing.assert_array_equal(_chain_numpy(start), wide)
+
+
+@gpu
+def test_graph_replay_of_a_dependent_chain_matches_eager_and_numpy():
+    s = Stream(non_blocking=True)
+    with s:
+        bufs = [cuarray.zeros((_CHAIN_SIDE, _CHAIN_SIDE), dtype=np.int32) for _ in range(3)]
+        # Eager first (no capture active: plain launches), which also compiles every kernel before the capture.
+        start = _chain_start(1)
+        bufs[2].set(start, stream=s)
+        eager = _chain(cuarray, bufs).get(stream=s)
+        np.testing.assert_array_equal(eager, _chain_numpy(start))
+        s.synchronize()
+        s.begin_capture()
+        try:
+            result = _chain(cuarray, bufs)
+        finally:
+            g = s.end_capture()
+        # Replays from new inputs, several in a row, each equal to the eager chain on the same input.
+        for seed in (2, 3, 4):
+            start = _chain_start(seed)
+            for b in bufs:
+                b.fill(0)
+            bufs[2].set(start, stream=s)
+            g.launch(s)
+            got_once = result.get(stream=s)
+            g.launch(s)  # back to back: the second replay starts from the first one's buffers
+            g.launch(s)
+            got_thrice = result.get(stream=s)
+            ref = [cuarray.zeros_like(b) for b in bufs]
+            ref[2].set(start, stream=s)
+            once = _chain(cuarray, ref).get(stream=s)
+            _chain(cuarray, ref)
+            thrice = _chain(cuarray, ref).get(stream=s)
+            np.testing.assert_array_equal(once, _chain_numpy(start))
+            np.testing.assert_array_equal(got_once, once)
+            np.testing.assert_array_equal(got_thrice, thrice)
+            assert not np.array_equal(thrice, once)  # the replays did move the state on
+        s.synchronize()
+    del g, bufs, result, ref
+
+
+_EAGER_PDL_CHILD = r"""
+import sys
+import numpy as np
+import cuarray
+sys.path.insert(0, sys.argv[1])
+from test_graphs import _chain, _chain_start
+s = cuarray.cuda.Stream(non_blocking=True)
+with s:
+    bufs = [cuarray.zeros((512, 512), dtype=np.int32) for _ in range(3)]
+    bufs[2].set(_chain_start(5), stream=s)
+    np.save(sys.argv[2], _chain(cuarray, bufs).get(stream=s))
+"""
+
+
+@gpu
+def test_eager_dependent_launches_match_numpy(tmp_path):
+    # CUARRAY_PDL=1 sends every elementwise launch out with programmatic dependent launch (on compute
+    # capability 9.0+ with a 12.3+ driver; elsewhere the launches are plain and the test still holds). It is read
+    # once per process, hence the child.
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path / "chain.npy"
+    env = dict(os.environ, CUARRAY_PDL="1")
+    r = subprocess.run([sys.executable, "-c", _EAGER_PDL_CHILD, os.path.dirname(__file__), str(out)], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    np.testing.assert_array_equal(np.load(out), _chain_numpy(_chain_start(5)))
+
+
+_DEVICE_HEADERS = os.path.join(os.path.dirname(__file__), "..", "..", "src", "engine", "device")
+
+
+@pytest.mark.parametrize("kinds,ndim,vectorized", [(["array", "scalar"], 0, True), (["array", "array"], 2, False)])
+def test_elementwise_kernels_wait_for_their_predecessor_before_any_memory_access(kinds, ndim, vectorized):
+    # Note [programmatic dependent launch]: the wait opens the kernel (before loop_prep), only from sm_90 on.
+    src = cuarray._core.elementwise_source("probe_pdl", "out0 = in0 * in1;", "", "int probe_prep = 0;", "", False,
+                                           ["float32", "float32"], kinds, ["float32"], [False], ndim, False,
+                                           vectorized)
+    body = src[src.index(") {"):]
+    assert body.index("griddepcontrol.wait") < body.index("griddepcontrol.launch_dependents") < body.index("probe_prep")
+    assert cuarray._core.nvrtc_compile(src, "probe_pdl.cu", 80, []) > 0
+    assert cuarray._core.nvrtc_compile(src, "probe_pdl.cu", 90, []) > 0
+    if not os.path.isdir(_DEVICE_HEADERS):
+        pytest.skip("the device headers of the source tree are not beside the tests")
+    for arch in (80, 90):
+        ptx = cuarray._core._nvrtc_compile(src, "probe_pdl.cu", [f"-arch=compute_{arch}", f"-I{_DEVICE_HEADERS}"],
+                                           [], True)[0].decode()
+        if arch < 90:
+            assert "griddepcontrol" not in ptx
+        else:
+            wait = ptx.index("griddepcontrol.wait")
+            assert wait < ptx.index("griddepcontrol.launch_dependents")
+            assert wait < ptx.index("ld.global") and wait < ptx.index("st.global")

@@ -73,6 +73,11 @@ class Device:
         return _core._cublas_handle(self.id)
 
     @property
+    def cusolver_handle(self):
+        """The calling thread's cuSOLVER dense handle for this device (an int), pointed at the current stream."""
+        return _core._cusolver_handle(self.id)
+
+    @property
     def cusparse_handle(self):
         """The calling thread's cuSPARSE handle for this device (an int), pointed at the current stream."""
         return _core._cusparse_handle(self.id)
