@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -52,5 +53,12 @@ void device_synchronize(int id);
 /// cudaRuntimeGetVersion / cudaDriverGetVersion.
 int runtime_version();
 int driver_version();
+
+/// The library handles CuPy's Device exposes, as integers, created on first use and pointed at `device`'s current
+/// stream: the calling thread's cuBLAS and cuSPARSE handles, and a cuSOLVER dense handle of the calling thread's
+/// own (never one of those cuarray lends its own calls).
+std::uintptr_t cublas_handle(int device);
+std::uintptr_t cusparse_handle(int device);
+std::uintptr_t cusolver_handle(int device);
 
 }  // namespace cuarray

@@ -8,22 +8,15 @@
 #include <vector>
 
 #include "common.hpp"
+#include "cuarray/device.hpp"
 #include "src/engine/engine.hpp"
-#include "src/linalg/cublas.hpp"
-
-namespace cuarray::sparse {
-std::uintptr_t cusparse_handle(int device);  // src/sparse/cusparse.cpp
-}
-namespace cuarray::detail::cusolver {
-std::uintptr_t device_handle(int device);  // src/linalg/cusolver.cpp
-}
 
 namespace cuarray::py {
 
 void init_device_handles(nb::module_& m) {
-  m.def("_cublas_handle", &detail::cublas_handle, nb::arg("device"));
-  m.def("_cusparse_handle", &sparse::cusparse_handle, nb::arg("device"));
-  m.def("_cusolver_handle", &detail::cusolver::device_handle, nb::arg("device"));
+  m.def("_cublas_handle", &cuarray::cublas_handle, nb::arg("device"));
+  m.def("_cusparse_handle", &cuarray::cusparse_handle, nb::arg("device"));
+  m.def("_cusolver_handle", &cuarray::cusolver_handle, nb::arg("device"));
   // (image bytes, lowered names in the order of name_expressions, NVRTC's log). `options` go to NVRTC as they
   // are (the caller adds -arch); no default -std is added beyond effective_options' own.
   m.def("_nvrtc_compile", [](const std::string& source, const std::string& filename,

@@ -267,3 +267,7 @@ std::uintptr_t cublas_handle(int device) {
 }
 
 }  // namespace cuarray::detail
+
+namespace cuarray {
+std::uintptr_t cublas_handle(int device) { return detail::cublas_handle(device); }
+}  // namespace cuarray

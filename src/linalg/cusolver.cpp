@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cuarray/device.hpp"
 #include "cuarray/errors.hpp"
 #include "src/core/internal.hpp"
 #include "src/cuda/library.hpp"
@@ -185,3 +186,7 @@ std::uintptr_t device_handle(int device) {
 }
 
 }  // namespace cuarray::detail::cusolver
+
+namespace cuarray {
+std::uintptr_t cusolver_handle(int device) { return detail::cusolver::device_handle(device); }
+}  // namespace cuarray

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cuarray/device.hpp"
 #include "cuarray/errors.hpp"
 #include "cuarray/sparse.hpp"
 #include "src/core/internal.hpp"
@@ -405,10 +406,14 @@ csr_arrays csr_transpose(const csr_view& a) {
 }
 
 /// The calling thread's cuSPARSE handle of `device` (Note [cusparse handles]), pointed at the device's current
-/// stream, as an integer: CuPy's Device.cusparse_handle (declared where it is bound, python/src/device_handles.cpp).
+/// stream, as an integer: CuPy's Device.cusparse_handle (public as cuarray::cusparse_handle).
 std::uintptr_t cusparse_handle(int device) {
   const cusparse_api& a = api();
   return reinterpret_cast<std::uintptr_t>(handle_for(a, device, detail::enter_device(device)));
 }
 
 }  // namespace cuarray::sparse
+
+namespace cuarray {
+std::uintptr_t cusparse_handle(int device) { return sparse::cusparse_handle(device); }
+}  // namespace cuarray
