@@ -157,6 +157,7 @@ void init_sparse(nb::module_& m);
 void init_cuda_api(nb::module_& m);
 void init_texture(nb::module_& m);
 void init_cufft_plan(nb::module_& m);
+void init_nccl(nb::module_& m);
 void init_device_handles(nb::module_& m);
 
 }  // namespace cuarray::py

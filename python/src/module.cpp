@@ -34,6 +34,7 @@ NB_MODULE(_core, m) {
   cuarray::py::init_cuda_api(m);
   cuarray::py::init_texture(m);
   cuarray::py::init_cufft_plan(m);
+  cuarray::py::init_nccl(m);
   cuarray::py::init_device_handles(m);
   // Sets an attribute on a type Python refuses to change: nanobind's function types are immutable, and
   // cuarray._signature gives them a __signature__ property so inspect.signature sees the bindings' parameters.

@@ -629,8 +629,15 @@ void init_ndarray(nb::module_& m) {
       })
       .def("__getitem__", &getitem, nb::arg("key").none())
       .def("__setitem__", &setitem, nb::arg("key").none(), nb::arg("value").none())
-      .def("copy", [](const py_array& s, nb::handle ord) { return wrap(s.a.copy(to_order(ord, order::C))); },
-           nb::arg("order") = "C")
+      .def("copy", [](const py_array& s, nb::handle ord) {
+        order o = to_order(ord, order::C);
+        // CuPy's copy lands on the current device; the same-device path stays one int compare.
+        int dev = current_device();
+        if (s.a.device() == dev) return wrap(s.a.copy(o));
+        array out = to_device(s.a, dev);  // contiguous: C-packed unless the source was contiguous already
+        if ((o == order::C && !out.is_c_contiguous()) || (o == order::F && !out.is_f_contiguous())) out = out.copy(o);
+        return wrap(std::move(out));
+      }, nb::arg("order") = "C")
       .def("__copy__", [](const py_array& s) { return wrap(s.a.copy(order::K)); })
       .def("__deepcopy__", [](const py_array& s, nb::handle) { return wrap(s.a.copy(order::K)); })
       .def("view", [](nb::handle self, nb::handle dt) {

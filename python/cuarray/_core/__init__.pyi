@@ -8,6 +8,7 @@ from cuarray._core import (
     _cuda_runtime as _cuda_runtime,
     _cufft as _cufft,
     _lapack as _lapack,
+    _nccl as _nccl,
     _nvtx as _nvtx,
     _texture as _texture,
     fft as fft,

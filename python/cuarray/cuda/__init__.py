@@ -49,3 +49,11 @@ __all__ += ["get_cuda_path", "get_nvcc_path"]
 from cuarray.cuda.graph import Graph  # noqa: E402,F401
 
 __all__ += ["Graph"]
+
+
+# NCCL (issue 21): imported on first access, as loading libnccl is costly and most programs use one GPU.
+def __getattr__(name):
+    if name == "nccl":
+        import importlib
+        return importlib.import_module("cuarray.cuda.nccl")
+    raise AttributeError(f"module 'cuarray.cuda' has no attribute {name!r}")

@@ -1,0 +1,440 @@
+"""Two-GPU tests (issue 21): every area on device 1, cross-device semantics, per-device pools/streams, NCCL."""
+
+import warnings
+
+import numpy
+import pytest
+
+import cuarray as cp
+from cuarray.cuda import nccl
+
+
+def _device_count():
+    try:
+        return cp.cuda.runtime.getDeviceCount()
+    except Exception:
+        return 0
+
+
+gpu = pytest.mark.gpu
+two_gpus = pytest.mark.skipif(_device_count() < 2, reason="needs two GPUs")
+pytestmark = [gpu, two_gpus]
+
+needs_nccl = pytest.mark.skipif(not nccl.available, reason="NCCL is not installed")
+cross_device = pytest.mark.xfail(
+    reason="issue 21 item 1: operations on another device's arrays do not yet run on the current device",
+    strict=True)
+
+_rng = numpy.random.default_rng(21)
+
+
+def _on1(a):
+    with cp.cuda.Device(1):
+        return cp.asarray(a)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Every area on device 1
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64, numpy.int32, numpy.complex64])
+def test_creation_and_ufuncs_on_device1(dtype):
+    x = (_rng.standard_normal((33, 17)) * 10).astype(dtype)
+    y = (_rng.standard_normal((33, 17)) * 10 + 1).astype(dtype)
+    with cp.cuda.Device(1):
+        a, b = cp.asarray(x), cp.asarray(y)
+        assert a.device.id == 1
+        z = cp.zeros((4, 5), dtype=dtype)
+        r = cp.arange(10, dtype=dtype)
+        s = a + b
+        m = a * b
+        ab = cp.abs(a)
+        t = a[::2, ::-3] - b[::2, ::-3]
+    for arr in (z, r, s, m, ab, t):
+        assert arr.device.id == 1
+    numpy.testing.assert_array_equal(z.get(), numpy.zeros((4, 5), dtype))
+    numpy.testing.assert_array_equal(r.get(), numpy.arange(10, dtype=dtype))
+    numpy.testing.assert_allclose(s.get(), x + y, rtol=1e-6)
+    numpy.testing.assert_allclose(m.get(), x * y, rtol=1e-5)
+    numpy.testing.assert_allclose(ab.get(), numpy.abs(x), rtol=1e-6)
+    numpy.testing.assert_allclose(t.get(), x[::2, ::-3] - y[::2, ::-3], rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64, numpy.int64])
+def test_reductions_on_device1(dtype):
+    x = (_rng.standard_normal((64, 129)) * 100).astype(dtype)
+    with cp.cuda.Device(1):
+        a = cp.asarray(x)
+        s0 = a.sum(axis=0)
+        s1 = a.max(axis=1)
+        tot = a.sum()
+        am = cp.argmin(a)
+        mean = a.mean(axis=1)
+    assert s0.device.id == 1 and tot.device.id == 1
+    numpy.testing.assert_allclose(s0.get(), x.sum(axis=0), rtol=1e-5)
+    numpy.testing.assert_array_equal(s1.get(), x.max(axis=1))
+    numpy.testing.assert_allclose(tot.get(), x.sum(), rtol=1e-5)
+    assert int(am.get()) == int(numpy.argmin(x))
+    numpy.testing.assert_allclose(mean.get(), x.mean(axis=1), rtol=1e-5)
+
+
+def test_sort_on_device1():
+    x = _rng.standard_normal(10007).astype(numpy.float32)
+    x[::97] = numpy.nan
+    with cp.cuda.Device(1):
+        a = cp.asarray(x)
+        s = cp.sort(a)
+        i = cp.argsort(a[:100])
+    assert s.device.id == 1
+    numpy.testing.assert_array_equal(s.get(), numpy.sort(x))
+    numpy.testing.assert_array_equal(x[:100][i.get()], numpy.sort(x[:100]))
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_linalg_on_device1(dtype):
+    x = _rng.standard_normal((65, 65)).astype(dtype) + 8 * numpy.eye(65, dtype=dtype)
+    y = _rng.standard_normal((65, 3)).astype(dtype)
+    with cp.cuda.Device(1):
+        a, b = cp.asarray(x), cp.asarray(y)
+        p = a @ b
+        sol = cp.linalg.solve(a, b)
+    assert p.device.id == 1 and sol.device.id == 1
+    tol = 1e-4 if dtype == numpy.float32 else 1e-10
+    numpy.testing.assert_allclose(p.get(), x @ y, rtol=tol, atol=tol)
+    numpy.testing.assert_allclose(sol.get(), numpy.linalg.solve(x, y), rtol=tol * 10, atol=tol * 10)
+
+
+def test_fft_on_device1():
+    x = (_rng.standard_normal(1000) + 1j * _rng.standard_normal(1000)).astype(numpy.complex128)
+    r = _rng.standard_normal((8, 64))
+    with cp.cuda.Device(1):
+        f = cp.fft.fft(cp.asarray(x))
+        rf = cp.fft.rfft(cp.asarray(r), axis=1)
+    assert f.device.id == 1 and rf.device.id == 1
+    numpy.testing.assert_allclose(f.get(), numpy.fft.fft(x), rtol=1e-10, atol=1e-9)
+    numpy.testing.assert_allclose(rf.get(), numpy.fft.rfft(r, axis=1), rtol=1e-10, atol=1e-9)
+
+
+def test_random_on_device1():
+    with cp.cuda.Device(1):
+        rs = cp.random.RandomState(5)
+        u = rs.random_sample((1000,))
+        n = rs.standard_normal(20000, dtype=numpy.float32)
+    assert u.device.id == 1 and n.device.id == 1
+    uh = u.get()
+    assert ((uh >= 0) & (uh < 1)).all()
+    # same seed, same generator: device 0 and device 1 give the same stream
+    u0 = cp.random.RandomState(5).random_sample((1000,))
+    numpy.testing.assert_array_equal(u0.get(), uh)
+    assert abs(float(n.get().mean())) < 0.05
+
+
+def test_indexing_on_device1():
+    x = _rng.standard_normal((20, 30))
+    idx = numpy.array([3, 0, 19, 7, 7])
+    with cp.cuda.Device(1):
+        a = cp.asarray(x)
+        fancy = a[cp.asarray(idx)]
+        mask = a[a > 0]
+        a[:, 5] = 0.5
+        a[cp.asarray(idx), 1] = -1.0
+    x = x.copy()
+    numpy.testing.assert_array_equal(fancy.get(), x[idx])
+    numpy.testing.assert_array_equal(mask.get(), x[x > 0])
+    x[:, 5] = 0.5
+    x[idx, 1] = -1.0
+    numpy.testing.assert_array_equal(a.get(), x)
+    assert fancy.device.id == 1 and mask.device.id == 1
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Crossing devices
+
+
+def test_asarray_and_get_across_devices():
+    x = _rng.standard_normal(1000)
+    a1 = _on1(x)
+    with cp.cuda.Device(0):
+        a0 = cp.asarray(a1)
+        h = a1.get()
+    assert a0.device.id == 0
+    numpy.testing.assert_array_equal(a0.get(), x)
+    numpy.testing.assert_array_equal(h, x)
+
+
+def test_set_on_device1():
+    x = _rng.standard_normal(100)
+    a1 = _on1(numpy.zeros(100))
+    with cp.cuda.Device(0):
+        a1.set(x)
+    numpy.testing.assert_array_equal(a1.get(), x)
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+@pytest.mark.parametrize("view", ["contiguous", "transposed", "strided", "empty"])
+def test_copy_lands_on_current_device(order, view):
+    x = _rng.standard_normal((50, 6))
+    a1 = _on1(x)
+    pick = {"contiguous": lambda v: v, "transposed": lambda v: v.T, "strided": lambda v: v[::-3, 1::2],
+            "empty": lambda v: v[:0]}[view]
+    with cp.cuda.Device(0):
+        c = pick(a1).copy(order=order)
+    assert c.device.id == 0
+    if c.size:
+        assert c.data.device_id == 0
+    want = numpy.array(pick(x), order=order)
+    numpy.testing.assert_array_equal(c.get(), want)
+    if order == "C":
+        assert c.flags.c_contiguous
+    if order == "F":
+        assert c.flags.f_contiguous
+    assert a1.device.id == 1  # the source is untouched
+
+
+@cross_device
+def test_binary_op_with_peer_operand_runs_on_current_device():
+    x = _rng.standard_normal(1000).astype(numpy.float32)
+    y = _rng.standard_normal(1000).astype(numpy.float32)
+    b1 = _on1(y)
+    if not cp.cuda.runtime.deviceCanAccessPeer(0, 1):
+        pytest.skip("no peer access between devices 0 and 1")
+    with cp.cuda.Device(0):
+        a0 = cp.asarray(x)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = a0 + b1
+            s = b1.sum()
+    assert r.device.id == 0 and s.device.id == 0
+    assert w, "a warning about peer access is expected"
+    numpy.testing.assert_allclose(r.get(), x + y, rtol=1e-6)
+    numpy.testing.assert_allclose(float(s.get()), y.sum(), rtol=1e-4)
+
+
+def test_binary_op_without_peer_access_raises():
+    if cp.cuda.runtime.deviceCanAccessPeer(0, 1):
+        pytest.skip("devices 0 and 1 have peer access")
+    b1 = _on1(numpy.ones(10))
+    with cp.cuda.Device(0):
+        with pytest.raises(ValueError):
+            cp.ones(10) + b1
+
+
+def test_peer_runtime_functions():
+    assert isinstance(cp.cuda.runtime.deviceCanAccessPeer(0, 1), int)
+    x = _rng.standard_normal(4096).astype(numpy.float32)
+    a0 = cp.asarray(x)
+    with cp.cuda.Device(1):
+        b1 = cp.empty(x.shape, x.dtype)
+    cp.cuda.runtime.memcpyPeer(b1.data.ptr, 1, a0.data.ptr, 0, x.nbytes)
+    numpy.testing.assert_array_equal(b1.get(), x)
+    with cp.cuda.Device(1):
+        c1 = cp.zeros(x.shape, x.dtype)
+        s = cp.cuda.Stream()
+        cp.cuda.runtime.memcpyPeerAsync(c1.data.ptr, 1, a0.data.ptr, 0, x.nbytes, s.ptr)
+        s.synchronize()
+    numpy.testing.assert_array_equal(c1.get(), x)
+
+
+def test_dlpack_and_cai_device_ids():
+    a1 = _on1(numpy.arange(12.0).reshape(3, 4))
+    assert a1.__dlpack_device__() == (2, 1)  # kDLCUDA, device 1
+    ptr = a1.__cuda_array_interface__["data"][0]
+    assert ptr == a1.data.ptr
+    assert cp.cuda.runtime.pointerGetAttributes(ptr).device == 1
+    assert a1.data.device_id == 1
+    with cp.cuda.Device(1):
+        back = cp.from_dlpack(a1)
+    assert back.device.id == 1
+    numpy.testing.assert_array_equal(back.get(), numpy.arange(12.0).reshape(3, 4))
+
+
+def test_pool_per_device():
+    pool = cp.get_default_memory_pool()
+    with cp.cuda.Device(1):
+        before1 = pool.used_bytes()
+    before0 = pool.used_bytes()
+    with cp.cuda.Device(1):
+        a = cp.empty(1 << 20, dtype=numpy.uint8)
+        assert pool.used_bytes() >= before1 + (1 << 20)
+    assert pool.used_bytes() == before0
+    del a
+    with cp.cuda.Device(1):
+        assert pool.used_bytes() == before1
+
+
+def test_streams_and_events_per_device():
+    with cp.cuda.Device(1):
+        s = cp.cuda.Stream(non_blocking=True)
+        assert s.device_id == 1
+        e0, e1 = cp.cuda.Event(), cp.cuda.Event()
+        with s:
+            e0.record()
+            a = cp.arange(1 << 20, dtype=numpy.float32) * 2
+            e1.record()
+        e1.synchronize()
+        assert cp.cuda.get_elapsed_time(e0, e1) >= 0
+        assert cp.cuda.get_current_stream().device_id == 1
+    assert cp.cuda.get_current_stream().device_id == 0
+    numpy.testing.assert_array_equal(a.get(), numpy.arange(1 << 20, dtype=numpy.float32) * 2)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# NCCL, one process over two GPUs
+
+
+_NCCL_TYPES = {numpy.float32: nccl.NCCL_FLOAT32, numpy.float64: nccl.NCCL_FLOAT64, numpy.int32: nccl.NCCL_INT32}
+
+
+@pytest.fixture
+def comms():
+    cs = nccl.NcclCommunicator.initAll([0, 1])
+    yield cs
+    for c in cs:
+        c.destroy()
+
+
+def _per_device(host_arrays):
+    out = []
+    for dev, h in enumerate(host_arrays):
+        with cp.cuda.Device(dev):
+            out.append(cp.asarray(h))
+    return out
+
+
+def _empty_per_device(shape, dtype):
+    out = []
+    for dev in range(2):
+        with cp.cuda.Device(dev):
+            out.append(cp.zeros(shape, dtype))
+    return out
+
+
+def _sync_all():
+    for dev in range(2):
+        with cp.cuda.Device(dev):
+            cp.cuda.Device(dev).synchronize()
+
+
+@needs_nccl
+def test_nccl_communicator_properties(comms):
+    assert [c.device_id() for c in comms] == [0, 1]
+    assert [c.rank_id() for c in comms] == [0, 1]
+    assert [c.size() for c in comms] == [2, 2]
+    comms[0].check_async_error()
+
+
+@needs_nccl
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64, numpy.int32])
+@pytest.mark.parametrize("op", ["sum", "max"])
+def test_nccl_all_reduce(comms, dtype, op):
+    hs = [(_rng.standard_normal(1001) * 100).astype(dtype) for _ in range(2)]
+    send = _per_device(hs)
+    recv = _empty_per_device(1001, dtype)
+    code = nccl.NCCL_SUM if op == "sum" else nccl.NCCL_MAX
+    nccl.groupStart()
+    for dev, c in enumerate(comms):
+        with cp.cuda.Device(dev):
+            # raw pointers for rank 0, arrays and a Stream object for rank 1: both are accepted
+            if dev == 0:
+                c.allReduce(send[0].data.ptr, recv[0].data.ptr, 1001, _NCCL_TYPES[dtype], code,
+                            cp.cuda.get_current_stream().ptr)
+            else:
+                c.allReduce(send[1], recv[1], 1001, _NCCL_TYPES[dtype], code, cp.cuda.get_current_stream())
+    nccl.groupEnd()
+    _sync_all()
+    expect = hs[0] + hs[1] if op == "sum" else numpy.maximum(hs[0], hs[1])
+    for r in recv:
+        numpy.testing.assert_allclose(r.get(), expect, rtol=1e-6)
+
+
+@needs_nccl
+def test_nccl_broadcast_bcast_and_reduce(comms):
+    hs = [_rng.standard_normal(500) for _ in range(2)]
+    send = _per_device(hs)
+    recv = _empty_per_device(500, numpy.float64)
+    nccl.groupStart()
+    for dev, c in enumerate(comms):
+        with cp.cuda.Device(dev):
+            c.broadcast(send[dev], recv[dev], 500, nccl.NCCL_FLOAT64, 1, 0)
+    nccl.groupEnd()
+    _sync_all()
+    for r in recv:
+        numpy.testing.assert_array_equal(r.get(), hs[1])
+
+    buf = _per_device(hs)
+    nccl.groupStart()
+    for dev, c in enumerate(comms):
+        with cp.cuda.Device(dev):
+            c.bcast(buf[dev], 500, nccl.NCCL_FLOAT64, 0, 0)
+    nccl.groupEnd()
+    _sync_all()
+    for b in buf:
+        numpy.testing.assert_array_equal(b.get(), hs[0])
+
+    out = _empty_per_device(500, numpy.float64)
+    nccl.groupStart()
+    for dev, c in enumerate(comms):
+        with cp.cuda.Device(dev):
+            c.reduce(send[dev], out[dev], 500, nccl.NCCL_FLOAT64, nccl.NCCL_SUM, 0, 0)
+    nccl.groupEnd()
+    _sync_all()
+    numpy.testing.assert_allclose(out[0].get(), hs[0] + hs[1], rtol=1e-12)
+
+
+@needs_nccl
+def test_nccl_all_gather_and_reduce_scatter(comms):
+    hs = [_rng.standard_normal(300).astype(numpy.float32) for _ in range(2)]
+    send = _per_device(hs)
+    gathered = _empty_per_device(600, numpy.float32)
+    nccl.groupStart()
+    for dev, c in enumerate(comms):
+        with cp.cuda.Device(dev):
+            c.allGather(send[dev], gathered[dev], 300, nccl.NCCL_FLOAT32, 0)
+    nccl.groupEnd()
+    _sync_all()
+    for g in gathered:
+        numpy.testing.assert_array_equal(g.get(), numpy.concatenate(hs))
+
+    scattered = _empty_per_device(150, numpy.float32)
+    nccl.groupStart()
+    for dev, c in enumerate(comms):
+        with cp.cuda.Device(dev):
+            c.reduceScatter(send[dev], scattered[dev], 150, nccl.NCCL_FLOAT32, nccl.NCCL_SUM, 0)
+    nccl.groupEnd()
+    _sync_all()
+    total = hs[0] + hs[1]
+    numpy.testing.assert_allclose(scattered[0].get(), total[:150], rtol=1e-6)
+    numpy.testing.assert_allclose(scattered[1].get(), total[150:], rtol=1e-6)
+
+
+@needs_nccl
+def test_nccl_send_recv(comms):
+    x = numpy.arange(777, dtype=numpy.int32)
+    src = _per_device([x, numpy.zeros(1, numpy.int32)])[0]
+    dst = _empty_per_device(777, numpy.int32)[1]
+    nccl.groupStart()
+    with cp.cuda.Device(0):
+        comms[0].send(src, 777, nccl.NCCL_INT32, 1, 0)
+    with cp.cuda.Device(1):
+        comms[1].recv(dst, 777, nccl.NCCL_INT32, 0, 0)
+    nccl.groupEnd()
+    _sync_all()
+    numpy.testing.assert_array_equal(dst.get(), x)
+
+
+@needs_nccl
+def test_nccl_destroyed_communicator_raises():
+    c = nccl.NcclCommunicator.initAll([0])[0]
+    c.destroy()
+    with pytest.raises(RuntimeError):
+        c.size()
+    c.destroy()  # a second destroy is a no-op
+
+
+@needs_nccl
+def test_nccl_invalid_argument_raises_nccl_error(comms):
+    a = _per_device([numpy.zeros(4, numpy.float32)])[0]
+    with pytest.raises(nccl.NcclError) as e:
+        comms[0].allReduce(a, a, 4, 123, nccl.NCCL_SUM, 0)  # no such datatype
+    assert e.value.status == 4
+    assert "ncclInvalidArgument" in str(e.value)
