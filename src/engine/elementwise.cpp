@@ -260,10 +260,13 @@ std::string generate(const kernel_spec& spec, const kernel_key& key, const std::
   if (key.ndim > 0) {
     s << "    " << idx << " rem = i;\n";
     for (int k = 0; k < narr; ++k) s << "    " << idx << " o" << k << " = 0;\n";
-    s << "    #pragma unroll\n    for (int d = " << int(key.ndim) - 1 << "; d >= 0; --d) {\n";
+    // The outermost coordinate is what remains after the inner divisions (i < n, the product of the shape), so
+    // it needs no division: a 2-D broadcast (the common (m,1) op (1,n) case) divides once per element, not twice.
+    s << "    #pragma unroll\n    for (int d = " << int(key.ndim) - 1 << "; d >= 1; --d) {\n";
     s << "      " << idx << " q = rem / L.shape[d]; " << idx << " r = rem - q * L.shape[d]; rem = q;\n";
     for (int k = 0; k < narr; ++k) s << "      o" << k << " += r * L.strides[" << k << "][d];\n";
     s << "    }\n";
+    for (int k = 0; k < narr; ++k) s << "    o" << k << " += rem * L.strides[" << k << "][0];\n";
   }
   auto offset_expr = [&](int op) {
     int k = slot[static_cast<std::size_t>(op)];

@@ -72,6 +72,69 @@ __global__ void index_copy_kernel(const __grid_constant__ index_copy_params p) {
   }
 }
 
+// Note [row gather]: an index into the outer axis of a C-contiguous array (take(x, rows, 0), x[idx], x[idx] = v)
+// moves whole contiguous rows. One warp per (row, chunk of 32 * row_unroll vectors) reads the index once and copies
+// the row with the widest vector (up to 16 bytes) that the bases, strides and row length allow: no per-element
+// division, fully coalesced loads and stores, so the copy runs at the memory bandwidth (bytes read + written).
+constexpr int row_unroll = 4;
+constexpr int row_warps = block / 32;
+
+template <class V, class I, bool Scatter>
+__global__ void index_rows_kernel(const __grid_constant__ index_copy_params p, long long row_vecs, long long chunks) {
+  const int lane = threadIdx.x & 31;
+  const long long warps = static_cast<long long>(gridDim.x) * row_warps;
+  const long long units = p.nb * chunks;
+  for (long long w = static_cast<long long>(blockIdx.x) * row_warps + (threadIdx.x >> 5); w < units; w += warps) {
+    long long b = chunks == 1 ? w : w / chunks;
+    long long c = w - b * chunks;
+    long long ioff = index_offset<I>(p, b), poff = b * p.p_b;
+    const V* src = reinterpret_cast<const V*>(Scatter ? p.p_base + poff : p.i_base + ioff);
+    V* dst = reinterpret_cast<V*>(Scatter ? p.i_base + ioff : p.p_base + poff);
+    long long k0 = c * (32 * row_unroll) + lane;
+    V v[row_unroll];
+#pragma unroll
+    for (int u = 0; u < row_unroll; ++u) {
+      if (k0 + u * 32 < row_vecs) v[u] = src[k0 + u * 32];
+    }
+#pragma unroll
+    for (int u = 0; u < row_unroll; ++u) {
+      if (k0 + u * 32 < row_vecs) {
+        if constexpr (Scatter) dst[k0 + u * 32] = v[u];
+        else __stcs(dst + k0 + u * 32, v[u]);
+      }
+    }
+  }
+}
+
+template <class V, class I>
+void launch_rows(bool scatter, const index_copy_params& p, long long row_bytes, cudaStream_t s) {
+  long long row_vecs = row_bytes / static_cast<long long>(sizeof(V));
+  long long chunks = (row_vecs + 32 * row_unroll - 1) / (32 * row_unroll);
+  long long blocks = std::min<long long>((p.nb * chunks + row_warps - 1) / row_warps, 1LL << 30);
+  if (scatter) index_rows_kernel<V, I, true><<<static_cast<unsigned>(blocks), block, 0, s>>>(p, row_vecs, chunks);
+  else index_rows_kernel<V, I, false><<<static_cast<unsigned>(blocks), block, 0, s>>>(p, row_vecs, chunks);
+}
+
+// The rows path of Note [row gather] when it applies: one contiguous rest run on both sides, raw indices, rows of
+// at least 64 bytes (shorter rows leave most lanes of a warp idle: the element loop is as good there).
+template <class I>
+bool try_rows(std::size_t itemsize, bool scatter, const index_copy_params& p, cudaStream_t s) {
+  const auto item = static_cast<std::int64_t>(itemsize);
+  if (p.p_constant || p.offsets || p.rest_ndim != 1 || p.rest_i[0] != item || p.rest_p[0] != item) return false;
+  const long long row_bytes = p.rest_size * item;
+  if (row_bytes < 64) return false;
+  // Negative strides keep their alignment in two's complement, so one OR tests every quantity.
+  const auto bits = static_cast<std::uint64_t>(row_bytes) | reinterpret_cast<std::uintptr_t>(p.i_base) |
+                    reinterpret_cast<std::uintptr_t>(p.p_base) | static_cast<std::uint64_t>(p.p_b) |
+                    static_cast<std::uint64_t>(p.stride);
+  if ((bits & 15) == 0) launch_rows<uint4, I>(scatter, p, row_bytes, s);
+  else if ((bits & 7) == 0) launch_rows<uint2, I>(scatter, p, row_bytes, s);
+  else if ((bits & 3) == 0) launch_rows<unsigned, I>(scatter, p, row_bytes, s);
+  else if ((bits & 1) == 0) launch_rows<unsigned short, I>(scatter, p, row_bytes, s);
+  else launch_rows<unsigned char, I>(scatter, p, row_bytes, s);
+  return true;
+}
+
 template <class E, class I>
 void launch_typed(bool scatter, const index_copy_params& p, cudaStream_t s) {
   long long total = p.nb * p.rest_size;
@@ -88,8 +151,11 @@ void launch_index_copy(std::size_t itemsize, bool scatter, const index_copy_para
   if (p.nb <= 0 || p.rest_size <= 0) return;
   dispatch_bytes(itemsize, [&](auto e) {
     using E = decltype(e);
-    if (p.idx_width == 4) launch_typed<E, int>(scatter, p, s);
-    else launch_typed<E, long long>(scatter, p, s);
+    if (p.idx_width == 4) {
+      if (!try_rows<int>(itemsize, scatter, p, s)) launch_typed<E, int>(scatter, p, s);
+    } else {
+      if (!try_rows<long long>(itemsize, scatter, p, s)) launch_typed<E, long long>(scatter, p, s);
+    }
   });
   CUARRAY_CUDA_CHECK(cudaGetLastError());
 }

@@ -1,6 +1,7 @@
 // Ahead-of-time kernels of array manipulation: tiled transposing copies and index-mapped copies along an axis.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 
@@ -189,6 +190,184 @@ void launch_pad_constant(const pad_constant_layout& l, void* dst, const void* sr
     using T = decltype(t);
     pad_constant_kernel<T><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(static_cast<T*>(dst),
                                                                            static_cast<const char*>(src), l, rows);
+  });
+  CUARRAY_CUDA_CHECK(cudaGetLastError());
+}
+
+namespace {
+
+constexpr int join_block = 256;
+constexpr int join_unroll = 4;
+constexpr long long join_tile_bytes = 16LL * join_block * join_unroll;  // 16 KiB per block
+
+struct join_args {
+  join_segment seg[join_max_segments];
+  long long first_block[join_max_segments + 1];  // blocks before each segment; [count] = all
+  long long tiles_per_row[join_max_segments];
+  unsigned char vec[join_max_segments];           // widest common alignment: 16, 8, 4, 2 or 1 bytes
+  int count;
+};
+
+template <class V>
+__device__ __forceinline__ void join_tile(const char* src, char* dst, long long bytes) {
+  const long long n = bytes / static_cast<long long>(sizeof(V));
+  const V* s = reinterpret_cast<const V*>(src);
+  V* d = reinterpret_cast<V*>(dst);
+  V v[join_unroll];
+#pragma unroll
+  for (int u = 0; u < join_unroll; ++u) {
+    long long k = threadIdx.x + u * join_block;
+    if (k < n) v[u] = __ldcs(s + k);
+  }
+#pragma unroll
+  for (int u = 0; u < join_unroll; ++u) {
+    long long k = threadIdx.x + u * join_block;
+    if (k < n) __stcs(d + k, v[u]);
+  }
+}
+
+__global__ void join_kernel(const __grid_constant__ join_args a) {
+  for (long long blk = blockIdx.x; blk < a.first_block[a.count]; blk += gridDim.x) {
+    int lo = 0, hi = a.count - 1;  // the last segment whose first block is <= blk
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >> 1;
+      if (a.first_block[mid] <= blk) lo = mid;
+      else hi = mid - 1;
+    }
+    const join_segment& g = a.seg[lo];
+    const int vec = a.vec[lo];
+    long long local = blk - a.first_block[lo];
+    long long row = a.tiles_per_row[lo] == 1 ? local : local / a.tiles_per_row[lo];
+    long long tile_index = local - row * a.tiles_per_row[lo];
+    long long tile_bytes = join_tile_bytes / 16 * vec;  // the same count of vectors per block at every width
+    long long off = tile_index * tile_bytes;
+    long long bytes = g.row_bytes - off < tile_bytes ? g.row_bytes - off : tile_bytes;
+    const char* src = g.src + row * g.row_bytes + off;
+    char* dst = g.dst + row * g.dst_pitch + off;
+    switch (vec) {
+      case 16: join_tile<uint4>(src, dst, bytes); break;
+      case 8: join_tile<uint2>(src, dst, bytes); break;
+      case 4: join_tile<unsigned>(src, dst, bytes); break;
+      case 2: join_tile<unsigned short>(src, dst, bytes); break;
+      default: join_tile<unsigned char>(src, dst, bytes); break;
+    }
+  }
+}
+
+}  // namespace
+
+void launch_join_copy(const join_segment* segments, int count, cudaStream_t stream) {
+  for (int start = 0; start < count; start += join_max_segments) {
+    join_args a{};
+    a.count = 0;
+    long long blocks = 0;
+    for (int i = start; i < count && i < start + join_max_segments; ++i) {
+      const join_segment& g = segments[i];
+      if (g.rows <= 0 || g.row_bytes <= 0) continue;
+      const auto bits = reinterpret_cast<std::uintptr_t>(g.src) | reinterpret_cast<std::uintptr_t>(g.dst) |
+                        static_cast<std::uint64_t>(g.row_bytes) | static_cast<std::uint64_t>(g.dst_pitch);
+      int vec = (bits & 15) == 0 ? 16 : (bits & 7) == 0 ? 8 : (bits & 3) == 0 ? 4 : (bits & 1) == 0 ? 2 : 1;
+      long long tile_bytes = join_tile_bytes / 16 * vec;
+      a.seg[a.count] = g;
+      a.vec[a.count] = static_cast<unsigned char>(vec);
+      a.tiles_per_row[a.count] = (g.row_bytes + tile_bytes - 1) / tile_bytes;
+      a.first_block[a.count] = blocks;
+      blocks += a.tiles_per_row[a.count] * g.rows;
+      ++a.count;
+    }
+    if (a.count == 0) continue;
+    a.first_block[a.count] = blocks;
+    unsigned grid = static_cast<unsigned>(std::min<long long>(blocks, 1LL << 30));
+    join_kernel<<<grid, join_block, 0, stream>>>(a);
+    CUARRAY_CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+namespace {
+
+__device__ __forceinline__ void copy_tile(int vec, const char* src, char* dst, long long bytes) {
+  switch (vec) {
+    case 16: join_tile<uint4>(src, dst, bytes); break;
+    case 8: join_tile<uint2>(src, dst, bytes); break;
+    case 4: join_tile<unsigned>(src, dst, bytes); break;
+    case 2: join_tile<unsigned short>(src, dst, bytes); break;
+    default: join_tile<unsigned char>(src, dst, bytes); break;
+  }
+}
+
+__global__ void rows_copy_kernel(const __grid_constant__ rows_copy_layout l, char* dst, const char* src, int vec,
+                                 long long tiles_per_row, long long blocks) {
+  const long long tile_bytes = join_tile_bytes / 16 * vec;
+  for (long long blk = blockIdx.x; blk < blocks; blk += gridDim.x) {
+    long long row = tiles_per_row == 1 ? blk : blk / tiles_per_row;
+    long long off = (blk - row * tiles_per_row) * tile_bytes;
+    long long d_off = 0, s_off = 0, r = row;
+    for (int d = l.ndim - 1; d >= 0; --d) {
+      long long c = r % l.shape[d];
+      r /= l.shape[d];
+      d_off += c * l.dst_strides[d];
+      s_off += c * l.src_strides[d];
+    }
+    long long bytes = l.row_bytes - off < tile_bytes ? l.row_bytes - off : tile_bytes;
+    copy_tile(vec, src + s_off + off, dst + d_off + off, bytes);
+  }
+}
+
+template <class E>
+__global__ void repeat_flat_kernel(E* __restrict__ dst, const E* __restrict__ src, long long n, long long r,
+                                   bool vectors) {
+  const long long step = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
+    E v = src[i];
+    E* out = dst + i * r;
+    if (vectors) {
+      union {
+        E e[16 / sizeof(E)];
+        uint4 q;
+      } u;
+#pragma unroll
+      for (int j = 0; j < static_cast<int>(16 / sizeof(E)); ++j) u.e[j] = v;
+      uint4* q = reinterpret_cast<uint4*>(out);
+      const long long nq = r * static_cast<long long>(sizeof(E)) / 16;
+      for (long long j = 0; j < nq; ++j) __stcs(q + j, u.q);
+    } else {
+      for (long long j = 0; j < r; ++j) out[j] = v;
+    }
+  }
+}
+
+}  // namespace
+
+void launch_rows_copy(const rows_copy_layout& l, void* dst, const void* src, cudaStream_t stream) {
+  long long rows = 1;
+  for (int d = 0; d < l.ndim; ++d) rows *= l.shape[d];
+  if (rows <= 0 || l.row_bytes <= 0) return;
+  std::uint64_t bits = reinterpret_cast<std::uintptr_t>(dst) | reinterpret_cast<std::uintptr_t>(src) |
+                       static_cast<std::uint64_t>(l.row_bytes);
+  for (int d = 0; d < l.ndim; ++d) {
+    bits |= static_cast<std::uint64_t>(l.dst_strides[d]) | static_cast<std::uint64_t>(l.src_strides[d]);
+  }
+  int vec = (bits & 15) == 0 ? 16 : (bits & 7) == 0 ? 8 : (bits & 3) == 0 ? 4 : (bits & 1) == 0 ? 2 : 1;
+  long long tile_bytes = join_tile_bytes / 16 * vec;
+  long long tiles = (l.row_bytes + tile_bytes - 1) / tile_bytes;
+  long long blocks = rows * tiles;
+  unsigned grid = static_cast<unsigned>(std::min<long long>(blocks, 1LL << 30));
+  rows_copy_kernel<<<grid, join_block, 0, stream>>>(l, static_cast<char*>(dst), static_cast<const char*>(src), vec,
+                                                     tiles, blocks);
+  CUARRAY_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_repeat_flat(void* dst, const void* src, std::int64_t n, std::int64_t r, std::size_t itemsize,
+                        cudaStream_t stream) {
+  if (n <= 0 || r <= 0) return;
+  const bool vectors = (r * static_cast<std::int64_t>(itemsize)) % 16 == 0 &&
+                       reinterpret_cast<std::uintptr_t>(dst) % 16 == 0;
+  const int threads = 256;
+  unsigned grid = static_cast<unsigned>(std::min<long long>((n + threads - 1) / threads, 1LL << 30));
+  dispatch_bytes(itemsize, [&](auto e) {
+    using E = decltype(e);
+    repeat_flat_kernel<E><<<grid, threads, 0, stream>>>(static_cast<E*>(dst), static_cast<const E*>(src), n, r,
+                                                       vectors);
   });
   CUARRAY_CUDA_CHECK(cudaGetLastError());
 }

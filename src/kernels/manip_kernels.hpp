@@ -47,4 +47,37 @@ struct pad_constant_layout {
 void launch_pad_constant(const pad_constant_layout& layout, void* dst, const void* src, std::size_t itemsize,
                          cudaStream_t stream);
 
+/// Note [batched join]: concatenate/stack of many inputs in one launch instead of one copy per input (each launch
+/// of a few MiB costs a launch latency and a tail of idle SMs). Every input is a 2-D byte copy: `rows` rows of
+/// `row_bytes` contiguous bytes, read at src + r * row_bytes and written at dst + r * dst_pitch (the output's row
+/// of the joined axis and everything inside it). Up to join_max_segments per launch (they travel in the kernel's
+/// parameter space); one block copies one tile of one row, so no division runs per element.
+constexpr int join_max_segments = 64;
+struct join_segment {
+  const char* src = nullptr;
+  char* dst = nullptr;
+  std::int64_t row_bytes = 0, dst_pitch = 0, rows = 0;
+};
+/// Copies every segment; all pointers and pitches are those of the caller's arrays (any alignment).
+void launch_join_copy(const join_segment* segments, int count, cudaStream_t stream);
+
+/// Note [row copy]: a copy whose innermost merged axis is contiguous on both sides (tile, repeat along an axis
+/// with a contiguous inner run) moves whole rows: one block per tile of a row computes the row's two offsets
+/// from its outer coordinates (the only divisions), then copies the row with the widest aligned vector.
+constexpr int rows_max_ndim = 8;
+struct rows_copy_layout {
+  int ndim = 0;  ///< outer axes
+  std::int64_t shape[rows_max_ndim] = {};
+  std::int64_t dst_strides[rows_max_ndim] = {};  ///< bytes
+  std::int64_t src_strides[rows_max_ndim] = {};  ///< bytes; 0 along a repeated axis
+  std::int64_t row_bytes = 0;
+};
+void launch_rows_copy(const rows_copy_layout& layout, void* dst, const void* src, cudaStream_t stream);
+
+/// dst[k] = src[k / r] for a contiguous source of n elements and a contiguous destination of n * r: each thread
+/// reads one element and writes its r copies (as 16-byte vectors of the replicated element when r * itemsize
+/// allows). The kernel of repeat with a scalar count along the last contiguous axis or with axis=None.
+void launch_repeat_flat(void* dst, const void* src, std::int64_t n, std::int64_t r, std::size_t itemsize,
+                        cudaStream_t stream);
+
 }  // namespace cuarray::detail

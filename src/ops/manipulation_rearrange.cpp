@@ -9,6 +9,7 @@
 #include "cuarray/manipulation.hpp"
 #include "cuarray/ufunc.hpp"
 #include "src/core/internal.hpp"
+#include "src/kernels/manip_kernels.hpp"
 #include "src/ops/manipulation_internal.hpp"
 
 namespace cuarray {
@@ -106,6 +107,51 @@ array roll(const array& a, const std::vector<std::int64_t>& shift, const std::op
   return result;
 }
 
+namespace {
+
+// Note [row copy]: dst (shape, dst strides) <- src (same shape, src strides, 0 along broadcast axes) as a row copy
+// when, after dropping unit axes and merging axes that chain on both sides, the innermost axis is contiguous on
+// both sides and at least 1 KiB long (a block moves one tile of a row: shorter rows idle most of its threads). Returns false, copying nothing, otherwise.
+bool try_rows_copy(const array& dst, const array& src, const shape_t& shape, const strides_t& ds,
+                   const strides_t& ss) {
+  const auto item = static_cast<std::int64_t>(dst.itemsize());
+  std::vector<std::int64_t> n, d, s;
+  for (int i = 0; i < static_cast<int>(shape.size()); ++i) {
+    if (shape[i] == 1) continue;
+    if (!n.empty() && d.back() == ds[i] * shape[i] && s.back() == ss[i] * shape[i]) {
+      n.back() *= shape[i];
+      d.back() = ds[i];
+      s.back() = ss[i];
+    } else {
+      n.push_back(shape[i]);
+      d.push_back(ds[i]);
+      s.push_back(ss[i]);
+    }
+  }
+  if (n.empty() || d.back() != item || s.back() != item || n.back() * item < 1024) return false;
+  if (n.size() - 1 > static_cast<std::size_t>(detail::rows_max_ndim)) return false;
+  detail::rows_copy_layout l;
+  l.ndim = static_cast<int>(n.size()) - 1;
+  // Rows are independent, so the outer axes may run in any order: broadcast axes (source stride 0) go innermost,
+  // so that consecutive blocks copy the same source row and its repeats read it from L2, not from memory again.
+  int at = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int i = 0; i < l.ndim; ++i) {
+      if ((s[i] == 0) != (pass == 1)) continue;
+      l.shape[at] = n[i];
+      l.dst_strides[at] = d[i];
+      l.src_strides[at] = s[i];
+      ++at;
+    }
+  }
+  l.row_bytes = n.back() * item;
+  cudaStream_t stream = detail::enter_device(dst.device());
+  detail::launch_rows_copy(l, dst.data(), src.data(), stream);
+  return true;
+}
+
+}  // namespace
+
 array tile(const array& a, const std::vector<std::int64_t>& reps_in) {
   int d = static_cast<int>(reps_in.size());
   array c = a.ndim() < d ? detail::prepend_unit_axes(a, d - a.ndim()) : a;
@@ -134,6 +180,7 @@ array tile(const array& a, const std::vector<std::int64_t>& reps_in) {
     src_strides.push_back(0);
     src_strides.push_back(c.strides()[i]);
   }
+  if (try_rows_copy(out, c, vshape, dst_strides, src_strides)) return out;
   array dst = with_layout(out, vshape, dst_strides, out.offset());
   dst.assign(with_layout(c, vshape, src_strides, c.offset()));
   return out;
@@ -160,6 +207,12 @@ array repeat(const array& a_in, const std::vector<std::int64_t>& repeats, std::o
     shape[axis] = n * r;
     array out = detail::new_array(a.type(), shape, order::C, a.device());
     if (out.size() == 0) return out;
+    // Repeating along the last axis of a C-contiguous array (or a raveled one) repeats each element in place;
+    // one thread writes the r copies of its element, so a large r (few threads, long serial loops) keeps the copy.
+    if (a.is_c_contiguous() && axis == a.ndim() - 1 && r * static_cast<std::int64_t>(a.itemsize()) <= 256) {
+      detail::launch_repeat_flat(out.data(), a.data(), a.size(), r, a.itemsize(), detail::enter_device(a.device()));
+      return out;
+    }
     // (…, n, r, …) <- (…, n, 1, …): one broadcasting copy.
     shape_t vshape;
     strides_t ds, ss;
@@ -173,6 +226,7 @@ array repeat(const array& a_in, const std::vector<std::int64_t>& repeats, std::o
         ss.push_back(0);
       }
     }
+    if (try_rows_copy(out, a, vshape, ds, ss)) return out;
     array dst = with_layout(out, vshape, ds, out.offset());
     dst.assign(with_layout(a, vshape, ss, a.offset()));
     return out;
