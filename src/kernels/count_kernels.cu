@@ -118,16 +118,32 @@ __global__ void histogram_kernel(const double* sample, long long n, histogram_la
       double v = sample[i * a.ndim + d];
       const double* e = edges + a.edge_offsets[d];
       long long m = a.edge_offsets[d + 1] - a.edge_offsets[d];
-      // searchsorted 'right': the first edge greater than v (NaN compares false: past the end).
-      long long lo = 0, hi = m;
-      while (lo < hi) {
-        long long mid = (lo + hi) >> 1;
-        if (v < e[mid]) hi = mid;
-        else lo = mid + 1;
+      // NumPy's bin: the last j with e[j] <= v (searchsorted 'right' - 1), v == the last edge in the last bin;
+      // NaN and values outside [e[0], e[m-1]] fall outside.
+      long long nb = m - 1;
+      if (nb < 1 || !(v >= e[0]) || !(v <= e[nb])) {
+        inside = false;
+        break;
       }
-      if (m > 0 && v == e[m - 1]) --lo;
-      if (lo < 1 || lo > m - 1) inside = false;
-      else flat += (lo - 1) * a.strides[d];
+      // Guess the bin as if the edges were uniform (exact for linspace edges up to rounding), then settle it
+      // against the edges themselves: one or two loads for uniform bins instead of a ~log2(m) dependent
+      // search; uneven edges fall back to a binary search on the side of the guess where the answer lies.
+      double g = (v - e[0]) / (e[nb] - e[0]) * static_cast<double>(nb);
+      long long j = g >= 0 ? (g < static_cast<double>(nb) ? static_cast<long long>(g) : nb - 1) : 0;
+      long long lo = j, hi = j;
+      if (v < e[j]) {
+        lo = 0;
+        hi = j - 1;
+      } else if (j + 1 < nb && v >= e[j + 1]) {
+        lo = j + 1;
+        hi = nb - 1;
+      }
+      while (lo < hi) {
+        long long mid = (lo + hi + 1) >> 1;
+        if (e[mid] <= v) lo = mid;
+        else hi = mid - 1;
+      }
+      flat += lo * a.strides[d];
     }
     if (inside) add_to<Weighted>(target, flat, w, i);
   }

@@ -195,6 +195,25 @@ def test_histogram_last_edge_is_inclusive_and_outliers_are_dropped(xp):
 
 
 @gpu
+@testing.numpy_cuarray_equal()
+def test_histogram_bins_of_uneven_repeated_and_infinite_edges(xp):
+    # The kernel guesses a bin as if the edges were uniform and settles it against the edges: these edges are far
+    # from uniform, repeat, or are infinite, and the values sit on, just beside and between them.
+    rng = numpy.random.default_rng(4)
+    geo = numpy.geomspace(1e-3, 1e3, 97)
+    rep = numpy.array([0.0, 0.0, 1.0, 1.0, 1.0, 2.0, 7.0, 7.0])
+    inf = numpy.array([-numpy.inf, -1.0, 0.0, 0.5, numpy.inf])
+    out = []
+    for e in (geo, rep, inf):
+        fin = e[numpy.isfinite(e)]
+        v = numpy.concatenate([e, numpy.nextafter(fin, numpy.inf), numpy.nextafter(fin, -numpy.inf),
+                               rng.uniform(fin.min() - 1, fin.max() + 1, 4000), [numpy.nan, numpy.inf, -numpy.inf]])
+        out.append(xp.histogram(xp.asarray(v), bins=xp.asarray(e))[0])
+        out.append(xp.histogramdd(xp.asarray(numpy.stack([v, v[::-1]], axis=1)), bins=[xp.asarray(e), geo])[0])
+    return tuple(out)
+
+
+@gpu
 @pytest.mark.parametrize("wdtype", ["float64", "float32", "int32", "complex128"])
 @pytest.mark.parametrize("density", [False, True])
 @testing.numpy_cuarray_allclose(rtol=1e-9)

@@ -1,0 +1,172 @@
+"""Issue 23 (performance round two, remaining rows): histogram, bincount, integer draws, solve/inv of 1000^2 and
+the peak pool memory of unique and svd, against CuPy and PyTorch.
+
+Targets (ratios of median times in the same run):
+  histogram 1024 bins of 2**27 float32, bincount of 2**27   >= 1.0x the better of CuPy and PyTorch
+  integers 2**27 int64, randint 2**27 int32                 >= 1.0x PyTorch (torch.randint)
+  solve / inv 1000 x 1000 float64                           >= 1.0x the better of CuPy and PyTorch
+  unique 2**26 int64, svd 4096 x 4096 float64 (peakmem)     timed for reference; each note gives the peak extra
+                                                            device memory of the call (goal: <= CuPy's)
+Peak extra memory: cuarray and CuPy free every cached block, then the pool's total_bytes() after one call (the
+pool keeps the blocks the call freed, so this is its high-water mark) minus before; PyTorch reports
+max_memory_allocated() minus the bytes allocated before the call.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from common import Backend, Config, Stats, Target, case, time_gpu
+from common import is_torch as _is_torch, to_device as _dev, to_host as _host
+
+N_HIST = 1 << 27
+N_RAND = 1 << 27
+N_UNIQUE = 1 << 26
+BINS = 1024
+BEST = (Target("cupy", 1.0), Target("torch", 1.0))
+
+
+def _reps(cfg: Config, full: int = 20, quick: int = 6) -> dict[str, int]:
+    return {"n_warmup": 2, "n_repeat": cfg.reps(full, quick)}
+
+
+def _note(st: Stats, text: str) -> Stats:
+    st.note = f"{st.note}; {text}" if st.note else text
+    return st
+
+
+def _peak_extra_bytes(lib: Backend, fn: Callable[[], Any]) -> int:
+    """Device bytes the call held at its high-water mark beyond what was allocated before it."""
+    if _is_torch(lib):
+        t = lib.module
+        t.cuda.synchronize()
+        t.cuda.empty_cache()
+        before = t.cuda.memory_allocated()
+        t.cuda.reset_peak_memory_stats()
+        res = fn()
+        t.cuda.synchronize()
+        peak = t.cuda.max_memory_allocated() - before
+        del res
+        return int(peak)
+    pool = lib.module.get_default_memory_pool()
+    lib.sync()
+    pool.free_all_blocks()
+    before = pool.total_bytes()
+    res = fn()
+    lib.sync()
+    peak = pool.total_bytes() - before
+    del res
+    pool.free_all_blocks()
+    return int(peak)
+
+
+@case("histogram_1024bins_2^27_f32", nbytes=N_HIST * 4 + BINS * 8, target=BEST, heavy=True)
+def histogram_f32(lib: Backend, cfg: Config) -> Stats:
+    """histogram of 2**27 float32 in [0, 1) into 1024 uniform bins over [0, 1]; >= 1.0x the better peer."""
+    x = cfg.host_random(N_HIST, np.float32, keep=True)
+    a = _dev(lib, x)
+    if _is_torch(lib):
+        fn = lambda: lib.module.histc(a, bins=BINS, min=0.0, max=1.0)  # noqa: E731
+    else:
+        fn = lambda: lib.module.histogram(a, bins=BINS, range=(0.0, 1.0))[0]  # noqa: E731
+    if cfg.first_round:
+        want, _ = np.histogram(x, bins=BINS, range=(0.0, 1.0))
+        got = _host(lib, fn())
+        # torch.histc counts in float32 and bins by its own rounding: compare loosely.
+        if not np.allclose(got.astype(np.float64), want, rtol=1e-3, atol=4):
+            raise AssertionError("histogram: wrong counts")
+    return time_gpu(fn, lib, **_reps(cfg))
+
+
+@case("bincount_2^27", nbytes=N_HIST * 8 + BINS * 8, target=BEST, heavy=True)
+def bincount_i64(lib: Backend, cfg: Config) -> Stats:
+    """bincount of 2**27 int64 values in [0, 1024); >= 1.0x the better peer."""
+    x = (cfg.host_random(N_HIST, np.float32, keep=True) * BINS).astype(np.int64)
+    a = _dev(lib, x)
+    fn = lambda: lib.module.bincount(a, minlength=BINS)  # noqa: E731
+    if cfg.first_round and not np.array_equal(_host(lib, fn()), np.bincount(x, minlength=BINS)):
+        raise AssertionError("bincount: wrong counts")
+    return time_gpu(fn, lib, **_reps(cfg))
+
+
+def _integers(lib: Backend, cfg: Config, high: int, np_dtype: Any) -> Stats:
+    name = np.dtype(np_dtype).name
+    if _is_torch(lib):
+        t = lib.module
+        tdt = getattr(t, name)
+        fn = lambda: t.randint(0, high, (N_RAND,), device="cuda", dtype=tdt)  # noqa: E731
+    else:
+        g = lib.module.random.default_rng(0)
+        fn = lambda: g.integers(0, high, N_RAND, dtype=name)  # noqa: E731
+    if cfg.first_round:
+        head = _host(lib, fn()[: 1 << 20])
+        if head.dtype != np_dtype or head.min() < 0 or head.max() >= high or abs(head.mean() / (high - 1) - 0.5) > 0.01:
+            raise AssertionError(f"integers: not uniform {name} in [0, {high})")
+    st = time_gpu(fn, lib, **_reps(cfg))
+    return _note(st, f"{np.dtype(np_dtype).itemsize * N_RAND / st.median_s / 1e12:.2f} TB/s written")
+
+
+@case("integers_2^27_int64", nbytes=8 * N_RAND, target=Target("torch", 1.0), heavy=True)
+def integers_i64(lib: Backend, cfg: Config) -> Stats:
+    """Generator.integers(0, 1000) of 2**27 int64; >= 1.0x PyTorch (torch.randint)."""
+    return _integers(lib, cfg, 1000, np.int64)
+
+
+@case("randint_2^27_int32", nbytes=4 * N_RAND, target=Target("torch", 1.0), heavy=True)
+def randint_i32(lib: Backend, cfg: Config) -> Stats:
+    """integers(0, 1000) of 2**27 int32 (randint's path); >= 1.0x PyTorch (torch.randint)."""
+    return _integers(lib, cfg, 1000, np.int32)
+
+
+def _system(cfg: Config, n: int) -> np.ndarray:
+    # A random matrix plus n on the diagonal: well conditioned, so every library's answer can be checked.
+    return cfg.host_random(n * n, np.float64, seed=3).reshape(n, n) + n * np.eye(n)
+
+
+@case("solve_1000_f64", target=BEST)
+def solve_1000(lib: Backend, cfg: Config) -> Stats:
+    """solve of a 1000 x 1000 float64 system with 16 right-hand sides; >= 1.0x the better peer."""
+    x = _system(cfg, 1000)
+    y = cfg.host_random(1000 * 16, np.float64, seed=4).reshape(1000, 16)
+    a, b = _dev(lib, x), _dev(lib, y)
+    fn = lambda: lib.module.linalg.solve(a, b)  # noqa: E731
+    if cfg.first_round and not np.allclose(_host(lib, fn()), np.linalg.solve(x, y), rtol=1e-9, atol=1e-12):
+        raise AssertionError("solve: wrong result")
+    return time_gpu(fn, lib, **_reps(cfg, 30, 8))
+
+
+@case("inv_1000_f64", target=BEST)
+def inv_1000(lib: Backend, cfg: Config) -> Stats:
+    """inv of a 1000 x 1000 float64 matrix; >= 1.0x the better peer."""
+    x = _system(cfg, 1000)
+    a = _dev(lib, x)
+    fn = lambda: lib.module.linalg.inv(a)  # noqa: E731
+    if cfg.first_round and not np.allclose(_host(lib, fn()), np.linalg.inv(x), rtol=1e-9, atol=1e-12):
+        raise AssertionError("inv: wrong result")
+    return time_gpu(fn, lib, **_reps(cfg, 30, 8))
+
+
+@case("unique_2^26_int64_peakmem", nbytes=N_UNIQUE * 8, heavy=True)
+def unique_peakmem(lib: Backend, cfg: Config) -> Stats:
+    """unique of 2**26 int64 (about 2**20 distinct values); the note gives the peak extra device bytes."""
+    x = (cfg.host_random(N_UNIQUE, np.float32, seed=5) * (1 << 20)).astype(np.int64)
+    a = _dev(lib, x)
+    fn = lambda: lib.module.unique(a)  # noqa: E731  (sorted, as torch.unique's default)
+    if cfg.first_round and not np.array_equal(_host(lib, fn()), np.unique(x)):
+        raise AssertionError("unique: wrong result")
+    peak = _peak_extra_bytes(lib, fn)
+    st = time_gpu(fn, lib, **_reps(cfg, 10, 3))
+    return _note(st, f"peak extra {peak} bytes ({peak / (N_UNIQUE * 8):.2f}x the input)")
+
+
+@case("svd_4096_f64_peakmem", heavy=True)
+def svd_peakmem(lib: Backend, cfg: Config) -> Stats:
+    """svd (full_matrices=False) of a 4096 x 4096 float64 matrix; the note gives the peak extra device bytes."""
+    n = 4096
+    a = _dev(lib, cfg.host_random(n * n, np.float64, seed=6).reshape(n, n))
+    fn = lambda: lib.module.linalg.svd(a, full_matrices=False)  # noqa: E731
+    peak = _peak_extra_bytes(lib, fn)
+    st = time_gpu(fn, lib, n_warmup=1, n_repeat=cfg.reps(3, 1))
+    return _note(st, f"peak extra {peak} bytes ({peak / (n * n * 8):.2f}x the input)")
