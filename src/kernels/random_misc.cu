@@ -28,15 +28,63 @@ unsigned grid(long long n) {
 
 bool per_counter_stream(dist d) { return d <= dist::geometric; }
 
+// element_stream(key, index).interval(range) with the stream's first block taken directly: the common case
+// (no rejection) reads one or two words of it and no local buffer. A rejected draw restarts the stream, which
+// replays the same words, so every value is the one element_stream gives.
+__device__ inline unsigned long long interval_at(unsigned long long key, unsigned long long index,
+                                                 unsigned long long range) {
+  if (range == 0) return 0;
+  u32x4 b = block_at(key, index, 0);
+  if (range <= 0xFFFFFFFFull) {
+    if (range == 0xFFFFFFFFull) return b.x;
+    std::uint32_t rng1 = static_cast<std::uint32_t>(range) + 1;
+    std::uint64_t m = static_cast<std::uint64_t>(b.x) * rng1;
+    if (static_cast<std::uint32_t>(m) >= rng1) return m >> 32;
+  } else {
+    std::uint64_t x = (static_cast<std::uint64_t>(b.x) << 32) | b.y;
+    if (range == ~0ull) return x;
+    std::uint64_t rng1 = range + 1;
+    if (x * rng1 >= rng1) return __umul64hi(x, rng1);
+  }
+  element_stream s(key, index);
+  return s.interval(range);
+}
+
+// Four consecutive outputs per thread, each from its own stream index (the values do not depend on the
+// grouping), written with one vector store when the output is aligned: the four Philox blocks are independent
+// work for the scheduler, and the stores are full sectors.
+template <class U>
+struct alignas(4 * sizeof(U)) integers_pack {
+  U v[4];
+};
+
 template <class U>
 __global__ void integers_kernel(U* out, long long n, unsigned long long key, unsigned long long offset,
                                 const long long* low, long long low_value, const unsigned long long* range,
-                                unsigned long long range_value) {
-  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    element_stream s(key, offset + static_cast<unsigned long long>(i));
-    unsigned long long r = s.interval(range ? range[i] : range_value);
-    out[i] = static_cast<U>(static_cast<unsigned long long>(low ? low[i] : low_value) + r);
+                                unsigned long long range_value, bool aligned) {
+  const long long groups = (n + 3) / 4;
+  for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups;
+       g += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const long long i = 4 * g;
+    integers_pack<U> p;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      const long long j = i + k;
+      p.v[k] = U{};
+      if (j < n) {
+        unsigned long long r =
+            interval_at(key, offset + static_cast<unsigned long long>(j), range ? range[j] : range_value);
+        p.v[k] = static_cast<U>(static_cast<unsigned long long>(low ? low[j] : low_value) + r);
+      }
+    }
+    if (aligned && i + 4 <= n) {
+      *reinterpret_cast<integers_pack<U>*>(out + i) = p;
+    } else {
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        if (i + k < n) out[i + k] = p.v[k];
+      }
+    }
   }
 }
 
@@ -101,8 +149,9 @@ void launch_integers(void* out, dtype t, std::int64_t n, std::uint64_t key, std:
   dispatch_bytes(itemsize(t), [&](auto tag) {
     using U = decltype(tag);
     if constexpr (sizeof(U) <= 8) {
-      integers_kernel<U><<<grid(n), block_size, 0, s>>>(static_cast<U*>(out), n, key, offset, lo, low_value, rg,
-                                                        range_value);
+      bool aligned = reinterpret_cast<std::uintptr_t>(out) % sizeof(integers_pack<U>) == 0;
+      integers_kernel<U><<<grid((n + 3) / 4), block_size, 0, s>>>(static_cast<U*>(out), n, key, offset, lo,
+                                                                  low_value, rg, range_value, aligned);
     }
   });
   CUARRAY_CUDA_CHECK(cudaGetLastError());

@@ -275,7 +275,7 @@ __global__ void neighbor_mask_kernel(const char* s, long long n, int mode, bool*
 __global__ void compact_kernel(const unsigned char* src, long long row_bytes, const long long* flags,
                                const long long* pos, long long rows, unsigned char* values, long long* first) {
   CA_GRID_LOOP(i, rows) {
-    if (!flags[i]) continue;
+    if (flags ? !flags[i] : pos[i] == (i ? pos[i - 1] : 0)) continue;  // no flags: they were scanned in place
     long long k = pos[i] - 1;
     if (first) first[k] = i;
     if (values) {
@@ -288,7 +288,7 @@ template <class E>
 __global__ void compact_typed_kernel(const E* src, const long long* flags, const long long* pos, long long rows,
                                      E* values, long long* first) {
   CA_GRID_LOOP(i, rows) {
-    if (!flags[i]) continue;
+    if (flags ? !flags[i] : pos[i] == (i ? pos[i - 1] : 0)) continue;  // no flags: they were scanned in place
     long long k = pos[i] - 1;
     if (first) first[k] = i;
     if (values) values[k] = src[i];

@@ -143,7 +143,8 @@ void launch_boundary_flags(const void* sorted, dtype t, std::int64_t rows, std::
 void launch_neighbor_mask(const void* sorted, dtype t, std::int64_t n, int mode, bool* out, cudaStream_t stream);
 
 /// For flags[i] set (pos the inclusive sum of flags): values[pos[i] - 1] = row i (`row_bytes` bytes) and
-/// first[pos[i] - 1] = i, each when non-null.
+/// first[pos[i] - 1] = i, each when non-null. With flags null, a row is flagged where pos steps up (0/1 flags
+/// scanned in place).
 void launch_compact(const void* src, std::size_t row_bytes, const std::int64_t* flags, const std::int64_t* pos,
                     std::int64_t rows, void* values, std::int64_t* first, cudaStream_t stream);
 

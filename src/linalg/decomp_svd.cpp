@@ -159,6 +159,10 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
                               static_cast<int*>(info.data()) + i, &err_sigma[static_cast<std::size_t>(i)]),
                   "cusolverDnXgesvdp");
       }
+      // Gesvdp overwrote w and is done with its workspace (the pool reuses both in stream order): a redo below
+      // then allocates its fresh copy, VT and Xgesvd's workspace in their place instead of beside them.
+      work = array();
+      w = array();
       // Note [gesvdp fallback]: where A has singular values near zero, Xgesvdp adds a perturbation of size
       // err_sigma so that its polar factor stays unitary, which moves those singular values to about
       // err_sigma (GPU runs: 1e-4 * smax in float32, far above eps * smax in float64 too): reconstructions

@@ -346,11 +346,11 @@ std::int64_t read_int64(const array& a, std::int64_t index) {
   return a.host_value<std::int64_t>(index);
 }
 
-array select_rows(const array& src, const array& flags, array* first, array* pos_out) {
+array select_rows(const array& src, const array& flags, array* first, array* pos_out, bool consume_flags) {
   int device = src.device();
   cudaStream_t s = enter_device(device);
   std::int64_t rows = flags.size();
-  array pos = flags.copy(order::C);
+  array pos = consume_flags ? flags : flags.copy(order::C);
   if (rows > 0) {
     std::size_t bytes = inclusive_sum(nullptr, 0, static_cast<std::int64_t*>(pos.data()), rows, s);
     array tmp = temp_storage(bytes, device);
@@ -362,7 +362,7 @@ array select_rows(const array& src, const array& flags, array* first, array* pos
   array out = new_array(src.type(), shape, order::C, device);
   std::size_t row_bytes = rows ? src.nbytes() / static_cast<std::size_t>(rows) : 0;
   if (first) *first = new_array(dtype::int64, shape_t{count}, order::C, device);
-  launch_compact(src.data(), row_bytes, static_cast<const std::int64_t*>(flags.data()),
+  launch_compact(src.data(), row_bytes, consume_flags ? nullptr : static_cast<const std::int64_t*>(flags.data()),
                  static_cast<const std::int64_t*>(pos.data()), rows, row_bytes ? out.data() : nullptr,
                  first ? static_cast<std::int64_t*>(first->data()) : nullptr, s);
   if (pos_out) *pos_out = pos;
@@ -370,7 +370,7 @@ array select_rows(const array& src, const array& flags, array* first, array* pos
 }
 
 array compress_1d(const array& a, const array& mask) {
-  return select_rows(c_contiguous(a), mask.astype(dtype::int64, order::C));
+  return select_rows(c_contiguous(a), mask.astype(dtype::int64, order::C), nullptr, nullptr, true);  // a fresh copy
 }
 
 array concat_1d(const array& a, const array& b, dtype t) {
@@ -479,9 +479,10 @@ static array sorted_rows(const array& c, bool descending) {
   return detail::gather_rows_by(c, argsort_rows({descending_key(c)}));
 }
 
-array sort(const array& a, std::optional<int> axis_in, std::optional<std::string_view> kind,
+array sort(const array& a_in, std::optional<int> axis_in, std::optional<std::string_view> kind,
            std::optional<bool> stable, bool descending) {
   check_kind(kind, stable);
+  const array a = detail::on_current_device(a_in);  // CuPy: the result is on the current device
   int axis;
   array c = prepare(a, axis_in, axis);
   array r = sorted_rows(c, descending);
@@ -499,9 +500,10 @@ void sort_inplace(const array& a, int axis_in, std::optional<std::string_view> k
   target.assign(move_back(r, axis));
 }
 
-array argsort(const array& a, std::optional<int> axis_in, std::optional<std::string_view> kind,
+array argsort(const array& a_in, std::optional<int> axis_in, std::optional<std::string_view> kind,
               std::optional<bool> stable, bool descending) {
   check_kind(kind, stable);
+  const array a = detail::on_current_device(a_in);  // CuPy: the result is on the current device
   if (a.ndim() == 0 && axis_in) {
     // NumPy argsorts a 0-d array as a 1-element 1-D one.
     normalize_axis(*axis_in, 1);

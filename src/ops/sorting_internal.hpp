@@ -35,7 +35,10 @@ std::int64_t read_int64(const array& a, std::int64_t index);
 
 /// Compaction of the rows of the C-contiguous `src` (rows = shape[0]) where `flags` (int64, one per row) is
 /// set; `first` receives the row index of each kept row when asked for. Reads the count back (one sync).
-array select_rows(const array& src, const array& flags, array* first = nullptr, array* pos_out = nullptr);
+/// With consume_flags, the 0/1 `flags` are scanned in place (their buffer becomes the positions) instead of
+/// into a copy: one n-element int64 buffer less at the peak of unique and compress.
+array select_rows(const array& src, const array& flags, array* first = nullptr, array* pos_out = nullptr,
+                  bool consume_flags = false);
 /// Elements of the 1-D `a` where the bool `mask` is true.
 array compress_1d(const array& a, const array& mask);
 /// The two arrays flattened and joined in dtype `t`.

@@ -64,7 +64,7 @@ unique_result unique_rows(const array& rows2d, std::int64_t m, bool ri, bool rin
   launch_boundary_flags(sorted.data(), t, n, m, equal_nan && is_inexact(t), static_cast<std::int64_t*>(flags.data()),
                         s);
   array first, pos;
-  res.values = select_rows(sorted, flags, (ri || rc) ? &first : nullptr, &pos);
+  res.values = select_rows(sorted, flags, (ri || rc) ? &first : nullptr, &pos, true);  // flags become pos
   std::int64_t count = res.values.shape()[0];
   if (ri) {
     if (n == 0) {

@@ -209,7 +209,7 @@ def test_histogram_bins_of_uneven_repeated_and_infinite_edges(xp):
         v = numpy.concatenate([e, numpy.nextafter(fin, numpy.inf), numpy.nextafter(fin, -numpy.inf),
                                rng.uniform(fin.min() - 1, fin.max() + 1, 4000), [numpy.nan, numpy.inf, -numpy.inf]])
         out.append(xp.histogram(xp.asarray(v), bins=xp.asarray(e))[0])
-        out.append(xp.histogramdd(xp.asarray(numpy.stack([v, v[::-1]], axis=1)), bins=[xp.asarray(e), geo])[0])
+        out.append(xp.histogramdd(xp.asarray(numpy.stack([v, v[::-1]], axis=1)), bins=[xp.asarray(e), xp.asarray(geo)])[0])
     return tuple(out)
 
 

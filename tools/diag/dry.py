@@ -25,7 +25,7 @@ targs = (a, numpy.int32(1024))
 grid, block = (1,), (32,)
 sin, add = cp.sin, cp.add
 for _ in range(1000):  # compile and warm up with real launches
-    a1 + b1, a + b, a * 2.0, sin(a), ek(a, b), touch(grid, block, targs), add(a, b, out=c), a + 1
+    a1 + b1, a + b, a * 2.0, sin(a), ek(a, b), touch(grid, block, targs), add(a, b, out=c), a + 1, a.sum()
 dev.synchronize()
 
 calls = {
@@ -37,6 +37,8 @@ calls = {
     "sin(a) (1024)": lambda: sin(a),
     "add(a, b, out=c)": lambda: add(a, b, out=c),
     "ElementwiseKernel (1024)": lambda: ek(a, b),
+    "a.sum() (1024)": lambda: a.sum(),
+    "a.sum(axis=0) (1024)": lambda: a.sum(axis=0),
     "RawKernel <<<1,32>>>": lambda: touch(grid, block, targs),
     "empty(1024) (no launch)": lambda: cp.empty(1024, cp.float32),
 }
