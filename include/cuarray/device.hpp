@@ -38,6 +38,20 @@ class device_guard {
   int previous_;
 };
 
+/// CuPy's rule for an operand on another device (Note [peer operands] in src/cuda/runtime.cpp): make memory of
+/// device `other` readable from device `current` (cudaDeviceEnablePeerAccess) and report it through
+/// peer_access_warning_hook, or throw value_error with CuPy's message when the devices cannot reach each
+/// other. Does nothing when `current == other`.
+void require_peer_access(int current, int other);
+
+/// CuPy's message for an operand on device `array_device` under device `current`: the PerformanceWarning's
+/// (`available`) or the ValueError's.
+std::string peer_access_message(int array_device, int current, bool available);
+
+/// Called by require_peer_access each time an operand of another device is used (CuPy warns
+/// PerformanceWarning then); null by default. The Python binding sets it; it may throw.
+extern void (*peer_access_warning_hook)(int array_device, int current_device);
+
 /// Compute capability as NumPy-free text, e.g. "90".
 std::string compute_capability(int id);
 

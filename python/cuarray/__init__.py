@@ -148,3 +148,7 @@ ndarray.scatter_min = scatter_min
 from typing import TYPE_CHECKING as _TYPE_CHECKING  # noqa: E402
 if _TYPE_CHECKING:
     from cuarray._ufunc_names import *  # noqa: F401,F403
+# Dask (issue 21): cuarray.ndarray as a dask.array chunk type; registers with dask when dask.array loads.
+from cuarray import _dask as _dask  # noqa: E402,F401
+# Multi-GPU (issue 21): the warning of an operand read from another device over peer access.
+from cuarray.exceptions import PerformanceWarning  # noqa: E402,F401

@@ -21,6 +21,16 @@ void raise_with(PyObject* type, const char* msg, const char* attr, PyObject* val
   Py_DECREF(exc);
 }
 
+PyObject* performance_warning_type = nullptr;
+
+// Note [peer operands] (src/cuda/runtime.cpp): the core reports each use of another device's array; under
+// warnings-as-errors the warning's exception propagates as the operation's.
+void warn_peer_access(int array_device, int current_device) {
+  nb::gil_scoped_acquire gil;
+  std::string msg = peer_access_message(array_device, current_device, true);
+  if (PyErr_WarnEx(performance_warning_type, msg.c_str(), 1) != 0) throw nb::python_error();
+}
+
 thread_local std::exception_ptr tls_pending;
 nb::object* g_rethrow = nullptr;  // leaked: a Python object must not be released after the interpreter ends
 
@@ -51,6 +61,12 @@ void init_errors(nb::module_& m) {
   m.attr("CompileException") = nb::handle(compile_exception_type);
   m.attr("CUDARuntimeError") = nb::handle(cuda_runtime_error_type);
   m.attr("OutOfMemoryError") = nb::handle(out_of_memory_error_type);
+  performance_warning_type = PyErr_NewExceptionWithDoc(
+      "cuarray.exceptions.PerformanceWarning",
+      "Warns about a slow path, such as reading an array of another device over peer access.", PyExc_RuntimeWarning,
+      nullptr);
+  m.attr("PerformanceWarning") = nb::handle(performance_warning_type);
+  peer_access_warning_hook = &warn_peer_access;
 
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {

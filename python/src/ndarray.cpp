@@ -677,6 +677,11 @@ void init_ndarray(nb::module_& m) {
         warn_complex_cast(a.type(), t);
         array r = a.astype(t, to_order(ord, order::K), copy);
         if (r.storage() == a.storage() && r.data() == a.data()) return nb::borrow(self);
+        // CuPy: a new array lands on the current device (Note [peer operands] in src/cuda/runtime.cpp).
+        if (int dev = current_device(); r.device() != dev) {
+          require_peer_access(dev, r.device());
+          r = to_device(r, dev);  // keeps the requested C/F layout: r is contiguous
+        }
         return wrap(std::move(r));
       }, nb::arg("dtype"), nb::arg("order") = "K", nb::arg("casting").none() = "unsafe",
          nb::arg("subok").none() = true, nb::arg("copy") = true)

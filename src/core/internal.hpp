@@ -10,6 +10,11 @@ namespace cuarray::detail {
 array new_array(dtype t, const shape_t& shape, const strides_t& strides, int device);
 array new_array(dtype t, const shape_t& shape, order o, int device);
 
+/// CuPy's rule for an operation made of several steps (Note [peer operands] in src/cuda/runtime.cpp): `a` itself
+/// when it is on the current device; else, once peer access is checked (warning or ValueError as CuPy), a copy on
+/// the current device, so that every later step runs on the current device's stream.
+array on_current_device(const array& a);
+
 /// Make `device` active for the calling thread and return its current stream.
 cudaStream_t enter_device(int device);
 

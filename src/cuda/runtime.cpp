@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <array>
+#include <atomic>
 #include <mutex>
 #include <string>
 
@@ -133,6 +134,46 @@ void activate_device(int id) {
   check_device_id(id);
   CUARRAY_CUDA_CHECK(cudaSetDevice(id));
   tls_active_device = id;
+}
+
+// Note [peer operands]: CuPy runs an operation on the current device; an array operand of another device is
+// read (or written) in place over peer access, which is enabled on use, with a PerformanceWarning each time, and
+// a ValueError where the devices cannot reach each other. Callers test `arr.device() != current` themselves, so
+// the one-device path costs one int compare per operand. Whether a pair can reach each other never changes and
+// is cached; enabling is asked every time, as CuPy does, because another library in the process may have
+// disabled it (cudaDeviceDisablePeerAccess) since.
+void (*peer_access_warning_hook)(int array_device, int current_device) = nullptr;
+
+std::string peer_access_message(int array_device, int current, bool available) {
+  return "The device where the array resides (" + std::to_string(array_device) +
+         ") is different from the current device (" + std::to_string(current) + "). " +
+         (available ? "Peer access has been activated automatically."
+                    : "Peer access is unavailable between these devices.");
+}
+
+void require_peer_access(int current, int other) {
+  if (current == other) return;
+  check_device_id(current);
+  check_device_id(other);
+  // 0: not asked yet, 1: peers, 2: not peers.
+  static std::array<std::atomic<signed char>, max_devices * max_devices> can_access{};
+  std::atomic<signed char>& known = can_access[static_cast<std::size_t>(current * max_devices + other)];
+  signed char state = known.load(std::memory_order_relaxed);
+  if (state == 0) {
+    int v = 0;
+    CUARRAY_CUDA_CHECK(cudaDeviceCanAccessPeer(&v, current, other));
+    state = v ? 1 : 2;
+    known.store(state, std::memory_order_relaxed);
+  }
+  if (state == 2) throw value_error(peer_access_message(other, current, false));
+  activate_device(current);  // peer access is granted to the active device
+  cudaError_t st = cudaDeviceEnablePeerAccess(other, 0);
+  if (st == cudaErrorPeerAccessAlreadyEnabled) {
+    (void)cudaGetLastError();  // not sticky, but the runtime would report it again from cudaGetLastError
+  } else if (st != cudaSuccess) {
+    detail::throw_cuda_error(st, "cudaDeviceEnablePeerAccess");
+  }
+  if (peer_access_warning_hook) peer_access_warning_hook(other, current);
 }
 
 std::string compute_capability(int id) {

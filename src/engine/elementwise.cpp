@@ -385,7 +385,11 @@ void run(const kernel_spec& spec, const operand_ref* inputs, int nin, const oper
   std::int64_t n = shape_size(shape);
   if (n == 0) return;
   if (nin + nout > max_operands - 1) throw value_error("too many operands for an elementwise kernel");
-  int device = nout == 0 ? current_device() : outputs[0].arr->device();
+  // The device of the first output runs it (callers allocate outputs on the current device, as CuPy does;
+  // internal steps of an operation that runs on its input's device keep running there, on that device's
+  // stream, so they stay ordered with the operation's other kernels). Operands of another device are used in
+  // place over peer access (Note [peer operands] in src/cuda/runtime.cpp).
+  const int device = nout == 0 ? current_device() : outputs[0].arr->device();
 
   // The array operands as seen over `shape` (outputs first, so that they lead the axis order), then the mask.
   // Operands of the full shape are used in place; others get a broadcast view in `bviews`.
@@ -396,6 +400,7 @@ void run(const kernel_spec& spec, const operand_ref* inputs, int nin, const oper
   for (int j = 0; j < nout; ++j) {
     const operand_ref& o = outputs[j];
     view_of[nin + j] = -1;
+    if (j > 0 && o.arr->device() != device) require_peer_access(device, o.arr->device());
     if (o.raw) {
       if (!o.arr->is_c_contiguous()) throw value_error("raw output arrays must be C-contiguous");
       continue;
@@ -410,8 +415,9 @@ void run(const kernel_spec& spec, const operand_ref* inputs, int nin, const oper
   for (int i = 0; i < nin; ++i) {
     const operand_ref& in = inputs[i];
     view_of[i] = -1;
-    if (in.is_scalar() || in.raw) continue;
-    if (in.arr->device() != device) throw value_error("operands are on different devices; move them with cuarray.asarray");
+    if (in.is_scalar()) continue;
+    if (in.arr->device() != device) require_peer_access(device, in.arr->device());
+    if (in.raw) continue;
     view_of[i] = nviews;
     if (in.arr->shape() == shape) {
       views[nviews++] = in.arr;
@@ -420,6 +426,7 @@ void run(const kernel_spec& spec, const operand_ref* inputs, int nin, const oper
     }
   }
   if (where) {
+    if (where->device() != device) require_peer_access(device, where->device());
     if (where->shape() == shape) {
       views[nviews++] = where;
     } else {

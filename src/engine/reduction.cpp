@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "cuarray/device.hpp"
 #include "cuarray/errors.hpp"
 #include "cuarray/shape.hpp"
 #include "src/core/internal.hpp"
@@ -460,6 +461,59 @@ launch_plan plan(const spec& s, const dims& kept, const dims& red, std::int64_t 
   return p;
 }
 
+// Note [small full reduction]
+// A full reduction of a short array (a.sum() of 1024 elements) is one launch whose cost is the host's, so
+// this path does what run() below does for it (same plan, variant, key and arguments, hence the same
+// kernel and the same bits) without the dims vectors, layout buffers and pointer lists: one operand that
+// merges to a single reduced axis (any 1-d array, or a C-contiguous one), 32-bit indexing, one pass. It
+// repeats plan()'s rows mapping for M = 1: keep the two in step. Returns false where run() must decide.
+bool run_small_full(const spec& s, const call& c, array& result) {
+  const array& a = c.in;
+  int nd = a.ndim();
+  if (s.sequential || !c.extra.empty() || c.mask.defined() || c.per_output.defined()) return false;
+  if (static_cast<int>(c.axes.size()) != nd) return false;
+  const std::int64_t R = a.size();
+  if (R <= 0) return false;
+  std::int64_t stride;
+  if (R == 1) {
+    stride = 0;  // run() drops length-1 axes and reads the one element with a zero stride
+  } else if (nd == 1) {
+    stride = a.strides()[0];
+  } else if (a.is_c_contiguous()) {
+    stride = static_cast<std::int64_t>(a.itemsize());
+  } else {
+    return false;
+  }
+  const auto isz = static_cast<std::int64_t>(a.itemsize());
+  const std::int64_t limit = std::int64_t{1} << 31;  // run()'s `big`: M = 1, the kept span one item
+  if (R >= limit || isz + isz + (R - 1) * std::llabs(stride) >= limit) return false;
+  const int device = current_device();  // Note [peer operands] (src/cuda/runtime.cpp)
+  if (a.device() != device) require_peer_access(device, a.device());
+  const int target = policy::target_blocks(device);
+  variant v;
+  v.m = mode::rows;
+  v.group = policy::row_group(1, target);
+  if (policy::splits(1, R, v.group, target) != 1) return false;
+  v.kd = 0;
+  v.rd = 1;
+  v.in_storage = a.type();
+  v.out_storage = c.out_type;
+  result = detail::new_array(c.out_type, shape_t{}, order::C, device);
+  CUstream stream = reinterpret_cast<CUstream>(detail::enter_device(device));
+  CUfunction f = lookup(s, spec_ref(s), v, device);
+  // ca_rlayout with kd = rd = 1 and one operand: kshape, kstride, rshape, rstride (32-bit).
+  std::int32_t layout[4] = {0, 0, static_cast<std::int32_t>(R), static_cast<std::int32_t>(stride)};
+  const void* ptrs[1] = {a.data()};
+  const void* mu_p = nullptr;
+  void* out_p = result.data();
+  int M32 = 1, R32 = static_cast<int>(R), C32 = static_cast<int>(R);
+  long long n64 = R;
+  double p0 = c.p0;
+  void* args[] = {ptrs, &mu_p, &out_p, &M32, &R32, &C32, &n64, &p0, layout};
+  jit::launch_2d(f, 1, 1, block_threads, 0, stream, args);
+  return true;
+}
+
 }  // namespace
 
 array run(const spec& s, const call& c) {
@@ -470,6 +524,7 @@ array run(const spec& s, const call& c) {
     throw value_error("reduction: at most " + std::to_string(max_extra + 1) + " inputs, got " +
                       std::to_string(c.extra.size() + 1));
   }
+  if (array small; run_small_full(s, c, small)) return small;  // Note [small full reduction]
   std::vector<const array*> ops{&a};
   for (const auto& x : c.extra) {
     if (x.shape() != a.shape()) throw value_error("reduction: extra inputs must have the input's shape");
@@ -486,7 +541,13 @@ array run(const spec& s, const call& c) {
     for (std::size_t k = 0; k < ops.size(); ++k) d.stride[k].push_back(ops[k]->strides()[i]);
     if (!reduced[static_cast<std::size_t>(i)]) out_shape.push_back(a.shape()[i]);
   }
-  int device = a.device();
+  // CuPy: the current device computes and holds the result; inputs of another device are read over peer
+  // access (Note [peer operands] in src/cuda/runtime.cpp).
+  const int device = current_device();
+  for (const array* x : ops) {
+    if (x->device() != device) require_peer_access(device, x->device());
+  }
+  if (c.per_output.defined() && c.per_output.device() != device) require_peer_access(device, c.per_output.device());
   array out = detail::new_array(c.out_type, out_shape, order::C, device);
   std::int64_t M = kept_raw.size(), R = red_raw.size();
   if (M == 0) return out;

@@ -542,7 +542,7 @@ array call_ufunc1(const ufunc_def& u, const ufunc_arg_ref* args, int nargs) {
       if (!args[i].is_scalar() && args[i].arr->shape() == *shape) proto = args[i].arr;
     }
   }
-  int device = proto ? proto->device() : current_device();
+  int device = current_device();  // CuPy: the current device computes; other devices' inputs are read over peer access
   dtype lt = loop.out[0];
   array out = proto && !proto->is_c_contiguous()
                   ? detail::new_array(lt, *shape, strides_like(*shape, proto->strides(), itemsize(lt)), device)

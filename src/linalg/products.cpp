@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cuarray/creation.hpp"
+#include "cuarray/device.hpp"
 #include "cuarray/errors.hpp"
 #include "cuarray/linalg.hpp"
 #include "cuarray/manipulation.hpp"
@@ -181,9 +182,11 @@ detail::gemm_operand operand_of(const array& a, const std::int64_t s[3], bool co
 
 }  // namespace
 
-array batched_matmul(const array& a_in, const array& b_in, const array& dst, bool conj_a) {
-  const dtype t = a_in.type();
-  const int device = a_in.device();
+array batched_matmul(const array& a_peer, const array& b_peer, const array& dst, bool conj_a) {
+  const dtype t = a_peer.type();
+  // CuPy: the current device's cuBLAS handle computes into an array of the current device.
+  const int device = current_device();
+  const array a_in = on_current_device(a_peer), b_in = on_current_device(b_peer);
   std::int64_t nb = a_in.shape()[0], m = a_in.shape()[1], k = a_in.shape()[2], n = b_in.shape()[2];
   array c = dst.defined() ? dst : new_array(t, shape_t{nb, m, n}, order::C, device);
   if (c.size() == 0) return c;

@@ -271,6 +271,17 @@ array from_host(const void* data, dtype t, const shape_t& shape, order o) {
   return a;
 }
 
+namespace detail {
+
+array on_current_device(const array& a) {
+  const int device = current_device();
+  if (a.device() == device) return a;
+  require_peer_access(device, a.device());
+  return to_device(a, device);
+}
+
+}  // namespace detail
+
 array to_device(const array& a, int device) {
   if (a.device() == device) return a.copy(order::K);
   // Pack on the source device, move the bytes across, and lay them out on the destination.

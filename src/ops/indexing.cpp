@@ -476,8 +476,9 @@ index_mode parse_index_mode(std::string_view s) {
   throw value_error("clipmode must be one of 'clip', 'raise', or 'wrap' (got '" + std::string(s) + "')");
 }
 
-array getitem(const array& a, const index_key& key, index_mode mode) {
-  if (!has_array(key)) return prepare(a, key).view;
+array getitem(const array& a_in, const index_key& key, index_mode mode) {
+  if (!has_array(key)) return prepare(a_in, key).view;
+  const array a = detail::on_current_device(a_in);  // CuPy: a gather lands on the current device
   if (key.size() == 1 && key[0].k == index_item::kind::array && key[0].arr.type() == bool_ && key[0].arr.ndim() > 0) {
     return compress_mask(a, key[0].arr);
   }
@@ -544,11 +545,13 @@ index_key along(int axis, const array& idx) {
 
 }  // namespace
 
-array take(const array& a, const array& indices, std::optional<int> axis, index_mode mode, const array& out) {
-  if (!is_integer(indices.type())) {
-    throw type_error("Cannot cast array data from dtype('" + std::string(name(indices.type())) +
+array take(const array& a_in, const array& indices_in, std::optional<int> axis, index_mode mode, const array& out) {
+  if (!is_integer(indices_in.type())) {
+    throw type_error("Cannot cast array data from dtype('" + std::string(name(indices_in.type())) +
                      "') to dtype('int64') according to the rule 'safe'");
   }
+  // CuPy: the result is on the current device.
+  const array a = detail::on_current_device(a_in), indices = detail::on_current_device(indices_in);
   array src = axis ? a : a.reshape(shape_t{-1});
   int ax = axis ? normalize_axis(*axis, a.ndim()) : 0;
   if (mode == index_mode::raise && src.shape()[ax] == 0 && indices.size() > 0) {

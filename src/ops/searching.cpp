@@ -76,7 +76,9 @@ array compress_flat(const array& x_in, const array& flags) {
 
 }  // namespace
 
-std::vector<array> nonzero(const array& a) {
+std::vector<array> nonzero(const array& a_in) {
+  // CuPy: on the current device; every step below then runs on its stream (Note [peer operands]).
+  const array a = detail::on_current_device(a_in);
   if (a.ndim() == 0) {
     throw value_error("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead. "
                       "If the context of this error is of the form `arr[nonzero(cond)]`, just use `arr[cond]`.");
@@ -92,7 +94,8 @@ std::vector<array> nonzero(const array& a) {
 
 array flatnonzero(const array& a) { return nonzero(a.reshape(shape_t{-1}))[0]; }
 
-array argwhere(const array& a) {
+array argwhere(const array& a_in) {
+  const array a = detail::on_current_device(a_in);  // Note [peer operands]
   if (a.ndim() == 0) {
     std::int64_t count = count_flags(flags_of(a.reshape(shape_t{1})));
     return new_array(int64, shape_t{count, 0}, order::C, a.device());
@@ -100,7 +103,9 @@ array argwhere(const array& a) {
   return coordinates(a).transpose();  // NumPy's transpose(nonzero(a)): an F-ordered view
 }
 
-array extract(const array& condition, const array& arr) {
+array extract(const array& condition_in, const array& arr_in) {
+  // Note [peer operands]: both on the current device, so that every step runs on its stream.
+  const array condition = detail::on_current_device(condition_in), arr = detail::on_current_device(arr_in);
   array flags = flags_of(condition.reshape(shape_t{-1}));
   array x = arr.reshape(shape_t{-1});
   std::int64_t nc = flags.size(), nx = x.size();
@@ -117,8 +122,10 @@ array extract(const array& condition, const array& arr) {
   return compress_flat(slice_axis(x, 0, 0, nc), flags);
 }
 
-array compress_mask(const array& a, const array& mask) {
-  if (mask.type() != bool_) throw type_error("compress_mask: the mask must be a bool array");
+array compress_mask(const array& a_in, const array& mask_in) {
+  if (mask_in.type() != bool_) throw type_error("compress_mask: the mask must be a bool array");
+  // Note [peer operands]: both on the current device, so that every step runs on its stream.
+  const array a = detail::on_current_device(a_in), mask = detail::on_current_device(mask_in);
   int k = mask.ndim();
   if (k > a.ndim()) {
     throw index_error("too many indices for array: array is " + std::to_string(a.ndim()) + "-dimensional, but " +

@@ -21,9 +21,6 @@ two_gpus = pytest.mark.skipif(_device_count() < 2, reason="needs two GPUs")
 pytestmark = [gpu, two_gpus]
 
 needs_nccl = pytest.mark.skipif(not nccl.available, reason="NCCL is not installed")
-cross_device = pytest.mark.xfail(
-    reason="issue 21 item 1: operations on another device's arrays do not yet run on the current device",
-    strict=True)
 
 _rng = numpy.random.default_rng(21)
 
@@ -191,7 +188,6 @@ def test_copy_lands_on_current_device(order, view):
     assert a1.device.id == 1  # the source is untouched
 
 
-@cross_device
 def test_binary_op_with_peer_operand_runs_on_current_device():
     x = _rng.standard_normal(1000).astype(numpy.float32)
     y = _rng.standard_normal(1000).astype(numpy.float32)
@@ -215,8 +211,150 @@ def test_binary_op_without_peer_access_raises():
         pytest.skip("devices 0 and 1 have peer access")
     b1 = _on1(numpy.ones(10))
     with cp.cuda.Device(0):
-        with pytest.raises(ValueError):
-            cp.ones(10) + b1
+        a0 = cp.ones(10)
+        with pytest.raises(ValueError, match=r"resides \(1\) is different from the current device \(0\)\. "
+                                             r"Peer access is unavailable"):
+            a0 + b1
+        with pytest.raises(ValueError, match="Peer access is unavailable"):
+            b1.sum()
+
+
+def _needs_peer():
+    if not cp.cuda.runtime.deviceCanAccessPeer(0, 1):
+        pytest.skip("no peer access between devices 0 and 1")
+
+
+_peer_message = r"The device where the array resides \(1\) is different from the current device \(0\)\. " \
+                r"Peer access has been activated automatically\."
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.int64, numpy.complex128])
+def test_peer_operands_of_ufuncs(dtype):
+    _needs_peer()
+    x = (_rng.standard_normal((40, 33)) * 10).astype(dtype)
+    y = (_rng.standard_normal((40, 33)) * 10).astype(dtype)
+    b1 = _on1(y)
+    with cp.cuda.Device(0):
+        a0 = cp.asarray(x)
+        with pytest.warns(cp.PerformanceWarning, match=_peer_message):
+            r = a0 + b1
+        with pytest.warns(cp.PerformanceWarning, match=_peer_message):
+            s = b1 + 0  # the first operand's device does not decide
+        with pytest.warns(cp.PerformanceWarning):
+            t = cp.multiply(b1[::2, ::-3], a0[:20, :11])  # strided views of both devices
+        with pytest.warns(cp.PerformanceWarning):
+            u = a0[:1] - b1  # broadcasting
+        with pytest.warns(cp.PerformanceWarning):
+            o = cp.empty_like(a0)
+            cp.add(b1, b1, out=o)
+    for arr in (r, s, t, u, o):
+        assert arr.device.id == 0
+    numpy.testing.assert_array_equal(r.get(), x + y)
+    numpy.testing.assert_array_equal(s.get(), y + 0)
+    numpy.testing.assert_array_equal(t.get(), y[::2, ::-3] * x[:20, :11])
+    numpy.testing.assert_array_equal(u.get(), x[:1] - y)
+    numpy.testing.assert_array_equal(o.get(), y + y)
+
+
+def test_peer_operand_warns_every_call_and_can_be_an_error():
+    # CuPy warns on every call with an operand of another device, not only when peer access is first enabled.
+    _needs_peer()
+    b1 = _on1(numpy.arange(10.0))
+    with cp.cuda.Device(0):
+        for _ in range(2):
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                r = b1 * 2
+            assert [type(x.message) for x in w] == [cp.PerformanceWarning]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", cp.PerformanceWarning)
+            with pytest.raises(cp.PerformanceWarning):
+                b1 * 2
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            same = cp.arange(10.0) * 2  # every operand on the current device: no warning
+        assert not w
+    numpy.testing.assert_array_equal(r.get(), numpy.arange(10.0) * 2)
+    numpy.testing.assert_array_equal(same.get(), numpy.arange(10.0) * 2)
+
+
+def test_peer_operands_of_reductions():
+    _needs_peer()
+    x = _rng.standard_normal((64, 129)).astype(numpy.float32)
+    b1 = _on1(x)
+    with cp.cuda.Device(0):
+        with pytest.warns(cp.PerformanceWarning, match=_peer_message):
+            total = b1.sum()
+        with pytest.warns(cp.PerformanceWarning):
+            rows = b1.max(axis=1)
+        with pytest.warns(cp.PerformanceWarning):
+            cols = cp.sum(b1[:, ::2], axis=0)
+    for arr in (total, rows, cols):
+        assert arr.device.id == 0
+    numpy.testing.assert_allclose(float(total.get()), x.sum(dtype=numpy.float64), rtol=1e-4)
+    numpy.testing.assert_array_equal(rows.get(), x.max(axis=1))
+    numpy.testing.assert_allclose(cols.get(), x[:, ::2].sum(axis=0), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64, numpy.int32])
+def test_peer_operands_of_matmul(dtype):
+    _needs_peer()
+    x = (_rng.standard_normal((48, 40)) * 4).astype(dtype)
+    y = (_rng.standard_normal((40, 24)) * 4).astype(dtype)
+    b1 = _on1(y)
+    with cp.cuda.Device(0):
+        a0 = cp.asarray(x)
+        with pytest.warns(cp.PerformanceWarning):
+            c = cp.matmul(a0, b1)
+        with pytest.warns(cp.PerformanceWarning):
+            d = a0 @ b1.T.T
+        with pytest.warns(cp.PerformanceWarning):
+            e = cp.dot(b1.T, a0.T)
+    for arr in (c, d, e):
+        assert arr.device.id == 0
+    tol = dict(rtol=1e-4, atol=1e-3) if dtype == numpy.float32 else dict(rtol=1e-10)
+    numpy.testing.assert_allclose(c.get(), x @ y, **tol)
+    numpy.testing.assert_allclose(d.get(), x @ y, **tol)
+    numpy.testing.assert_allclose(e.get(), y.T @ x.T, **tol)
+
+
+def test_peer_operands_of_sort_indexing_and_astype():
+    _needs_peer()
+    x = _rng.standard_normal((30, 20))
+    x[3, ::4] = numpy.nan
+    idx = numpy.array([4, 0, 29, 4, -1])
+    b1 = _on1(x)
+    with cp.cuda.Device(0):
+        i0 = cp.asarray(idx)
+        with pytest.warns(cp.PerformanceWarning):
+            s = cp.sort(b1)
+        with pytest.warns(cp.PerformanceWarning):
+            a = cp.argsort(b1[0])
+        with pytest.warns(cp.PerformanceWarning):
+            g = b1[i0]
+        with pytest.warns(cp.PerformanceWarning):
+            t = cp.take(b1, i0 % 20, axis=1)
+        with pytest.warns(cp.PerformanceWarning):
+            f = b1.astype(numpy.float32)
+        with pytest.warns(cp.PerformanceWarning):
+            nz = cp.nonzero(b1 > 0)  # the comparison already lands on device 0
+        with pytest.warns(cp.PerformanceWarning):
+            aw = cp.argwhere(b1)
+        with pytest.warns(cp.PerformanceWarning):
+            m = b1[b1 > 0]
+        view = b1[2:5]  # a view stays where its memory is
+    for arr in (s, a, g, t, f, nz[0], nz[1], aw, m):
+        assert arr.device.id == 0
+    assert view.device.id == 1
+    numpy.testing.assert_array_equal(s.get(), numpy.sort(x))
+    numpy.testing.assert_array_equal(x[0][a.get()], numpy.sort(x[0]))
+    numpy.testing.assert_array_equal(g.get(), x[idx])
+    numpy.testing.assert_array_equal(t.get(), numpy.take(x, idx % 20, axis=1))
+    numpy.testing.assert_array_equal(f.get(), x.astype(numpy.float32))
+    for got, want in zip(nz, numpy.nonzero(x > 0)):
+        numpy.testing.assert_array_equal(got.get(), want)
+    numpy.testing.assert_array_equal(aw.get(), numpy.argwhere(x))
+    numpy.testing.assert_array_equal(m.get(), x[x > 0])
 
 
 def test_peer_runtime_functions():

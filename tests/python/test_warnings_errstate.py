@@ -333,3 +333,12 @@ def test_errstate_does_not_change_device_results():
     with cp.errstate(all="raise"):
         r = x / 0.0
     numpy.testing.assert_array_equal(r.get(), [numpy.inf, -numpy.inf, NAN])
+
+
+def test_performance_warning_is_cupys_runtime_warning():
+    # CuPy's cupy._util.PerformanceWarning (operands read from another device) is a RuntimeWarning.
+    assert cp.PerformanceWarning is cp.exceptions.PerformanceWarning
+    assert issubclass(cp.PerformanceWarning, RuntimeWarning)
+    assert "PerformanceWarning" in cp.exceptions.__all__
+    with pytest.warns(RuntimeWarning):
+        warnings.warn("slow", cp.PerformanceWarning)

@@ -16,6 +16,9 @@ from cuarray._core import (
     sparse as sparse
 )
 import cuarray._signature
+from cuarray.exceptions import (
+    PerformanceWarning as PerformanceWarning
+)
 
 
 class CompileException(Exception): ...

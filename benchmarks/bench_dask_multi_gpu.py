@@ -1,0 +1,111 @@
+"""Dask on several GPUs (issue 21): a 2**32-element float32 reduction and a 32768^2 float32 matmul with cuarray
+chunks on 1 and 2 GPUs (one dask.distributed worker per GPU), and plain cuarray on one GPU.
+
+Standalone (not a run.py case): python benchmarks/bench_dask_multi_gpu.py --gpus 1,2 --out DIR
+Target: 2 GPUs >= 1.8x one GPU with Dask. Writes DIR/dask_multi_gpu.json.
+"""
+import argparse
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+
+def _example():
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
+    import dask_multi_gpu
+    return dask_multi_gpu
+
+
+def _plain(n_reduce, side, reps):
+    """The same work with cuarray alone on device 0 (best of `reps`, synchronised)."""
+    import numpy
+    import cuarray
+
+    def reduction():
+        x = cuarray.random.RandomState(0).random_sample(n_reduce, dtype=numpy.float32)
+        return float(x.sum(dtype=numpy.float64))
+
+    def matmul():
+        a = cuarray.random.RandomState(0).random_sample((side, side), dtype=numpy.float32)
+        b = cuarray.random.RandomState(1).random_sample((side, side), dtype=numpy.float32)
+        return float((a @ b).sum(dtype=numpy.float64))
+
+    out = {}
+    for name, fn in (("reduction", reduction), ("matmul", matmul)):
+        fn()
+        best = float("inf")
+        for _ in range(reps):
+            cuarray.cuda.Device().synchronize()
+            t = time.perf_counter()
+            fn()
+            best = min(best, time.perf_counter() - t)
+        out[name] = best
+    # The Dask worker of GPU 0 needs this memory; the client's pool would keep it.
+    cuarray.get_default_memory_pool().free_all_blocks()
+    return out
+
+
+def _dask(ex, gpus, n_reduce, side, reps):
+    from distributed import Client
+    builds = dict(zip(("reduction", "matmul", "pipeline"), (b for _, b in ex.workloads(n_reduce, side))))
+    out = {}
+    with ex.gpu_cluster(gpus) as cluster, Client(cluster) as client:
+        client.wait_for_workers(len(gpus))
+        for name in ("reduction", "matmul"):
+            float(builds[name]().compute())
+            best = float("inf")
+            for _ in range(reps):
+                t = time.perf_counter()
+                float(builds[name]().compute())
+                best = min(best, time.perf_counter() - t)
+            out[name] = best
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--gpus", default="1,2", help="comma-separated GPU counts to run Dask with")
+    ap.add_argument("--out", default=".", help="directory for dask_multi_gpu.json")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--small", action="store_true", help="2**24 elements and 2048^2, for a quick check")
+    ap.add_argument("--time-limit", type=int, default=540, help="seconds before the run gives up (SIGALRM)")
+    args = ap.parse_args()
+    signal.alarm(args.time_limit)
+    n_reduce, side = (2**24, 2048) if args.small else (2**32, 32768)
+    ex = _example()
+    counts = [int(c) for c in args.gpus.split(",") if c]
+    available = ex.gpu_count()
+    result = {"n_reduce": n_reduce, "side": side, "reps": args.reps, "gpus_available": available, "seconds": {}}
+    result["seconds"]["cuarray_1gpu"] = _plain(n_reduce, side, args.reps)
+    print(f"plain cuarray, 1 GPU: {result['seconds']['cuarray_1gpu']}", flush=True)
+    for n in counts:
+        if n > available:
+            print(f"skip {n} GPUs: only {available}")
+            continue
+        result["seconds"][f"dask_{n}gpu"] = _dask(ex, list(range(n)), n_reduce, side, args.reps)
+        print(f"dask, {n} GPU(s): {result['seconds'][f'dask_{n}gpu']}", flush=True)
+    secs = result["seconds"]
+    ratios = {}
+    for name in ("reduction", "matmul"):
+        if "dask_1gpu" in secs:
+            for n in counts:
+                if n > 1 and f"dask_{n}gpu" in secs:
+                    ratios[f"{name}: dask {n} GPUs vs dask 1 GPU"] = secs["dask_1gpu"][name] / secs[f"dask_{n}gpu"][name]
+        for n in counts:
+            if f"dask_{n}gpu" in secs:
+                ratios[f"{name}: dask {n} GPUs vs plain cuarray"] = secs["cuarray_1gpu"][name] / secs[f"dask_{n}gpu"][name]
+    result["ratios"] = ratios
+    result["target_met"] = all(v >= 1.8 for k, v in ratios.items() if "vs dask 1 GPU" in k) if any(
+        "vs dask 1 GPU" in k for k in ratios) else None
+    for k, v in ratios.items():
+        print(f"{k:<45s} {v:6.2f}x")
+    print(f"target (2 GPUs >= 1.8x 1 GPU): {result['target_met']}")
+    os.makedirs(args.out, exist_ok=True)
+    Path(args.out, "dask_multi_gpu.json").write_text(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
