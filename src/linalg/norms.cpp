@@ -9,6 +9,7 @@
 #include "cuarray/manipulation.hpp"
 #include "cuarray/reduction.hpp"
 #include "src/linalg/decomp_common.hpp"
+#include "src/ops/reductions_internal.hpp"
 
 namespace cuarray::linalg {
 
@@ -31,16 +32,28 @@ std::string ord_text(const norm_ord& o) {
   return o.kind == norm_ord::nuc ? "nuc" : "fro";
 }
 
-// |x|^2 summed as NumPy's (x.conj() * x).real, without a complex temporary.
-array abs_squared(const array& x) {
-  if (!is_complex(x.type())) return multiply(x, x);
-  return add(square(real(x)), square(imag(x)));
-}
-
 reduce_options over(std::vector<int> axes, bool keepdims, bool zero_initial, dtype t) {
   reduce_options o = along(std::move(axes), keepdims);
   if (zero_initial) o.initial = scalar::from_double(0.0, t);
   return o;
+}
+
+// sqrt(sum |x|^2) over `axes` in one read of x (Note [one-pass norm] in src/ops/reductions.cpp).
+array sumsq_root(const array& x, std::vector<int> axes, bool keepdims) {
+  const int nd = x.ndim();
+  for (int& ax : axes) ax = normalize_axis(ax, nd);
+  std::sort(axes.begin(), axes.end());
+  red::call c;
+  c.in = x;
+  c.axes = axes;
+  c.out_type = cuarray::detail::sumsq_root_type(x.type());
+  array r = red::run(cuarray::detail::sumsq_root_spec(x.type()), c);
+  if (keepdims) {
+    shape_t s = x.shape();
+    for (int ax : axes) s[static_cast<std::size_t>(ax)] = 1;
+    r = r.reshape(s);
+  }
+  return r;
 }
 
 array svd_norm(const array& x, int row, int col, bool largest, bool nuclear) {
@@ -54,15 +67,18 @@ array svd_norm(const array& x, int row, int col, bool largest, bool nuclear) {
 }  // namespace
 
 array norm(const array& x_in, const norm_ord& ord, const std::optional<std::vector<int>>& axis, bool keepdims) {
-  array x = is_inexact(x_in.type()) ? x_in : x_in.astype(dtype::float64);
-  const int nd = x.ndim();
+  const int nd = x_in.ndim();
   if (!axis) {
     if (ord.kind == norm_ord::none || (ord.kind == norm_ord::fro && nd == 2) || (is_num(ord, 2) && nd == 1)) {
-      array ret = sqrt(sum(abs_squared(ravel(x, order::K))));
-      if (keepdims) ret = ret.reshape(shape_t(nd, 1));
-      return ret;
+      std::vector<int> all;
+      for (int i = 0; i < nd; ++i) all.push_back(i);
+      return sumsq_root(x_in, all, keepdims);
     }
   }
+  if (axis && axis->size() == 1 && (ord.kind == norm_ord::none || is_num(ord, 2))) {
+    return sumsq_root(x_in, *axis, keepdims);
+  }
+  array x = is_inexact(x_in.type()) ? x_in : x_in.astype(dtype::float64);
   std::vector<int> axes;
   if (axis) {
     axes = *axis;
@@ -83,7 +99,6 @@ array norm(const array& x_in, const norm_ord& ord, const std::optional<std::vect
     if (is_num(ord, -inf)) return amin(abs_x(), over(axes, keepdims, false, rt));
     if (is_num(ord, 0)) return sum(not_equal(x, 0).astype(rt), over(axes, keepdims, false, rt));
     if (is_num(ord, 1)) return sum(abs_x(), over(axes, keepdims, false, rt));
-    if (ord.kind == norm_ord::none || is_num(ord, 2)) return sqrt(sum(abs_squared(x), over(axes, keepdims, false, rt)));
     array ret = sum(power(abs_x(), ord.value), over(axes, keepdims, false, rt));
     return power(ret, scalar::from_double(1.0 / ord.value, ret.type()));
   }
@@ -104,7 +119,7 @@ array norm(const array& x_in, const norm_ord& ord, const std::optional<std::vect
       array s = sum(absolute(x), along({col}));
       ret = is_num(ord, inf) ? amax(s, over({r}, false, true, rt)) : amin(s, along({r}));
     } else if (ord.kind == norm_ord::none || ord.kind == norm_ord::fro) {
-      ret = sqrt(sum(abs_squared(x), along({row, col})));
+      ret = sumsq_root(x, {row, col}, false);
     } else if (ord.kind == norm_ord::nuc) {
       ret = svd_norm(x, row, col, false, true);
     } else {
@@ -127,6 +142,15 @@ array vector_norm(const array& x_in, const std::optional<std::vector<int>>& axis
   array x = x_in;
   int ax = 0;
   std::vector<int> reduced;
+  if (ord.kind == norm_ord::none || is_num(ord, 2)) {
+    // The 2-norm reads x_in in place over any axes (no ravel or transpose copy).
+    if (!axis) {
+      for (int i = 0; i < nd; ++i) reduced.push_back(i);
+    } else {
+      reduced = normalize_axis_tuple(*axis, nd);
+    }
+    return sumsq_root(x_in, reduced, keepdims);
+  }
   if (!axis) {
     x = ravel(x_in);
     for (int i = 0; i < nd; ++i) reduced.push_back(i);

@@ -15,6 +15,7 @@
 #include "src/core/internal.hpp"
 #include "src/engine/elementwise.hpp"
 #include "src/engine/reduction.hpp"
+#include "src/ops/reductions_internal.hpp"
 
 namespace cuarray {
 
@@ -347,7 +348,73 @@ array var_exact_dtype(const array& a, const reduce_options& o, double ddof, bool
   return o.out;
 }
 
-// Mean of squared deviations (Note: two passes, as NumPy; the mean is read per output by the second).
+// Note [one-pass var]: var without where= or NaN skipping reads the input once. Each partial is (n, mean, M2),
+// M2 the sum of squared deviations from its own mean, merged as n = na + nb, delta = mb - ma,
+// mean = ma + delta * nb / n, M2 = M2a + M2b + delta^2 * na * nb / n (Chan, Golub, LeVeque). Deviations are
+// taken from running means, so a large common offset (1e4 + randn in float32) does not cancel as sum(x^2) would.
+// Count 0 is the identity and is passed through untouched, so an empty side changes nothing (not even through
+// inf * 0). Complex input keeps a complex mean and sums |x - mean|^2, which is var(real) + var(imag). The
+// accumulator is mean_acc's type, as the two-pass route's (float32 for float16/float32, float64 for integers).
+}  // namespace
+
+red::spec detail::var_onepass_spec(dtype acc, dtype out, bool root) {
+  dtype racc = real_of(acc);
+  std::string R = cname(racc);
+  bool cx = is_complex(acc);
+  red::spec s;
+  s.name = root ? "std_onepass" : "var_onepass";
+  // The count is kept in the real type: no integer conversion per element (exact to 2**24 in float32, and
+  // beyond that it only weights the merge term; the post step divides by the exact _n).
+  s.preamble = "struct ca_welford { " + R + " n; " + R + (cx ? " mr; " + R + " mi; " : " mr; ") + R + " m2; };";
+  s.acc = "ca_welford";
+  s.in_compute = cname(acc);
+  s.out_compute = cname(out);
+  // M2 starts as x - x: 0, or NaN for inf/NaN, so that any non-finite element gives NaN as NumPy's
+  // x - mean does (the merge alone would give inf for [inf, 1] and 0 for a single inf or NaN).
+  s.map = cx ? "m.n = 1; m.mr = x.re; m.mi = x.im; m.m2 = (x.re - x.re) + (x.im - x.im);"
+             : "m.n = 1; m.mr = x; m.m2 = x - x;";
+  std::string merge = "const " + R + " n = a.n + b.n; const " + R + " f = b.n / n; const " + R +
+                      " dr = b.mr - a.mr; r.n = n; r.mr = a.mr + dr * f; ";
+  if (cx) {
+    merge += "const " + R + " di = b.mi - a.mi; r.mi = a.mi + di * f; r.m2 = a.m2 + b.m2 + (dr * dr + di * di) * f * a.n;";
+  } else {
+    merge += "r.m2 = a.m2 + b.m2 + dr * dr * f * a.n;";
+  }
+  s.combine = "if (b.n == 0) { r = a; } else if (a.n == 0) { r = b; } else { " + merge + " }";
+  std::string zero = "(" + R + ")0";
+  s.identity = "ca_welford{" + zero + ", " + zero + ", " + zero + (cx ? ", " + zero : std::string()) + "}";
+  s.post = std::string("{ double n = (double)_n - p0; ") + R + " q = a.m2 / (" + R +
+           ")(n > 0 ? n : 0); y = ca_cast<out_t>(" + (root ? "sqrt(q)" : "q") + "); }";
+  std::size_t rs = itemsize(racc);
+  s.acc_bytes = (cx ? 4 : 3) * rs;
+  return s;
+}
+
+// Note [one-pass norm]: the 2-norm and the Frobenius norm are one reduction of |x|^2 with the root taken in the
+// post step: no squared temporary and no second kernel. Squares of float16 are summed in float32 (NumPy's
+// dot does the same), integers and bool are read directly and summed in float64 (norm's astype(float)).
+dtype detail::sumsq_root_type(dtype in) { return is_inexact(in) ? real_of(in) : dtype::float64; }
+
+red::spec detail::sumsq_root_spec(dtype in) {
+  dtype rt = sumsq_root_type(in);
+  dtype acc = compute_of(rt);
+  red::spec s;
+  s.name = "norm2";
+  s.acc = cname(acc);
+  s.in_compute = is_inexact(in) ? cname(compute_of(in)) : cname(acc);
+  s.out_compute = cname(rt);
+  s.map = is_complex(in) ? "m = x.re * x.re + x.im * x.im;" : "m = x * x;";
+  s.combine = "r = a + b;";
+  s.identity = "ca_cast<acc_t>(0)";
+  s.post = "y = ca_cast<out_t>(sqrt(a));";
+  s.acc_bytes = itemsize(acc);
+  return s;
+}
+
+namespace {
+
+// Mean of squared deviations with where= or NaN skipping (Note: two passes, as NumPy; the mean is read per
+// output by the second).
 array var_impl(const array& a, const reduce_options& o, double ddof, bool skip_nan, bool root) {
   if (o.dtype_ && !is_inexact(*o.dtype_)) return var_exact_dtype(a, o, ddof, root);  // Note [integer var dtype]
   std::vector<int> axes = reduction_axes(o.axis, a.ndim());
@@ -356,6 +423,13 @@ array var_impl(const array& a, const reduce_options& o, double ddof, bool skip_n
   // A complex dtype= gives a complex result (with a zero imaginary part), as NumPy's sum in that dtype does.
   dtype out = o.dtype_ ? *o.dtype_ : real_of(mean_out(a.type(), o.dtype_));
   array mask = mask_of(a, o.where);
+  // One read: (count, mean, M2) partials merged by Chan et al.'s formula (Note [one-pass var]).
+  if (!skip_nan && !mask.defined() && is_complex(acc) == is_complex(a.type())) {
+    array r = run(detail::var_onepass_spec(acc, out, root), a, axes, out, mask, array(), ddof);
+    array res = finish(r, a, axes, o.keepdims, o.out, "add");
+    if (root) check_std_target(res, o.out);
+    return res;
+  }
   reduce_options mo;
   mo.axis = o.axis;
   mo.dtype_ = acc;

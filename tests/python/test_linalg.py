@@ -822,3 +822,30 @@ def test_solve_singular_with_empty_rhs_raises(xp, dtype, shapes):
 def test_inv_of_a_zero_column_matrix_raises(xp, dtype):
     a = numpy.array([[0.451, -0.027, 0.0], [-3.064, 5.471, 0.0], [0.451, -0.027, 0.0]], dtype=dtype)
     return xp.linalg.inv(xp.asarray(a))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "int32", "bool"])
+def test_norm_one_pass_layouts(dtype):
+    # The 2-norm and Frobenius norm are one reduction read in place: strided, reversed and transposed views.
+    x = _rand((6, 7, 9), dtype, seed=21)
+    d = _dev(x)
+    tol = 5e-3 if dtype == "float16" else 1e-5 if dtype in ("float32", "complex64") else 1e-12
+    views = [(x, d), (x[::-1, ::2], d[::-1, ::2]), (x.transpose(2, 0, 1), d.transpose(2, 0, 1))]
+    for xv, dv in views:
+        for kw in ({}, {"keepdims": True}, {"axis": 1}, {"axis": -1, "keepdims": True}, {"ord": 2, "axis": 0},
+                   {"axis": (0, 2)}, {"ord": "fro", "axis": (2, 1), "keepdims": True}):
+            e = numpy.linalg.norm(xv, **kw)
+            g = cp.linalg.norm(dv, **kw)
+            assert g.shape == numpy.shape(e) and g.dtype == numpy.asarray(e).dtype, kw
+            numpy.testing.assert_allclose(g.get(), e, rtol=tol, atol=tol, err_msg=str(kw))
+        for kw in ({}, {"axis": (2, 0)}, {"axis": 1, "keepdims": True}, {"ord": 2, "axis": (0, 1, 2)}):
+            e = numpy.linalg.vector_norm(xv, **kw)
+            g = cp.linalg.vector_norm(dv, **kw)
+            assert g.shape == numpy.shape(e) and g.dtype == numpy.asarray(e).dtype, kw
+            numpy.testing.assert_allclose(g.get(), e, rtol=tol, atol=tol, err_msg=str(kw))
+    # 0-d, empty and non-finite inputs
+    for xv in (numpy.array(3.0, dtype="float64"), numpy.zeros((0, 4), "float32"),
+               numpy.array([1.0, numpy.inf, numpy.nan]), numpy.array([-numpy.inf, 2.0])):
+        numpy.testing.assert_allclose(cp.linalg.norm(_dev(xv)).get(), numpy.linalg.norm(xv))
+        numpy.testing.assert_allclose(cp.linalg.vector_norm(_dev(xv)).get(), numpy.linalg.vector_norm(xv))

@@ -601,3 +601,39 @@ def test_reduction_axes_normaliser_matches_numpy_reduce(axis):
         return
     expected = [0, 1, 2] if axis is None else sorted(numpy.lib.array_utils.normalize_axis_tuple(axis, 3))
     assert cp._core._reduction_axes(axis, 3) == expected
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)], ids=str)
+def test_var_std_one_pass_large_mean(dtype, axis):
+    # A large common offset: the one-pass (count, mean, M2) merge must not cancel as a naive sum of squares would.
+    rng = numpy.random.default_rng(7)
+    x = (1e4 + rng.standard_normal((257, 1031))).astype(dtype)
+    if numpy.dtype(dtype).kind == "c":
+        x = x + 1j * (3e3 + 2 * rng.standard_normal(x.shape)).astype(x.real.dtype)
+    rtol = 1e-3 if dtype in ("float32", "complex64") else 1e-10
+    for fn in ("var", "std"):
+        want = getattr(numpy, fn)(x.astype(numpy.complex128 if x.dtype.kind == "c" else numpy.float64), axis=axis)
+        got = getattr(cp, fn)(cp.asarray(x), axis=axis)
+        assert got.dtype == getattr(numpy, fn)(x, axis=axis).dtype
+        numpy.testing.assert_allclose(got.get(), want, rtol=rtol)
+    # non-contiguous and reversed views read in place
+    v = x[::-2, 1::3]
+    numpy.testing.assert_allclose(cp.var(cp.asarray(x)[::-2, 1::3], axis=axis, ddof=1).get(),
+                                  numpy.var(v.astype(numpy.complex128 if v.dtype.kind == "c" else numpy.float64),
+                                            axis=axis, ddof=1), rtol=rtol)
+
+
+@gpu
+def test_var_one_pass_non_finite_and_empty():
+    x = numpy.array([[numpy.inf, 1.0, 2.0], [numpy.nan, 1.0, 1.0], [1.0, 2.0, 4.0], [-numpy.inf, numpy.inf, 0]])
+    for axis in (None, 0, 1, ()):
+        for dt in ("float32", "float64", "complex128"):
+            _check(cp.var(cp.asarray(x.astype(dt)), axis=axis), _np(numpy.var, x.astype(dt), axis=axis))
+    e = numpy.zeros((0, 3), "float32")
+    for axis in (None, 0, 1):
+        _check(cp.std(cp.asarray(e), axis=axis), _np(numpy.std, e, axis=axis))
+    # ddof at or beyond the count: inf (or NaN for a zero M2), as the division by max(n - ddof, 0)
+    y = numpy.array([[1.0, 3.0], [2.0, 2.0]])
+    _check(cp.var(cp.asarray(y), axis=1, ddof=2), _np(numpy.var, y, axis=1, ddof=2))

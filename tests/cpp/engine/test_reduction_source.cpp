@@ -9,6 +9,7 @@
 #include "src/engine/compile.hpp"
 #include "src/engine/elementwise.hpp"
 #include "src/engine/reduction.hpp"
+#include "src/ops/reductions_internal.hpp"
 #include "tests/cpp/test_util.hpp"
 
 using namespace cuarray;
@@ -117,4 +118,42 @@ TEST(ReductionSource, StructAccumulatorsExtraInputsAndPerOutputOperands) {
   red::test_variant q;
   q.mask = true;
   compile_ok("sequential", red::source_for_test(seq, q));
+}
+
+// The one-pass var/std (Chan merge of (count, mean, M2) structs) and the one-pass 2-norm, as the operations
+// build them, for each accumulation class: float16/float32 in float32, float64 and int32 in float64, complex64
+// with a complex mean; both thread mappings and the split passes (partials stored raw as acc_bytes).
+TEST(ReductionSource, OnePassVarAndNormCompile) {
+  struct io { dtype in, acc, out; };
+  for (io c : {io{dtype::float16, dtype::float32, dtype::float16}, io{dtype::float32, dtype::float32, dtype::float32},
+               io{dtype::float64, dtype::float64, dtype::float64}, io{dtype::int32, dtype::float64, dtype::float64},
+               io{dtype::complex64, dtype::complex64, dtype::float32}}) {
+    for (bool root : {false, true}) {
+      red::spec s = detail::var_onepass_spec(c.acc, c.out, root);
+      for (bool rows : {true, false}) {
+        red::test_variant t;
+        t.in_storage = c.in;
+        t.out_storage = c.out;
+        t.rows = rows;
+        t.kept_ndim = rows ? 1 : 2;
+        compile_ok(std::string(root ? "std " : "var ") + std::string(name(c.in)) + (rows ? " rows" : " columns"),
+                   red::source_for_test(s, t));
+      }
+      red::test_variant p;
+      p.in_storage = c.in;
+      p.partial_out = true;
+      compile_ok("var partial out " + std::string(name(c.in)), red::source_for_test(s, p));
+      p.partial_out = false;
+      p.partial_in = true;
+      p.out_storage = c.out;
+      compile_ok("var partial in " + std::string(name(c.in)), red::source_for_test(s, p));
+    }
+    red::spec n = detail::sumsq_root_spec(c.in);
+    EXPECT_EQ(detail::sumsq_root_type(c.in), c.in == dtype::int32 ? dtype::float64 : c.out);
+    red::test_variant t;
+    t.in_storage = c.in;
+    t.out_storage = detail::sumsq_root_type(c.in);
+    t.red_ndim = 2;
+    compile_ok("norm " + std::string(name(c.in)), red::source_for_test(n, t));
+  }
 }
