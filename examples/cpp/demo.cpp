@@ -16,8 +16,8 @@ int main() {
   cuarray::stream s;  // an owning stream; make it current for this thread
   cuarray::set_current_stream(s);
 
-  auto x = cuarray::linspace(0.0, 1.0, 5);                // float64, as NumPy
-  auto m = cuarray::eye(3, 3, 0, cuarray::float32);        // identity matrix
+  auto x = cuarray::linspace(0.0, 1.0, 5);                                     // float64, as NumPy
+  auto m = cuarray::eye(3, 3, 0, cuarray::float32);                            // identity matrix
   auto t = cuarray::arange(0.0, 6.0, 1.0).reshape({2, 3}).transpose().copy();  // (3, 2), C order
 
   std::vector<double> hx(5), ht(6);
@@ -36,8 +36,8 @@ int main() {
   std::vector<std::int64_t> horder(5);
   double total = cuarray::sum(x).host_value<double>();
   order.copy_to_host(horder);
-  std::printf("sum(linspace) = %g, column sums of the transposed arange: %lld values, argsort(-x)[0] = %lld\n",
-              total, static_cast<long long>(col_sums.size()), static_cast<long long>(horder[0]));
+  std::printf("sum(linspace) = %g, column sums of the transposed arange: %lld values, argsort(-x)[0] = %lld\n", total,
+              static_cast<long long>(col_sums.size()), static_cast<long long>(horder[0]));
   cuarray::set_current_stream(cuarray::legacy_default_stream());
   return 0;
 }

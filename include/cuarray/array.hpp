@@ -42,7 +42,7 @@ struct scalar {
 
 /// An n-dimensional array in device memory. Copying an `array` makes another view of the same bytes.
 class array {
- public:
+public:
   array() = default;
   array(storage_ptr storage, descriptor desc);
 
@@ -63,16 +63,14 @@ class array {
   bool defined() const { return static_cast<bool>(storage_); }
 
   /// Address of the first element (storage pointer plus offset).
-  void* data() const {
-    return storage_ ? static_cast<char*>(storage_->ptr()) + desc_.offset : nullptr;
-  }
+  void* data() const { return storage_ ? static_cast<char*>(storage_->ptr()) + desc_.offset : nullptr; }
 
   // Views (no copy).
-  array view(dtype t) const;                     ///< NumPy's ndarray.view(dtype)
-  array transpose() const;                       ///< reversed axes
+  array view(dtype t) const;  ///< NumPy's ndarray.view(dtype)
+  array transpose() const;    ///< reversed axes
   array transpose(const std::vector<int>& axes) const;
   array broadcast_to(const shape_t& shape) const;
-  array diagonal_view(std::int64_t k = 0) const;  ///< main diagonal of a 2-D array, offset k
+  array diagonal_view(std::int64_t k = 0) const;   ///< main diagonal of a 2-D array, offset k
   array reshape_view(const shape_t& shape) const;  ///< C-order reshape of a C-contiguous array
   /// NumPy's reshape: one extent may be -1; a view whenever the strides allow it, else a copy.
   array reshape(const shape_t& shape, order o = order::C) const;
@@ -93,15 +91,13 @@ class array {
   /// `dst_bytes` is the room at `dst`; less than nbytes() raises value_error.
   void copy_to_host(void* dst, std::size_t dst_bytes, order o = order::C) const;
   /// The same into a vector of elements of this array's item size and at least size() of them.
-  template <class T>
-  void copy_to_host(std::vector<T>& dst, order o = order::C) const {
+  template <class T> void copy_to_host(std::vector<T>& dst, order o = order::C) const {
     check_host_element(sizeof(T));
     copy_to_host(dst.data(), dst.size() * sizeof(T), o);
   }
   /// One element, at C-order position `i` (default the first), copied to the host (blocking); T must have
   /// this array's item size. index_error when `i` is outside the array (an empty one too).
-  template <class T>
-  T host_value(std::int64_t i = 0) const {
+  template <class T> T host_value(std::int64_t i = 0) const {
     T v{};
     copy_element_to_host(&v, sizeof(T), i);
     return v;
@@ -110,13 +106,12 @@ class array {
   /// Copy contiguous host data (layout of this array's C or F order) into this array; `src_bytes` is the
   /// size of the data at `src`, and one other than nbytes() raises value_error.
   void copy_from_host(const void* src, std::size_t src_bytes, order o = order::C);
-  template <class T>
-  void copy_from_host(const std::vector<T>& src, order o = order::C) {
+  template <class T> void copy_from_host(const std::vector<T>& src, order o = order::C) {
     check_host_element(sizeof(T));
     copy_from_host(src.data(), src.size() * sizeof(T), o);
   }
 
- private:
+private:
   void update_flags();
   void check_host_element(std::size_t host_itemsize) const;  ///< value_error unless it is itemsize()
   storage_ptr storage_;

@@ -15,9 +15,9 @@ int normalize_axis(std::int64_t axis, int ndim);
 /// the repeat messages differ by caller too.
 struct axis_rules {
   const char* repeat_message = "repeated axis";  ///< value_error text for a repeated axis
-  bool allow_repeats = false;                     ///< keep repeats (sliding_window_view, ...)
-  bool check_in_order = false;                    ///< transpose's order: the first bad entry decides the error
-  bool sort = false;                              ///< the result ascending (reductions)
+  bool allow_repeats = false;                    ///< keep repeats (sliding_window_view, ...)
+  bool check_in_order = false;                   ///< transpose's order: the first bad entry decides the error
+  bool sort = false;                             ///< the result ascending (reductions)
 };
 
 /// The one normaliser: each entry through normalize_axis, repeats refused per `rules`.

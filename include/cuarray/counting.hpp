@@ -43,13 +43,13 @@ array histogram_bin_edges(const array& a, const histogram_bins& bins = {}, const
 /// NumPy's histogramdd over `sample` (N, D) (a 1-D sample is (N, 1)): float64 counts of shape (nbins_0, ...,)
 /// and the edges of each dimension. `bins` and `range` have one entry per dimension, or one for all.
 std::pair<array, std::vector<array>> histogramdd(const array& sample, const std::vector<histogram_bins>& bins = {10},
-                                                 const std::vector<histogram_range>& range = {},
-                                                 bool density = false, const array& weights = array());
+                                                 const std::vector<histogram_range>& range = {}, bool density = false,
+                                                 const array& weights = array());
 /// histogramdd of D 1-D arrays of equal length (the columns of the sample).
 std::pair<array, std::vector<array>> histogramdd(const std::vector<array>& columns,
                                                  const std::vector<histogram_bins>& bins = {10},
-                                                 const std::vector<histogram_range>& range = {},
-                                                 bool density = false, const array& weights = array());
+                                                 const std::vector<histogram_range>& range = {}, bool density = false,
+                                                 const array& weights = array());
 /// NumPy's histogram2d: (counts, x edges, y edges); `bins` has one entry for both or one per axis.
 std::tuple<array, array, array> histogram2d(const array& x, const array& y,
                                             const std::vector<histogram_bins>& bins = {10},

@@ -34,15 +34,14 @@ array arange_n(std::int64_t n, const scalar& start, const scalar& step, dtype t)
 /// NumPy's linspace over scalars; `step_out` receives the step (NaN when num - endpoint == 0).
 array linspace(double start, double stop, std::int64_t num = 50, bool endpoint = true, dtype t = float64,
                double* step_out = nullptr);
-array linspace(std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint,
-               dtype t, std::complex<double>* step_out = nullptr);
+array linspace(std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint, dtype t,
+               std::complex<double>* step_out = nullptr);
 array logspace(double start, double stop, std::int64_t num = 50, bool endpoint = true, double base = 10.0,
                dtype t = float64);
 array logspace(std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint,
                std::complex<double> base, dtype t);
 array geomspace(double start, double stop, std::int64_t num = 50, bool endpoint = true, dtype t = float64);
-array geomspace(std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint,
-                dtype t);
+array geomspace(std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint, dtype t);
 
 array eye(std::int64_t n, std::int64_t m, std::int64_t k = 0, dtype t = float64, order o = order::C);
 array identity(std::int64_t n, dtype t = float64);

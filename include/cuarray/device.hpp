@@ -28,13 +28,13 @@ void activate_device(int id);
 
 /// Restores the calling thread's current device on scope exit.
 class device_guard {
- public:
+public:
   explicit device_guard(int id) : previous_(current_device()) { set_current_device(id); }
   ~device_guard() { set_current_device(previous_); }
   device_guard(const device_guard&) = delete;
   device_guard& operator=(const device_guard&) = delete;
 
- private:
+private:
   int previous_;
 };
 

@@ -61,8 +61,8 @@ struct out_of_memory_error : std::runtime_error {
 struct compile_error : std::runtime_error {
   compile_error(const std::string& what, std::string log, std::string source, std::vector<std::string> options,
                 std::string name);
-  std::string log, source, name;      ///< NVRTC's log, the kernel's source and its file name
-  std::vector<std::string> options;   ///< the options NVRTC was given
+  std::string log, source, name;     ///< NVRTC's log, the kernel's source and its file name
+  std::vector<std::string> options;  ///< the options NVRTC was given
 };
 
 }  // namespace cuarray

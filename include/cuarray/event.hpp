@@ -7,7 +7,7 @@ namespace cuarray {
 
 /// Owning CUDA event.
 class event {
- public:
+public:
   explicit event(bool blocking = false, bool disable_timing = false, bool interprocess = false);
   ~event();
   event(const event&) = delete;
@@ -19,7 +19,7 @@ class event {
   bool query() const;
   CUevent_st* get() const { return handle_; }
 
- private:
+private:
   CUevent_st* handle_ = nullptr;
 };
 

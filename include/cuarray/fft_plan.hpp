@@ -28,7 +28,7 @@ struct fft_embedding {
 /// A cuFFT plan made from the caller's parameters, holding its work area (from the memory pool) for its lifetime,
 /// as CuPy's plans do; it is not in cuarray's plan cache (Note [user fft plans]).
 class fft_plan {
- public:
+public:
   /// A plan of cufftType `type` for `batch` transforms of lengths `n` (1 to 3 dimensions) on the current device:
   /// with `embedding`, cuFFT's advanced data layout, else its basic one. value_error for bad parameters.
   fft_plan(const std::vector<long long>& n, int type, long long batch,
@@ -52,7 +52,7 @@ class fft_plan {
   static void clear_current();
   static bool has_current();
 
- private:
+private:
   std::shared_ptr<detail::fft::user_plan> impl_;
 };
 

@@ -24,7 +24,7 @@ void require_not_capturing(stream_ref s, const char* what);
 /// An instantiated CUDA graph made by end_capture. It keeps the memory its captured work allocated
 /// (Note [capture pools] in src/memory/memory.cpp) until it and every array made during the capture are gone.
 class graph {
- public:
+public:
   graph(graph&& o) noexcept;
   graph& operator=(graph&&) = delete;
   graph(const graph&) = delete;
@@ -39,7 +39,7 @@ class graph {
   std::uintptr_t graph_handle() const { return reinterpret_cast<std::uintptr_t>(graph_); }
   std::uintptr_t exec_handle() const { return reinterpret_cast<std::uintptr_t>(exec_); }
 
- private:
+private:
   friend graph end_capture(stream_ref s);
   graph(CUgraph_st* g, CUgraphExec_st* e, std::shared_ptr<void> resources, int device);
   CUgraph_st* graph_ = nullptr;

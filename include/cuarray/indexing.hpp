@@ -14,12 +14,13 @@ namespace cuarray {
 struct index_item {
   enum class kind { integer, slice, newaxis, ellipsis, array, boolean };
   kind k = kind::ellipsis;
-  std::int64_t value = 0;                            ///< integer: the index; boolean: 0 or 1 (a 0-d bool)
-  std::optional<std::int64_t> start, stop, step;     ///< slice: Python's slice fields (nullopt is None)
-  array arr;                                         ///< array: integer or bool array
+  std::int64_t value = 0;                         ///< integer: the index; boolean: 0 or 1 (a 0-d bool)
+  std::optional<std::int64_t> start, stop, step;  ///< slice: Python's slice fields (nullopt is None)
+  array arr;                                      ///< array: integer or bool array
 
   static index_item at(std::int64_t i) { return {kind::integer, i, {}, {}, {}, {}}; }
-  static index_item slice(std::optional<std::int64_t> start = std::nullopt, std::optional<std::int64_t> stop = std::nullopt,
+  static index_item slice(std::optional<std::int64_t> start = std::nullopt,
+                          std::optional<std::int64_t> stop = std::nullopt,
                           std::optional<std::int64_t> step = std::nullopt) {
     return {kind::slice, 0, start, stop, step, {}};
   }

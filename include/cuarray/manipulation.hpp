@@ -136,7 +136,7 @@ struct pad_options {
   std::vector<std::pair<scalar, scalar>> end_values;       ///< per axis (linear_ramp); empty: zeros
   /// Per axis (maximum, mean, median, minimum); -1 is None (the whole axis); empty: all None.
   std::vector<std::pair<std::int64_t, std::int64_t>> stat_length;
-  bool reflect_odd = false;                                ///< reflect_type='odd'
+  bool reflect_odd = false;  ///< reflect_type='odd'
 };
 /// NumPy's pad: `pad_width` holds one (before, after) pair per axis, none negative.
 array pad(const array& a, const std::vector<std::pair<std::int64_t, std::int64_t>>& pad_width,

@@ -13,7 +13,7 @@ namespace cuarray {
 /// A block of device (or managed) memory. Destroying the last reference gives the bytes back to whatever
 /// produced them (a pool, cudaFree, or the owner of an imported buffer).
 class memory {
- public:
+public:
   memory(void* ptr, std::size_t size, int device) : ptr_(ptr), size_(size), device_(device) {}
   virtual ~memory() = default;
   memory(const memory&) = delete;
@@ -23,7 +23,7 @@ class memory {
   std::size_t size() const { return size_; }
   int device() const { return device_; }
 
- protected:
+protected:
   void* ptr_;
   std::size_t size_;
   int device_;
@@ -37,7 +37,7 @@ storage_ptr make_external_storage(void* ptr, std::size_t size, int device, std::
 /// Something that hands out device memory. Freeing happens when the returned storage is destroyed, so
 /// that bytes always go back to the allocator (and the stream) they came from.
 class allocator {
- public:
+public:
   virtual ~allocator() = default;
   /// `bytes` may be 0 (returns a storage with a null pointer). Throws out_of_memory_error.
   virtual storage_ptr allocate(std::size_t bytes, int device, stream_ref stream) = 0;
@@ -45,7 +45,7 @@ class allocator {
 
 /// Pooled allocator over cudaMalloc (see Note [memory pool] in src/memory/pool_core.hpp), one pool per device.
 class memory_pool : public allocator, public std::enable_shared_from_this<memory_pool> {
- public:
+public:
   memory_pool();
   ~memory_pool() override;
   storage_ptr allocate(std::size_t bytes, int device, stream_ref stream) override;
@@ -62,14 +62,14 @@ class memory_pool : public allocator, public std::enable_shared_from_this<memory
 
   struct impl;
 
- private:
+private:
   storage_ptr allocate_unobserved(std::size_t bytes, int device, stream_ref stream);
   std::shared_ptr<impl> impl_;
 };
 
 /// Stream-ordered allocator of the CUDA driver (cudaMallocAsync on the device's default memory pool).
 class async_memory_pool : public allocator, public std::enable_shared_from_this<async_memory_pool> {
- public:
+public:
   async_memory_pool();
   storage_ptr allocate(std::size_t bytes, int device, stream_ref stream) override;
   std::size_t used_bytes() const;
@@ -79,13 +79,13 @@ class async_memory_pool : public allocator, public std::enable_shared_from_this<
   void set_limit(std::size_t bytes);
   std::size_t get_limit() const;
 
- private:
+private:
   std::size_t limit_ = 0;
 };
 
 /// cudaMalloc / cudaFree with no pooling.
 class plain_allocator : public allocator {
- public:
+public:
   storage_ptr allocate(std::size_t bytes, int device, stream_ref stream) override;
 };
 
@@ -98,7 +98,7 @@ storage_ptr malloc_managed(std::size_t bytes, int device);
 /// free. The pool's lock is never held while an observer runs; alloc events are reported after the pool's
 /// allocation returns (pre and post together), since cudaMalloc runs under that lock.
 class memory_pool_observer {
- public:
+public:
   virtual ~memory_pool_observer() = default;
   virtual void malloc_pre(int device, std::size_t size, std::size_t mem_size) = 0;
   /// `ptr` and `pmem_id` (the block's identity) are 0 when the allocation failed.
@@ -139,7 +139,7 @@ std::size_t parse_memory_limit(const char* text, std::size_t total_memory);
 /// A block of pinned host memory; returns to its pool when the last reference goes, but not before the
 /// asynchronous copies registered on it with `pinned_memory_pool::keep_until` have finished.
 class pinned_memory {
- public:
+public:
   pinned_memory(void* ptr, std::size_t size) : ptr_(ptr), size_(size) {}
   virtual ~pinned_memory() = default;
   pinned_memory(const pinned_memory&) = delete;
@@ -147,7 +147,7 @@ class pinned_memory {
   void* ptr() const { return ptr_; }
   std::size_t size() const { return size_; }
 
- protected:
+protected:
   void* ptr_;
   std::size_t size_;
 };
@@ -156,7 +156,7 @@ using pinned_ptr = std::shared_ptr<pinned_memory>;
 
 /// Pool of pinned host buffers (cudaHostAlloc, portable), reused by rounded size.
 class pinned_memory_pool : public std::enable_shared_from_this<pinned_memory_pool> {
- public:
+public:
   pinned_memory_pool();
   ~pinned_memory_pool();
   pinned_ptr allocate(std::size_t bytes);
@@ -169,7 +169,7 @@ class pinned_memory_pool : public std::enable_shared_from_this<pinned_memory_poo
 
   struct impl;
 
- private:
+private:
   std::shared_ptr<impl> impl_;
 };
 

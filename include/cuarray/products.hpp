@@ -81,9 +81,8 @@ array einsum(std::string_view subscripts, const std::vector<array>& operands, co
 
 /// NumPy's einsum_path: the contraction path (["einsum_path", (0, 1), ...] as pairs of operand positions) and
 /// NumPy's printed report. `optimize` none is treated as greedy, as NumPy does for einsum_path.
-std::pair<std::vector<std::vector<int>>, std::string> einsum_path(std::string_view subscripts,
-                                                                   const std::vector<shape_t>& shapes,
-                                                                   const einsum_optimize& optimize = {});
+std::pair<std::vector<std::vector<int>>, std::string>
+einsum_path(std::string_view subscripts, const std::vector<shape_t>& shapes, const einsum_optimize& optimize = {});
 
 /// Note [tf32]: float32 GEMMs may use TF32 tensor cores (about 10 mantissa bits) only when enabled, per thread;
 /// the initial state comes from the environment variable CUARRAY_TF32=1.

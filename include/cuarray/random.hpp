@@ -41,7 +41,7 @@ inline constexpr const char* invalid_size_message = "expected a sequence of inte
 /// values raise value_error with NumPy's messages; checking an array parameter reads it back (a sync).
 /// Results are float64 (integers: int64) unless a `t` is taken.
 class generator {
- public:
+public:
   explicit generator(std::uint64_t seed = 0);
   /// A generator drawing from (and advancing) a shared state.
   explicit generator(std::shared_ptr<philox_state> state);
@@ -51,8 +51,8 @@ class generator {
   array random(const size_arg& size = std::nullopt, dtype t = float64, const array& out = array());
   array standard_normal(const size_arg& size = std::nullopt, dtype t = float64, const array& out = array());
   /// `method` "zig" or "inv" (both give the inversion method here; as NumPy, any other value means "inv").
-  array standard_exponential(const size_arg& size = std::nullopt, dtype t = float64,
-                             std::string_view method = "zig", const array& out = array());
+  array standard_exponential(const size_arg& size = std::nullopt, dtype t = float64, std::string_view method = "zig",
+                             const array& out = array());
   array standard_gamma(const ufunc_arg& shape, const size_arg& size = std::nullopt, dtype t = float64,
                        const array& out = array());
   /// Integers in [low, high) ([low, high] with `endpoint`); no `high`: [0, low). Any integer dtype or bool.
@@ -104,7 +104,7 @@ class generator {
   /// n random 64-bit words as uint64 (the keys behind permutations).
   array random_raw(std::int64_t n);
 
- private:
+private:
   std::uint64_t take(std::uint64_t counters);
   std::shared_ptr<philox_state> state_;
 };

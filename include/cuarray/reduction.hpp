@@ -16,12 +16,12 @@ using axis_list = std::optional<std::vector<int>>;
 
 /// NumPy's keyword arguments of a reduction.
 struct reduce_options {
-  axis_list axis;                ///< None: every axis
-  bool keepdims = false;         ///< keep reduced axes with length 1
-  std::optional<dtype> dtype_;   ///< accumulator and result dtype (NumPy's dtype=)
-  array out;                     ///< result written here (cast 'unsafe' as NumPy's reductions do)
-  std::optional<scalar> initial; ///< starting value (sum/prod/min/max); min/max of an empty axis need it
-  array where;                   ///< bool mask broadcast against the input: only true elements take part
+  axis_list axis;                 ///< None: every axis
+  bool keepdims = false;          ///< keep reduced axes with length 1
+  std::optional<dtype> dtype_;    ///< accumulator and result dtype (NumPy's dtype=)
+  array out;                      ///< result written here (cast 'unsafe' as NumPy's reductions do)
+  std::optional<scalar> initial;  ///< starting value (sum/prod/min/max); min/max of an empty axis need it
+  array where;                    ///< bool mask broadcast against the input: only true elements take part
 };
 
 /// The result dtype of sum/prod (and nansum/nanprod) without dtype=, as NumPy's add.reduce: bool and small
@@ -48,9 +48,10 @@ array sum(const array& a, const reduce_options& o = {});
 array prod(const array& a, const reduce_options& o = {});
 array amax(const array& a, const reduce_options& o = {});  ///< NaN propagates; an empty axis raises ValueError
 array amin(const array& a, const reduce_options& o = {});
-array any(const array& a, const reduce_options& o = {});   ///< bool result
+array any(const array& a, const reduce_options& o = {});  ///< bool result
 array all(const array& a, const reduce_options& o = {});
-array mean(const array& a, const reduce_options& o = {});  ///< float64 for integer input, float16 accumulates in float32
+array mean(const array& a,
+           const reduce_options& o = {});  ///< float64 for integer input, float16 accumulates in float32
 /// Variance and standard deviation (two passes: mean, then squared deviations; complex gives a real result).
 array var(const array& a, const reduce_options& o = {}, double ddof = 0);
 array std(const array& a, const reduce_options& o = {}, double ddof = 0);
@@ -67,8 +68,10 @@ array nanstd(const array& a, const reduce_options& o = {}, double ddof = 0);
 /// the extreme value. The nan- forms skip NaN and raise ValueError for an all-NaN slice.
 array argmax(const array& a, std::optional<int> axis = std::nullopt, bool keepdims = false, const array& out = array());
 array argmin(const array& a, std::optional<int> axis = std::nullopt, bool keepdims = false, const array& out = array());
-array nanargmax(const array& a, std::optional<int> axis = std::nullopt, bool keepdims = false, const array& out = array());
-array nanargmin(const array& a, std::optional<int> axis = std::nullopt, bool keepdims = false, const array& out = array());
+array nanargmax(const array& a, std::optional<int> axis = std::nullopt, bool keepdims = false,
+                const array& out = array());
+array nanargmin(const array& a, std::optional<int> axis = std::nullopt, bool keepdims = false,
+                const array& out = array());
 
 /// Number of nonzero elements (int64; `axis` empty: all axes).
 array count_nonzero(const array& a, const axis_list& axis = std::nullopt, bool keepdims = false);

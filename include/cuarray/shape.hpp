@@ -19,7 +19,7 @@ inline constexpr int max_ndim = 64;
 /// Vector of int64 that keeps up to `inline_capacity` entries without touching the heap, so that creating
 /// the descriptor of a typical array allocates nothing.
 class dim_vector {
- public:
+public:
   static constexpr int inline_capacity = 6;
 
   dim_vector() = default;
@@ -28,8 +28,7 @@ class dim_vector {
     reserve(static_cast<int>(values.size()));
     for (auto v : values) push_back(v);
   }
-  template <class It, class = std::enable_if_t<!std::is_integral_v<It>>>
-  dim_vector(It first, It last) {
+  template <class It, class = std::enable_if_t<!std::is_integral_v<It>>> dim_vector(It first, It last) {
     for (; first != last; ++first) push_back(static_cast<std::int64_t>(*first));
   }
   dim_vector(const dim_vector& o) { copy_from(o); }
@@ -111,7 +110,7 @@ class dim_vector {
   }
   friend bool operator!=(const dim_vector& a, const dim_vector& b) { return !(a == b); }
 
- private:
+private:
   int capacity() const { return heap_ ? heap_capacity_ : inline_capacity; }
   void copy_from(const dim_vector& o) {
     reserve(o.size_);
@@ -168,7 +167,6 @@ strides_t strides_like(const shape_t& shape, const strides_t& like_strides, std:
 
 /// NumPy's broadcast of two shapes; throws value_error naming both when they do not broadcast.
 shape_t broadcast_shapes(const shape_t& a, const shape_t& b);
-
 
 /// "(2, 3)" or "(4,)" as Python prints a shape tuple.
 std::string shape_to_string(const shape_t& shape);

@@ -41,12 +41,12 @@ quantile_method parse_quantile_method(std::string_view name);
 
 /// NumPy's keywords of percentile/quantile and their nan- forms.
 struct quantile_options {
-  axis_list axis;                  ///< None: the flattened array
-  array out;                       ///< result written here (its shape must be the result's)
-  bool overwrite_input = false;    ///< accepted; the input is never modified (NumPy allows either)
-  std::string method = "linear";   ///< one of NumPy's 13 method names
+  axis_list axis;                 ///< None: the flattened array
+  array out;                      ///< result written here (its shape must be the result's)
+  bool overwrite_input = false;   ///< accepted; the input is never modified (NumPy allows either)
+  std::string method = "linear";  ///< one of NumPy's 13 method names
   bool keepdims = false;
-  array weights;                   ///< inverted_cdf only: a's shape, or the reduced axes' shape
+  array weights;  ///< inverted_cdf only: a's shape, or the reduced axes' shape
 };
 
 /// Median along the axes (mean of the two middle values for an even count): float64 for integer and bool

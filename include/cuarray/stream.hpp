@@ -12,7 +12,7 @@ class event;
 
 /// Non-owning reference to a CUDA stream (cudaStream_t); the null handle is the legacy default stream.
 class stream_ref {
- public:
+public:
   constexpr stream_ref() = default;
   constexpr explicit stream_ref(CUstream_st* handle) : handle_(handle) {}
   constexpr CUstream_st* get() const { return handle_; }
@@ -26,7 +26,7 @@ class stream_ref {
 
   friend bool operator==(stream_ref a, stream_ref b) { return a.handle_ == b.handle_; }
 
- private:
+private:
   CUstream_st* handle_ = nullptr;
 };
 
@@ -36,7 +36,7 @@ inline stream_ref per_thread_default_stream() { return stream_ref(reinterpret_ca
 
 /// Owning CUDA stream, created on the current device.
 class stream {
- public:
+public:
   explicit stream(bool non_blocking = false, int priority = 0);
   ~stream();
   stream(const stream&) = delete;
@@ -47,7 +47,7 @@ class stream {
   operator stream_ref() const { return ref(); }
   int device() const { return device_; }
 
- private:
+private:
   CUstream_st* handle_ = nullptr;
   int device_ = 0;
 };

@@ -47,8 +47,8 @@ dtype from_numpy_dtype(nb::handle np_dtype, nb::handle original) {
   }
   if (!known || byteorder == ">") {
     std::string repr = nb::cast<std::string>(nb::repr(original));
-    throw type_error("cuarray does not support dtype " + nb::cast<std::string>(nb::str(np_dtype)) +
-                     " (from " + repr + ")");
+    throw type_error("cuarray does not support dtype " + nb::cast<std::string>(nb::str(np_dtype)) + " (from " + repr +
+                     ")");
   }
   return t;
 }
@@ -271,7 +271,8 @@ scalar to_scalar(nb::handle value, dtype t, bool strict) {
       }
       if (!ok) {
         std::string text = nb::cast<std::string>(nb::str(value));
-        PyErr_Format(PyExc_OverflowError, "Python integer %s out of bounds for %s", text.c_str(), std::string(name(t)).c_str());
+        PyErr_Format(PyExc_OverflowError, "Python integer %s out of bounds for %s", text.c_str(),
+                     std::string(name(t)).c_str());
         throw nb::python_error();
       }
       if (overflow > 0) return scalar::from_uint(uv, t);

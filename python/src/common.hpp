@@ -101,8 +101,7 @@ bool is_ndarray(nb::handle obj);
 py_array& as_py_array(nb::handle obj);
 /// A new ndarray whose array is built in place by `make()`, a function returning an array by value: the
 /// result is constructed straight into the Python object (no descriptor moves), for the small-call path.
-template <class F>
-nb::object wrap_made(F&& make) {
+template <class F> nb::object wrap_made(F&& make) {
   nb::object o = nb::inst_alloc(ndarray_type());
   new (nb::inst_ptr<py_array>(o)) py_array{make(), nb::none()};
   nb::inst_mark_ready(o);
@@ -116,8 +115,7 @@ nb::object wrap_made(F&& make) {
 // the translators of errors.cpp give it NumPy's or CuPy's exception type.
 PyObject* raise_pending() noexcept;
 
-template <class F>
-PyObject* guarded(F&& f) noexcept {
+template <class F> PyObject* guarded(F&& f) noexcept {
   try {
     return f().release().ptr();
   } catch (const nb::python_error& e) {

@@ -94,29 +94,39 @@ nb::object edges_list(std::vector<array> edges) {
 }  // namespace
 
 void init_counting(nb::module_& m) {
-  m.def("bincount", [](nb::handle x, nb::handle weights, nb::handle minlength) {
+  m.def(
+      "bincount",
+      [](nb::handle x, nb::handle weights, nb::handle minlength) {
     if (minlength.is_none()) throw type_error("use 0 instead of None for minlength");
     std::int64_t ml = to_index(minlength);
     return wrap(bincount(to_array(x, "bincount"), to_weights(weights, "bincount"), ml));
-  }, nb::arg("x"), nb::arg("weights").none() = nb::none(), nb::arg("minlength").none() = 0,
-     "Occurrences (or summed weights) of each value of a non-negative integer array.");
-  m.def("histogram", [](nb::handle a, nb::handle bins, nb::handle range, nb::handle density, nb::handle weights) {
+      },
+      nb::arg("x"), nb::arg("weights").none() = nb::none(), nb::arg("minlength").none() = 0,
+      "Occurrences (or summed weights) of each value of a non-negative integer array.");
+  m.def(
+      "histogram",
+      [](nb::handle a, nb::handle bins, nb::handle range, nb::handle density, nb::handle weights) {
     array arr = histogram_input(a);
     auto [n, e] = histogram(arr, to_bins(bins, true), to_range(range), PyObject_IsTrue(density.ptr()) == 1,
                             to_weights(weights, "histogram"));
     nb::object edges = bins.ptr() && is_ndarray(bins) ? nb::borrow(bins) : wrap(std::move(e));
     return nb::make_tuple(wrap(std::move(n)), edges);
-  }, nb::arg("a"), nb::arg("bins") = 10, nb::arg("range").none() = nb::none(), nb::arg("density").none() = nb::none(),
-     nb::arg("weights").none() = nb::none(), "The histogram of a data set: (counts, bin edges).");
-  m.def("histogram_bin_edges", [](nb::handle a, nb::handle bins, nb::handle range, nb::handle weights) -> nb::object {
-    array arr = histogram_input(a);
-    array e = histogram_bin_edges(arr, to_bins(bins, true), to_range(range), to_weights(weights, "histogram"));
-    if (is_ndarray(bins)) return nb::borrow(bins);
-    return wrap(std::move(e));
-  }, nb::arg("a"), nb::arg("bins") = 10, nb::arg("range").none() = nb::none(), nb::arg("weights").none() = nb::none(),
-     "The bin edges histogram would use.");
-  m.def("histogramdd", [](nb::handle sample, nb::handle bins, nb::handle range, nb::handle density,
-                          nb::handle weights) {
+      },
+      nb::arg("a"), nb::arg("bins") = 10, nb::arg("range").none() = nb::none(), nb::arg("density").none() = nb::none(),
+      nb::arg("weights").none() = nb::none(), "The histogram of a data set: (counts, bin edges).");
+  m.def(
+      "histogram_bin_edges",
+      [](nb::handle a, nb::handle bins, nb::handle range, nb::handle weights) -> nb::object {
+        array arr = histogram_input(a);
+        array e = histogram_bin_edges(arr, to_bins(bins, true), to_range(range), to_weights(weights, "histogram"));
+        if (is_ndarray(bins)) return nb::borrow(bins);
+        return wrap(std::move(e));
+      },
+      nb::arg("a"), nb::arg("bins") = 10, nb::arg("range").none() = nb::none(), nb::arg("weights").none() = nb::none(),
+      "The bin edges histogram would use.");
+  m.def(
+      "histogramdd",
+      [](nb::handle sample, nb::handle bins, nb::handle range, nb::handle density, nb::handle weights) {
     bool dens = PyObject_IsTrue(density.ptr()) == 1;
     array w = to_weights(weights, "histogramdd");
     std::pair<array, std::vector<array>> r;
@@ -131,11 +141,13 @@ void init_counting(nb::module_& m) {
       r = histogramdd(s, dd_bins(bins, d), dd_range(range, d), dens, w);
     }
     return nb::make_tuple(wrap(std::move(r.first)), edges_list(std::move(r.second)));
-  }, nb::arg("sample"), nb::arg("bins") = 10, nb::arg("range").none() = nb::none(),
-     nb::arg("density").none() = nb::none(), nb::arg("weights").none() = nb::none(),
-     "The multidimensional histogram of a sample: (counts, list of edges).");
-  m.def("histogram2d", [](nb::handle x, nb::handle y, nb::handle bins, nb::handle range, nb::handle density,
-                          nb::handle weights) {
+      },
+      nb::arg("sample"), nb::arg("bins") = 10, nb::arg("range").none() = nb::none(),
+      nb::arg("density").none() = nb::none(), nb::arg("weights").none() = nb::none(),
+      "The multidimensional histogram of a sample: (counts, list of edges).");
+  m.def(
+      "histogram2d",
+      [](nb::handle x, nb::handle y, nb::handle bins, nb::handle range, nb::handle density, nb::handle weights) {
     std::vector<histogram_bins> b;
     bool seq = is_sequence(bins) || (is_ndarray(bins) && as_py_array(bins).a.ndim() > 0);
     std::int64_t nb_len = seq ? static_cast<std::int64_t>(nb::len(bins)) : 1;
@@ -147,9 +159,10 @@ void init_counting(nb::module_& m) {
     auto [h, ex, ey] = histogram2d(to_array(x, "histogram2d"), to_array(y, "histogram2d"), b, dd_range(range, 2),
                                    PyObject_IsTrue(density.ptr()) == 1, to_weights(weights, "histogram2d"));
     return nb::make_tuple(wrap(std::move(h)), wrap(std::move(ex)), wrap(std::move(ey)));
-  }, nb::arg("x"), nb::arg("y"), nb::arg("bins") = 10, nb::arg("range").none() = nb::none(),
-     nb::arg("density").none() = nb::none(), nb::arg("weights").none() = nb::none(),
-     "The two-dimensional histogram of two data samples: (counts, x edges, y edges).");
+      },
+      nb::arg("x"), nb::arg("y"), nb::arg("bins") = 10, nb::arg("range").none() = nb::none(),
+      nb::arg("density").none() = nb::none(), nb::arg("weights").none() = nb::none(),
+      "The two-dimensional histogram of two data samples: (counts, x edges, y edges).");
 }
 
 }  // namespace cuarray::py

@@ -80,20 +80,25 @@ std::complex<double> as_complex(nb::handle v) {
 void init_creation(nb::module_& m) {
   // empty/zeros/ones: NumPy's order of checks is the shape's type, dtype=, order=, then the sign of the dimensions.
   auto def_filled = [&](const char* name, array (*make)(const shape_t&, dtype, order)) {
-    m.def(name, [make](nb::handle shape, nb::handle dt, nb::handle ord, nb::handle device) {
+    m.def(
+        name,
+        [make](nb::handle shape, nb::handle dt, nb::handle ord, nb::handle device) {
       shape_t s = to_shape(shape, false);
       dtype t = to_dtype(dt, float64);
       order o = creation_order(ord);
       check_dims(s);
       device_arg_scope on(device);
       return wrap(make(s, t, o));
-    }, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
-       nb::arg("device").none() = nb::none());
+        },
+        nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
+        nb::arg("device").none() = nb::none());
   };
   def_filled("empty", [](const shape_t& s, dtype t, order o) { return empty(s, t, o); });
   def_filled("zeros", [](const shape_t& s, dtype t, order o) { return zeros(s, t, o); });
   def_filled("ones", [](const shape_t& s, dtype t, order o) { return ones(s, t, o); });
-  m.def("full", [](nb::handle shape, nb::handle value, nb::handle dt, nb::handle ord, nb::handle device) {
+  m.def(
+      "full",
+      [](nb::handle shape, nb::handle value, nb::handle dt, nb::handle ord, nb::handle device) {
     shape_t s = to_shape(shape);
     order o = creation_order(ord);
     device_arg_scope on(device);
@@ -116,36 +121,45 @@ void init_creation(nb::module_& m) {
     }
     dtype t = dt.is_none() ? fill_dtype(value) : to_dtype(dt);
     return wrap(full(s, fill_scalar(value, t), t, o));
-  }, nb::arg("shape"), nb::arg("fill_value").none(), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C",
-     nb::kw_only(), nb::arg("device").none() = nb::none());
+      },
+      nb::arg("shape"), nb::arg("fill_value").none(), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C",
+      nb::kw_only(), nb::arg("device").none() = nb::none());
 
-  m.def("empty_like", [](const py_array& a, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape,
-                         nb::handle device) {
+  m.def(
+      "empty_like",
+      [](const py_array& a, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape, nb::handle device) {
     (void)subok;
     device_arg_scope on(device);
     return wrap(like(a.a, dt, ord, shape));
-  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok").none() = true,
-     nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device").none() = nb::none());
-  m.def("zeros_like", [](const py_array& a, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape,
-                         nb::handle device) {
+      },
+      nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok").none() = true,
+      nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device").none() = nb::none());
+  m.def(
+      "zeros_like",
+      [](const py_array& a, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape, nb::handle device) {
     (void)subok;
     device_arg_scope on(device);
     array out = like(a.a, dt, ord, shape);
     out.fill(scalar::from_int(0, out.type()));
     return wrap(std::move(out));
-  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok").none() = true,
-     nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device").none() = nb::none());
-  m.def("ones_like", [](const py_array& a, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape,
-                        nb::handle device) {
+      },
+      nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok").none() = true,
+      nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device").none() = nb::none());
+  m.def(
+      "ones_like",
+      [](const py_array& a, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape, nb::handle device) {
     (void)subok;
     device_arg_scope on(device);
     array out = like(a.a, dt, ord, shape);
     out.fill(scalar::from_int(1, out.type()));
     return wrap(std::move(out));
-  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok").none() = true,
-     nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device").none() = nb::none());
-  m.def("full_like", [](const py_array& a, nb::handle value, nb::handle dt, nb::handle ord, nb::handle subok,
-                        nb::handle shape, nb::handle device) {
+      },
+      nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok").none() = true,
+      nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device").none() = nb::none());
+  m.def(
+      "full_like",
+      [](const py_array& a, nb::handle value, nb::handle dt, nb::handle ord, nb::handle subok, nb::handle shape,
+         nb::handle device) {
     (void)subok;
     device_arg_scope on(device);
     if (is_ndarray(value)) {
@@ -169,9 +183,10 @@ void init_creation(nb::module_& m) {
     array out = like(a.a, dt, ord, shape);
     assign_from_python(out, host);
     return wrap(std::move(out));
-  }, nb::arg("a"), nb::arg("fill_value").none(), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K",
-     nb::arg("subok").none() = true, nb::arg("shape") = nb::none(), nb::kw_only(),
-     nb::arg("device").none() = nb::none());
+      },
+      nb::arg("a"), nb::arg("fill_value").none(), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K",
+      nb::arg("subok").none() = true, nb::arg("shape") = nb::none(), nb::kw_only(),
+      nb::arg("device").none() = nb::none());
 
   m.def("arange_n", [](std::int64_t n, nb::handle start, nb::handle step, nb::handle dt) {
     dtype t = to_dtype(dt);
@@ -197,13 +212,16 @@ void init_creation(nb::module_& m) {
     array a = linspace(as_complex(start), as_complex(stop), num, endpoint, to_dtype(dt), &step);
     return nb::make_tuple(wrap(std::move(a)), step);
   });
-  m.def("logspace", [](nb::handle start, nb::handle stop, std::int64_t num, bool endpoint, nb::handle base, nb::handle dt) {
+  m.def("logspace",
+        [](nb::handle start, nb::handle stop, std::int64_t num, bool endpoint, nb::handle base, nb::handle dt) {
     return wrap(logspace(as_complex(start), as_complex(stop), num, endpoint, as_complex(base), to_dtype(dt)));
   });
   m.def("geomspace", [](nb::handle start, nb::handle stop, std::int64_t num, bool endpoint, nb::handle dt) {
     return wrap(geomspace(as_complex(start), as_complex(stop), num, endpoint, to_dtype(dt)));
   });
-  m.def("eye", [](nb::handle nn, nb::handle mm, nb::handle kk, nb::handle dt, nb::handle ord) {
+  m.def(
+      "eye",
+      [](nb::handle nn, nb::handle mm, nb::handle kk, nb::handle dt, nb::handle ord) {
     // NumPy's order: zeros((N, M), dtype, order), then `k >= M` (no diagonal), then operator.index(k).
     std::int64_t n = to_dim(nn, false);
     std::int64_t cols = mm.is_none() ? n : to_dim(mm, false);
@@ -223,10 +241,12 @@ void init_creation(nb::module_& m) {
       k = overflow < 0 || k < -n ? -n : k;  // as far below as it may be: no diagonal either
     }
     return wrap(eye(n, cols, k, t, o));
-  }, nb::arg("N"), nb::arg("M").none() = nb::none(), nb::arg("k") = 0, nb::arg("dtype") = nb::none(),
-     nb::arg("order").none() = "C");
-  m.def("identity", [](nb::handle n, nb::handle dt) { return wrap(identity(to_dim(n), to_dtype(dt, float64))); },
-        nb::arg("n"), nb::arg("dtype") = nb::none());
+      },
+      nb::arg("N"), nb::arg("M").none() = nb::none(), nb::arg("k") = 0, nb::arg("dtype") = nb::none(),
+      nb::arg("order").none() = "C");
+  m.def(
+      "identity", [](nb::handle n, nb::handle dt) { return wrap(identity(to_dim(n), to_dtype(dt, float64))); },
+      nb::arg("n"), nb::arg("dtype") = nb::none());
   m.def("to_device", [](const py_array& a, int device) { return wrap(to_device(a.a, device)); });
   m.def("device_arg", &device_arg, nb::arg("device").none(),
         "The CUDA device id an Array API `device=` argument names (-1 for None); ValueError for others.");

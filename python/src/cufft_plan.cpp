@@ -1,7 +1,7 @@
 // Explicit cuFFT plans (the native part of cuarray.cuda.cufft's Plan1d and PlanNd), Note [user fft plans].
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
-#include <nanobind/stl/optional.h>
 
 #include <cstdint>
 #include <memory>
@@ -40,7 +40,7 @@ void init_cufft_plan(nb::module_& m) {
       .def(
           "execute",
           [](const fft_plan& p, nb::handle a, nb::handle out, int direction) {
-            p.execute(plan_operand(a, "input"), plan_operand(out, "output"), direction);
+    p.execute(plan_operand(a, "input"), plan_operand(out, "output"), direction);
           },
           nb::arg("a"), nb::arg("out"), nb::arg("direction"))
       .def("make_current", &fft_plan::make_current);
@@ -51,12 +51,12 @@ void init_cufft_plan(nb::module_& m) {
       "_make_plan",
       [](nb::handle n, nb::handle inembed, long long istride, long long idist, nb::handle onembed, long long ostride,
          long long odist, int type, long long batch) {
-        std::optional<fft_embedding> e;
-        if (!inembed.is_none() || !onembed.is_none()) {
-          if (inembed.is_none() || onembed.is_none()) throw value_error("inembed and onembed go together");
-          e = fft_embedding{to_ll(inembed), to_ll(onembed), istride, idist, ostride, odist};
-        }
-        return fft_plan(to_ll(n), type, batch, e);
+    std::optional<fft_embedding> e;
+    if (!inembed.is_none() || !onembed.is_none()) {
+      if (inembed.is_none() || onembed.is_none()) throw value_error("inembed and onembed go together");
+      e = fft_embedding{to_ll(inembed), to_ll(onembed), istride, idist, ostride, odist};
+    }
+    return fft_plan(to_ll(n), type, batch, e);
       },
       nb::arg("n"), nb::arg("inembed").none(), nb::arg("istride"), nb::arg("idist"), nb::arg("onembed").none(),
       nb::arg("ostride"), nb::arg("odist"), nb::arg("type"), nb::arg("batch"));

@@ -56,13 +56,13 @@ inline int device_arg(nb::handle device) {
 /// Makes the device of a `device=` argument current until the end of the scope (nothing for None or for the
 /// device that is current already), so that what a creation function allocates lands there.
 class device_arg_scope {
- public:
+public:
   explicit device_arg_scope(nb::handle device) {
     int id = device_arg(device);
     if (id >= 0 && id != current_device()) guard_.emplace(id);
   }
 
- private:
+private:
   std::optional<device_guard> guard_;
 };
 

@@ -19,9 +19,10 @@ void init_device_handles(nb::module_& m) {
   m.def("_cusolver_handle", &cuarray::cusolver_handle, nb::arg("device"));
   // (image bytes, lowered names in the order of name_expressions, NVRTC's log). `options` go to NVRTC as they
   // are (the caller adds -arch); no default -std is added beyond effective_options' own.
-  m.def("_nvrtc_compile", [](const std::string& source, const std::string& filename,
-                             const std::vector<std::string>& options, const std::vector<std::string>& names,
-                             bool ptx) {
+  m.def(
+      "_nvrtc_compile",
+      [](const std::string& source, const std::string& filename, const std::vector<std::string>& options,
+         const std::vector<std::string>& names, bool ptx) {
     jit::compile_request req;
     req.source = source;
     req.name = filename;
@@ -34,7 +35,8 @@ void init_device_handles(nb::module_& m) {
       r = jit::compile(req);
     }
     return nb::make_tuple(nb::bytes(r.cubin.data(), r.cubin.size()), r.lowered_names, r.log);
-  }, nb::arg("source"), nb::arg("filename"), nb::arg("options"), nb::arg("name_expressions"), nb::arg("ptx"));
+      },
+      nb::arg("source"), nb::arg("filename"), nb::arg("options"), nb::arg("name_expressions"), nb::arg("ptx"));
   m.def("_nvrtc_version", [] {
     auto [major, minor] = jit::nvrtc_version();
     return nb::make_tuple(major, minor);

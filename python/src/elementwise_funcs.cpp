@@ -3,8 +3,8 @@
 
 #include <climits>
 #include <optional>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "args.hpp"
 #include "cuarray/elementwise_funcs.hpp"
@@ -162,8 +162,9 @@ nb::handle no_value() {
 
 void init_elementwise_funcs(nb::module_& m) {
   nb::object nv = nb::borrow(no_value());
-  m.def("clip", [](nb::handle a, nb::handle a_min, nb::handle a_max, nb::handle out, nb::handle min_kw,
-                   nb::handle max_kw) {
+  m.def(
+      "clip",
+      [](nb::handle a, nb::handle a_min, nb::handle a_max, nb::handle out, nb::handle min_kw, nb::handle max_kw) {
     nb::handle nv = no_value();
     bool has_min = !min_kw.is(nv), has_max = !max_kw.is(nv);
     if (!is_ndarray(a) && (is_traced(a) || is_traced(a_min) || is_traced(a_max) || is_traced(min_kw) ||
@@ -187,84 +188,114 @@ void init_elementwise_funcs(nb::module_& m) {
       throw value_error("Passing `min` or `max` keyword argument when `a_min` and `a_max` are provided is forbidden.");
     }
     return do_clip(a, a_min, a_max, out);
-  }, nb::arg("a"), nb::arg("a_min").none() = nv, nb::arg("a_max").none() = nv, nb::arg("out").none() = nb::none(),
-     nb::kw_only(), nb::arg("min").none() = nv, nb::arg("max").none() = nv,
-     "Clip the values of an array to [a_min, a_max] (NumPy's clip).");
+      },
+      nb::arg("a"), nb::arg("a_min").none() = nv, nb::arg("a_max").none() = nv, nb::arg("out").none() = nb::none(),
+      nb::kw_only(), nb::arg("min").none() = nv, nb::arg("max").none() = nv,
+      "Clip the values of an array to [a_min, a_max] (NumPy's clip).");
 
-  m.def("real", [](nb::handle x) {
+  m.def(
+      "real",
+      [](nb::handle x) {
     if (is_ndarray(x)) return real_get(x);
     if (is_traced(x)) return call_traced("real", nb::make_tuple(x), nb::dict());  // Note [fuse by value]
     return real_get(wrap(to_array(x, "real")));
-  }, nb::arg("val"), "The real part: a view for complex arrays, the array itself otherwise.");
-  m.def("imag", [](nb::handle x) {
+      },
+      nb::arg("val"), "The real part: a view for complex arrays, the array itself otherwise.");
+  m.def(
+      "imag",
+      [](nb::handle x) {
     if (is_ndarray(x)) return imag_get(x);
     if (is_traced(x)) return call_traced("imag", nb::make_tuple(x), nb::dict());  // Note [fuse by value]
     return imag_get(wrap(to_array(x, "imag")));
-  }, nb::arg("val"), "The imaginary part: a view for complex arrays, zeros otherwise.");
-  m.def("angle", [](nb::handle z, bool deg) { return wrap(angle(to_array(z, "angle"), deg)); },
-        nb::arg("z"), nb::arg("deg") = false, "The angle of complex values, in radians (degrees if deg).");
-  m.def("iscomplex", [](nb::handle x) { return wrap(iscomplex(to_array(x, "iscomplex"))); }, nb::arg("x"),
-        "Elementwise: whether the imaginary part is nonzero.");
-  m.def("isreal", [](nb::handle x) { return wrap(isreal(to_array(x, "isreal"))); }, nb::arg("x"),
-        "Elementwise: whether the imaginary part is zero.");
+      },
+      nb::arg("val"), "The imaginary part: a view for complex arrays, zeros otherwise.");
+  m.def(
+      "angle", [](nb::handle z, bool deg) { return wrap(angle(to_array(z, "angle"), deg)); }, nb::arg("z"),
+      nb::arg("deg") = false, "The angle of complex values, in radians (degrees if deg).");
+  m.def(
+      "iscomplex", [](nb::handle x) { return wrap(iscomplex(to_array(x, "iscomplex"))); }, nb::arg("x"),
+      "Elementwise: whether the imaginary part is nonzero.");
+  m.def(
+      "isreal", [](nb::handle x) { return wrap(isreal(to_array(x, "isreal"))); }, nb::arg("x"),
+      "Elementwise: whether the imaginary part is zero.");
   // Host objects are NumPy's to judge: only their dtype matters, no data moves.
-  m.def("iscomplexobj", [](nb::handle x) -> bool {
-    if (is_ndarray(x)) return iscomplexobj(as_py_array(x).a);
-    return nb::cast<bool>(numpy().attr("iscomplexobj")(x));
-  }, nb::arg("x"), "Whether the dtype of x is complex.");
-  m.def("isrealobj", [](nb::handle x) -> bool {
-    if (is_ndarray(x)) return isrealobj(as_py_array(x).a);
-    return nb::cast<bool>(numpy().attr("isrealobj")(x));
-  }, nb::arg("x"), "Whether the dtype of x is not complex.");
+  m.def(
+      "iscomplexobj",
+      [](nb::handle x) -> bool {
+        if (is_ndarray(x)) return iscomplexobj(as_py_array(x).a);
+        return nb::cast<bool>(numpy().attr("iscomplexobj")(x));
+      },
+      nb::arg("x"), "Whether the dtype of x is complex.");
+  m.def(
+      "isrealobj",
+      [](nb::handle x) -> bool {
+        if (is_ndarray(x)) return isrealobj(as_py_array(x).a);
+        return nb::cast<bool>(numpy().attr("isrealobj")(x));
+      },
+      nb::arg("x"), "Whether the dtype of x is not complex.");
 
-  m.def("nan_to_num", [](nb::handle x, bool copy, nb::handle nan, nb::handle posinf, nb::handle neginf) -> nb::object {
-    array a = to_array(x, "nan_to_num");
-    double n = to_real_value(nan);
-    std::optional<double> p, q;
-    if (!posinf.is_none()) p = to_real_value(posinf);
-    if (!neginf.is_none()) q = to_real_value(neginf);
-    array r = nan_to_num(a, copy, n, p, q);
-    if (!copy && is_ndarray(x)) return nb::borrow(x);
-    return wrap(std::move(r));
-  }, nb::arg("x"), nb::arg("copy") = true, nb::arg("nan") = 0.0, nb::arg("posinf").none() = nb::none(),
-     nb::arg("neginf").none() = nb::none(), "Replace NaN with nan, +inf with posinf, -inf with neginf.");
+  m.def(
+      "nan_to_num",
+      [](nb::handle x, bool copy, nb::handle nan, nb::handle posinf, nb::handle neginf) -> nb::object {
+        array a = to_array(x, "nan_to_num");
+        double n = to_real_value(nan);
+        std::optional<double> p, q;
+        if (!posinf.is_none()) p = to_real_value(posinf);
+        if (!neginf.is_none()) q = to_real_value(neginf);
+        array r = nan_to_num(a, copy, n, p, q);
+        if (!copy && is_ndarray(x)) return nb::borrow(x);
+        return wrap(std::move(r));
+      },
+      nb::arg("x"), nb::arg("copy") = true, nb::arg("nan") = 0.0, nb::arg("posinf").none() = nb::none(),
+      nb::arg("neginf").none() = nb::none(), "Replace NaN with nan, +inf with posinf, -inf with neginf.");
 
   m.def("around", &do_round, nb::arg("a"), nb::arg("decimals") = 0, nb::arg("out").none() = nb::none(),
         "Round to the given number of decimals, half to even (NumPy's round).");
   m.def("round", &do_round, nb::arg("a"), nb::arg("decimals") = 0, nb::arg("out").none() = nb::none(),
         "Round to the given number of decimals, half to even.");
-  m.def("fix", [](nb::handle x, nb::handle out) -> nb::object {
-    array r = fix(to_array(x, "fix"), to_out(out));
-    if (!out.is_none()) return nb::borrow(out);
-    return wrap(std::move(r));
-  }, nb::arg("x"), nb::arg("out").none() = nb::none(), "Round toward zero, keeping the dtype.");
-  m.def("sinc", [](nb::handle x) { return wrap(sinc(to_array(x, "sinc"))); }, nb::arg("x"),
-        "The normalised sinc function sin(pi x) / (pi x).");
-  m.def("i0", [](nb::handle x) { return wrap(i0(to_array(x, "i0"))); }, nb::arg("x"),
-        "The modified Bessel function of the first kind, order 0.");
+  m.def(
+      "fix",
+      [](nb::handle x, nb::handle out) -> nb::object {
+        array r = fix(to_array(x, "fix"), to_out(out));
+        if (!out.is_none()) return nb::borrow(out);
+        return wrap(std::move(r));
+      },
+      nb::arg("x"), nb::arg("out").none() = nb::none(), "Round toward zero, keeping the dtype.");
+  m.def(
+      "sinc", [](nb::handle x) { return wrap(sinc(to_array(x, "sinc"))); }, nb::arg("x"),
+      "The normalised sinc function sin(pi x) / (pi x).");
+  m.def(
+      "i0", [](nb::handle x) { return wrap(i0(to_array(x, "i0"))); }, nb::arg("x"),
+      "The modified Bessel function of the first kind, order 0.");
 
-  m.def("where", [](nb::args args, nb::kwargs kwargs) -> nb::object {
-    if (kwargs.size() != 0) {
-      throw type_error("where() takes no keyword arguments");
-    }
-    if (args.size() == 1) {
-      // where(condition) is nonzero(condition) (cuarray/select.hpp).
-      nb::list parts;
-      for (array& p : nonzero(to_array(args[0], "where"))) parts.append(wrap(std::move(p)));
-      return nb::tuple(parts);
-    }
-    if (args.size() == 2) throw value_error("either both or neither of x and y should be given");
-    if (args.size() != 3) {
-      throw type_error("where() takes at most 3 arguments (" + std::to_string(args.size()) + " given)");
-    }
-    if (is_traced(args[0]) || is_traced(args[1]) || is_traced(args[2])) {
-      return call_traced("where", args, kwargs);  // Note [fuse by value]
-    }
-    ufunc_arg c = to_operand(args[0], "where"), x = to_operand(args[1], "where"), y = to_operand(args[2], "where");
-    return wrap(where(c, x, y));
-  }, nb::sig("def where(condition, x=None, y=None, /)"), "Elements of x where condition is true, else of y (NumPy's where).");
+  m.def(
+      "where",
+      [](nb::args args, nb::kwargs kwargs) -> nb::object {
+        if (kwargs.size() != 0) {
+          throw type_error("where() takes no keyword arguments");
+        }
+        if (args.size() == 1) {
+          // where(condition) is nonzero(condition) (cuarray/select.hpp).
+          nb::list parts;
+          for (array& p : nonzero(to_array(args[0], "where"))) parts.append(wrap(std::move(p)));
+          return nb::tuple(parts);
+        }
+        if (args.size() == 2) throw value_error("either both or neither of x and y should be given");
+        if (args.size() != 3) {
+          throw type_error("where() takes at most 3 arguments (" + std::to_string(args.size()) + " given)");
+        }
+        if (is_traced(args[0]) || is_traced(args[1]) || is_traced(args[2])) {
+          return call_traced("where", args, kwargs);  // Note [fuse by value]
+        }
+        ufunc_arg c = to_operand(args[0], "where"), x = to_operand(args[1], "where"), y = to_operand(args[2], "where");
+        return wrap(where(c, x, y));
+      },
+      nb::sig("def where(condition, x=None, y=None, /)"),
+      "Elements of x where condition is true, else of y (NumPy's where).");
 
-  m.def("copyto", [](nb::handle dst, nb::handle src, nb::handle casting_obj, nb::handle where_obj) {
+  m.def(
+      "copyto",
+      [](nb::handle dst, nb::handle src, nb::handle casting_obj, nb::handle where_obj) {
     if (!is_ndarray(dst)) {
       throw type_error("copyto() argument 1 must be cuarray.ndarray, not " + type_name_of(dst));
     }
@@ -287,24 +318,30 @@ void init_elementwise_funcs(nb::module_& m) {
     copyto(as_py_array(dst).a, s, rule, mask);
     // After the casting check: NumPy refuses complex into real under 'same_kind' before it would warn.
     warn_complex_cast(s.arr.defined() ? s.arr.type() : s.value.type, as_py_array(dst).a.type());
-  }, nb::arg("dst"), nb::arg("src"), nb::arg("casting") = "same_kind", nb::arg("where") = true,
-     "Copy src into dst with broadcasting, NumPy's casting check and an optional mask.");
+      },
+      nb::arg("dst"), nb::arg("src"), nb::arg("casting") = "same_kind", nb::arg("where") = true,
+      "Copy src into dst with broadcasting, NumPy's casting check and an optional mask.");
 
-  m.def("_elementwise_funcs_kernels", [] {
+  m.def(
+      "_elementwise_funcs_kernels",
+      [] {
     nb::list out;
     for (const auto& k : detail::elementwise_funcs_kernels()) {
       out.append(nb::make_tuple(k.name, k.types, k.body, k.preamble));
     }
     return out;
-  }, "The kernels behind clip, round, nan_to_num, sinc, i0, where, copyto: (name, loop types, body, preamble).");
+      },
+      "The kernels behind clip, round, nan_to_num, sinc, i0, where, copyto: (name, loop types, body, preamble).");
 
   // ndarray members.
   nb::handle cls = ndarray_type();
   nb::object property = nb::module_::import_("builtins").attr("property");
-  nb::setattr(cls, "real", property(nb::cpp_function(&real_get), nb::cpp_function(&real_set), nb::none(),
-                                    "The real part (a view for complex arrays)."));
-  nb::setattr(cls, "imag", property(nb::cpp_function(&imag_get), nb::cpp_function(&imag_set), nb::none(),
-                                    "The imaginary part (a view for complex arrays)."));
+  nb::setattr(cls, "real",
+              property(nb::cpp_function(&real_get), nb::cpp_function(&real_set), nb::none(),
+                       "The real part (a view for complex arrays)."));
+  nb::setattr(cls, "imag",
+              property(nb::cpp_function(&imag_get), nb::cpp_function(&imag_set), nb::none(),
+                       "The imaginary part (a view for complex arrays)."));
   auto conj_method = [](nb::handle self) -> nb::object {
     const array& a = as_py_array(self).a;
     if (!is_complex(a.type())) return nb::borrow(self);
@@ -312,17 +349,20 @@ void init_elementwise_funcs(nb::module_& m) {
   };
   nb::setattr(cls, "conj", nb::cpp_function(conj_method, nb::is_method(), nb::name("conj")));
   nb::setattr(cls, "conjugate", nb::cpp_function(conj_method, nb::is_method(), nb::name("conjugate")));
-  nb::setattr(cls, "round", nb::cpp_function([](nb::handle self, nb::handle decimals, nb::handle out) {
-    return do_round(self, decimals, out);
-  }, nb::is_method(), nb::name("round"), nb::arg("decimals") = 0, nb::arg("out").none() = nb::none()));
-  nb::setattr(cls, "clip", nb::cpp_function([](nb::handle self, nb::handle min_v, nb::handle max_v, nb::handle out,
-                                               nb::kwargs kwargs) {
+  nb::setattr(cls, "round",
+              nb::cpp_function(
+                  [](nb::handle self, nb::handle decimals, nb::handle out) { return do_round(self, decimals, out); },
+                  nb::is_method(), nb::name("round"), nb::arg("decimals") = 0, nb::arg("out").none() = nb::none()));
+  nb::setattr(cls, "clip",
+              nb::cpp_function(
+                  [](nb::handle self, nb::handle min_v, nb::handle max_v, nb::handle out, nb::kwargs kwargs) {
     for (auto [key, value] : kwargs) {
       throw type_error("'" + nb::cast<std::string>(nb::str(key)) + "' is an invalid keyword to ndarray.clip()");
     }
     return do_clip(self, min_v, max_v, out);
-  }, nb::is_method(), nb::name("clip"), nb::arg("min").none() = nb::none(), nb::arg("max").none() = nb::none(),
-     nb::arg("out").none() = nb::none(), nb::arg("kwargs")));
+                  },
+                  nb::is_method(), nb::name("clip"), nb::arg("min").none() = nb::none(),
+                  nb::arg("max").none() = nb::none(), nb::arg("out").none() = nb::none(), nb::arg("kwargs")));
 }
 
 }  // namespace cuarray::py

@@ -146,7 +146,8 @@ nb::object fast_call(const elementwise_call& c, const registered_call& r, PyObje
   int device = current_device();
   for (int j : r.alloc) {
     auto jj = static_cast<std::size_t>(j);
-    out_objs.p[jj] = wrap_made([&] { return detail::new_array(p.out_types[jj], *shape, order::C, device); }).release().ptr();
+    out_objs.p[jj] =
+        wrap_made([&] { return detail::new_array(p.out_types[jj], *shape, order::C, device); }).release().ptr();
     outs[jj] = &arr_of(out_objs.p[jj]);
   }
   for (std::size_t j = 0; j < nout; ++j) {
@@ -158,7 +159,7 @@ nb::object fast_call(const elementwise_call& c, const registered_call& r, PyObje
   // each slot is written before the engine reads it.
   ew::operand_ref ops[12];
   alignas(16) unsigned char values[12][16];
-  ew::array_slots<max_signature_args> held;  // contiguous copies of raw inputs that need one
+  ew::array_slots<max_signature_args> held;                        // contiguous copies of raw inputs that need one
   auto put_value = [&](std::size_t k, const scalar& v, dtype t) {  // v: already of dtype t
     std::memcpy(values[k], v.bytes, sizeof(values[k]));
     ops[k] = ew::operand_ref{nullptr, values[k], t, false};
@@ -243,24 +244,36 @@ PyType_Slot elementwise_call_slots[] = {{Py_tp_call, reinterpret_cast<void*>(ele
 
 void init_elementwise_kernel(nb::module_& m) {
   nb::class_<elementwise_plan>(m, "ElementwisePlan")
-      .def("__init__", [](elementwise_plan* self, std::string name, std::string body, std::string preamble,
-                          std::string loop_prep, std::string after_loop, bool c_order, nb::list in_types,
-                          nb::list in_raw, nb::list out_types, nb::list out_raw) {
-        auto* p = new (self) elementwise_plan{std::move(name), std::move(body), std::move(preamble),
-                                              std::move(loop_prep), std::move(after_loop), c_order, {}, {}, {}, {}, nullptr};
-        for (nb::handle t : in_types) p->in_types.push_back(to_dtype(t));
-        for (nb::handle t : out_types) p->out_types.push_back(to_dtype(t));
-        for (nb::handle r : in_raw) p->in_raw.push_back(nb::cast<bool>(r) ? 1 : 0);
-        for (nb::handle r : out_raw) p->out_raw.push_back(nb::cast<bool>(r) ? 1 : 0);
-        if (p->in_raw.size() != p->in_types.size() || p->out_raw.size() != p->out_types.size()) {
-          throw value_error("ElementwisePlan: one raw flag per operand");
-        }
-        p->id = ew::intern(ew::kernel_spec{nullptr, p->name, p->body, p->preamble, p->loop_prep, p->after_loop, c_order});
-      })
+      .def(
+          "__init__",
+          [](elementwise_plan* self, std::string name, std::string body, std::string preamble, std::string loop_prep,
+             std::string after_loop, bool c_order, nb::list in_types, nb::list in_raw, nb::list out_types,
+             nb::list out_raw) {
+    auto* p = new (self) elementwise_plan{std::move(name),
+                                          std::move(body),
+                                          std::move(preamble),
+                                          std::move(loop_prep),
+                                          std::move(after_loop),
+                                          c_order,
+                                          {},
+                                          {},
+                                          {},
+                                          {},
+                                          nullptr};
+    for (nb::handle t : in_types) p->in_types.push_back(to_dtype(t));
+    for (nb::handle t : out_types) p->out_types.push_back(to_dtype(t));
+    for (nb::handle r : in_raw) p->in_raw.push_back(nb::cast<bool>(r) ? 1 : 0);
+    for (nb::handle r : out_raw) p->out_raw.push_back(nb::cast<bool>(r) ? 1 : 0);
+    if (p->in_raw.size() != p->in_types.size() || p->out_raw.size() != p->out_types.size()) {
+      throw value_error("ElementwisePlan: one raw flag per operand");
+    }
+    p->id = ew::intern(ew::kernel_spec{nullptr, p->name, p->body, p->preamble, p->loop_prep, p->after_loop, c_order});
+          })
       // run(ins, outs, shape): ins are arrays or scalars, outs arrays.
       .def("run", [](const elementwise_plan& p, nb::sequence ins, nb::sequence outs, nb::handle shape) {
         std::size_t nin = nb::len(ins), nout = nb::len(outs);
-        if (nin != p.in_types.size() || nout != p.out_types.size()) throw value_error("ElementwisePlan: wrong operand count");
+        if (nin != p.in_types.size() || nout != p.out_types.size())
+          throw value_error("ElementwisePlan: wrong operand count");
         if (nin + nout > 11) throw value_error("too many operands for an elementwise kernel");
         ew::operand ops[12];
         for (std::size_t k = 0; k < nin; ++k) ops[k] = to_operand(p, k, ins[k]);
@@ -271,12 +284,14 @@ void init_elementwise_kernel(nb::module_& m) {
   // The base class of ElementwiseKernel: its __call__ (Note [elementwise warm call]).
   nb::class_<elementwise_call>(m, "_ElementwiseCall", nb::type_slots(elementwise_call_slots))
       .def(nb::init<>())
-      .def("_setup_call", [](elementwise_call& c, int nin, int nout, bool no_return, bool return_tuple) {
-        c.nin = nin;
-        c.nout = nout;
-        c.no_return = no_return;
-        c.return_tuple = return_tuple;
-      })
+      .def(
+          "_setup_call",
+          [](elementwise_call& c, int nin, int nout, bool no_return, bool return_tuple) {
+    c.nin = nin;
+    c.nout = nout;
+    c.no_return = no_return;
+    c.return_tuple = return_tuple;
+          })
       .def("_register_call", [](elementwise_call& c, nb::tuple args, nb::object plan, nb::handle shape_args,
                                 nb::handle given_outs, nb::handle alloc, nb::handle preload, nb::handle raw_sizes) {
         std::uint64_t key = signature(&PyTuple_GET_ITEM(args.ptr(), 0), args.size());
@@ -288,9 +303,7 @@ void init_elementwise_kernel(nb::module_& m) {
         c.calls.push_back(registered_call{key, plan, core, to_ints(shape_args), to_ints(given_outs), to_ints(alloc),
                                           to_ints(preload), to_ints(raw_sizes)});
       });
-  m.def("_ew_signature", [](nb::args args) {
-    return signature(&PyTuple_GET_ITEM(args.ptr(), 0), args.size());
-  });
+  m.def("_ew_signature", [](nb::args args) { return signature(&PyTuple_GET_ITEM(args.ptr(), 0), args.size()); });
 }
 
 }  // namespace cuarray::py

@@ -50,21 +50,21 @@ void init_errors(nb::module_& m) {
     tls_pending = nullptr;
     if (p) std::rethrow_exception(p);
   }));
-  cuda_runtime_error_type =
-      PyErr_NewExceptionWithDoc("cuarray.cuda.runtime.CUDARuntimeError",
-                                "A CUDA runtime call failed, or no CUDA device is available.", PyExc_RuntimeError, nullptr);
+  cuda_runtime_error_type = PyErr_NewExceptionWithDoc("cuarray.cuda.runtime.CUDARuntimeError",
+                                                      "A CUDA runtime call failed, or no CUDA device is available.",
+                                                      PyExc_RuntimeError, nullptr);
   out_of_memory_error_type = PyErr_NewExceptionWithDoc(
       "cuarray.cuda.memory.OutOfMemoryError", "A device memory allocation failed.", PyExc_MemoryError, nullptr);
   compile_exception_type = PyErr_NewExceptionWithDoc(
-      "cuarray.cuda.compiler.CompileException",
-      "NVRTC rejected a kernel; .log, .source, .options and .name say why.", PyExc_Exception, nullptr);
+      "cuarray.cuda.compiler.CompileException", "NVRTC rejected a kernel; .log, .source, .options and .name say why.",
+      PyExc_Exception, nullptr);
   m.attr("CompileException") = nb::handle(compile_exception_type);
   m.attr("CUDARuntimeError") = nb::handle(cuda_runtime_error_type);
   m.attr("OutOfMemoryError") = nb::handle(out_of_memory_error_type);
-  performance_warning_type = PyErr_NewExceptionWithDoc(
-      "cuarray.exceptions.PerformanceWarning",
-      "Warns about a slow path, such as reading an array of another device over peer access.", PyExc_RuntimeWarning,
-      nullptr);
+  performance_warning_type =
+      PyErr_NewExceptionWithDoc("cuarray.exceptions.PerformanceWarning",
+                                "Warns about a slow path, such as reading an array of another device over peer access.",
+                                PyExc_RuntimeWarning, nullptr);
   m.attr("PerformanceWarning") = nb::handle(performance_warning_type);
   peer_access_warning_hook = &warn_peer_access;
 

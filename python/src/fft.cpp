@@ -7,8 +7,8 @@
 
 #include "args.hpp"
 #include "common.hpp"
-#include "device_arg.hpp"
 #include "cuarray/fft.hpp"
+#include "device_arg.hpp"
 
 namespace cuarray::py {
 
@@ -249,12 +249,12 @@ void init_fft(nb::module_& m) {
   f.def(
       "fftfreq",
       [](nb::handle n, nb::handle d, nb::handle device, nb::handle dt) {
-        std::int64_t nn = freq_n(n);
-        double dd = freq_d(n, d);
-        std::optional<dtype> t = freq_dtype(dt);
-        device_arg_scope on(device);
-        array r = fft::fftfreq(nn, dd);
-        return wrap(t ? r.astype(*t, order::K, false) : r);
+    std::int64_t nn = freq_n(n);
+    double dd = freq_d(n, d);
+    std::optional<dtype> t = freq_dtype(dt);
+    device_arg_scope on(device);
+    array r = fft::fftfreq(nn, dd);
+    return wrap(t ? r.astype(*t, order::K, false) : r);
       },
       nb::arg("n"), nb::arg("d") = 1.0, nb::arg("device").none() = none,  // NumPy's device is positional too
       nb::kw_only(), nb::arg("dtype").none() = none,
@@ -263,24 +263,26 @@ void init_fft(nb::module_& m) {
   f.def(
       "rfftfreq",
       [](nb::handle n, nb::handle d, nb::handle device, nb::handle dt) {
-        std::int64_t nn = freq_n(n);
-        double dd = freq_d(n, d);
-        std::optional<dtype> t = freq_dtype(dt);
-        device_arg_scope on(device);
-        array r = fft::rfftfreq(nn, dd);
-        return wrap(t ? r.astype(*t, order::K, false) : r);
+    std::int64_t nn = freq_n(n);
+    double dd = freq_d(n, d);
+    std::optional<dtype> t = freq_dtype(dt);
+    device_arg_scope on(device);
+    array r = fft::rfftfreq(nn, dd);
+    return wrap(t ? r.astype(*t, order::K, false) : r);
       },
       nb::arg("n"), nb::arg("d") = 1.0, nb::arg("device").none() = none,  // NumPy's device is positional too
       nb::kw_only(), nb::arg("dtype").none() = none,
       "The non-negative sample frequencies of rfft (float64, or dtype=, the Array API's real floating type).");
   f.def(
       "fftshift",
-      [](nb::handle x, nb::handle axes) { return wrap(fft::fftshift(to_array(x, "fft.fftshift"), args::to_axes(axes))); },
+      [](nb::handle x, nb::handle axes) {
+    return wrap(fft::fftshift(to_array(x, "fft.fftshift"), args::to_axes(axes)));
+      },
       nb::arg("x"), nb::arg("axes").none() = none, "Move the zero-frequency term to the centre.");
   f.def(
       "ifftshift",
       [](nb::handle x, nb::handle axes) {
-        return wrap(fft::ifftshift(to_array(x, "fft.ifftshift"), args::to_axes(axes)));
+    return wrap(fft::ifftshift(to_array(x, "fft.ifftshift"), args::to_axes(axes)));
       },
       nb::arg("x"), nb::arg("axes").none() = none, "The inverse of fftshift.");
 

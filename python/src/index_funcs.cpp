@@ -56,7 +56,9 @@ shape_t to_dims(nb::handle obj) {
   return s;
 }
 
-nb::tuple pair_tuple(std::pair<array, array> p) { return nb::make_tuple(wrap(std::move(p.first)), wrap(std::move(p.second))); }
+nb::tuple pair_tuple(std::pair<array, array> p) {
+  return nb::make_tuple(wrap(std::move(p.first)), wrap(std::move(p.second)));
+}
 
 std::optional<std::int64_t> to_opt_index(nb::handle obj) {
   if (obj.is_none()) return std::nullopt;
@@ -91,14 +93,20 @@ nb::object do_choose(nb::handle a, nb::handle choices, nb::handle out, nb::handl
 void init_index_funcs(nb::module_& m) {
   m.def("diagonal", &do_diagonal, nb::arg("a"), nb::arg("offset") = 0, nb::arg("axis1") = 0, nb::arg("axis2") = 1,
         "The diagonal over axis1 and axis2 as a view, appended as the last axis.");
-  m.def("diag", [](nb::handle v, nb::handle k) {
+  m.def(
+      "diag",
+      [](nb::handle v, nb::handle k) {
     return wrap(diag(is_ndarray(v) ? as_py_array(v).a : to_device_array(v), to_index(k)));
-  }, nb::arg("v"), nb::arg("k") = 0, "A diagonal matrix from a 1-D array, or a copy of a 2-D array's diagonal.");
-  m.def("diagflat", [](nb::handle v, nb::handle k) { return wrap(diagflat(to_device_array(v), to_index(k))); },
-        nb::arg("v"), nb::arg("k") = 0, "A 2-D array with the flattened input on diagonal k.");
-  m.def("fill_diagonal", [](nb::handle a, nb::handle val, bool wrap_) {
-    if (!is_ndarray(a)) throw type_error("fill_diagonal() argument 'a' must be cuarray.ndarray, not " +
-                                         args::type_name_of(a));
+      },
+      nb::arg("v"), nb::arg("k") = 0, "A diagonal matrix from a 1-D array, or a copy of a 2-D array's diagonal.");
+  m.def(
+      "diagflat", [](nb::handle v, nb::handle k) { return wrap(diagflat(to_device_array(v), to_index(k))); },
+      nb::arg("v"), nb::arg("k") = 0, "A 2-D array with the flattened input on diagonal k.");
+  m.def(
+      "fill_diagonal",
+      [](nb::handle a, nb::handle val, bool wrap_) {
+    if (!is_ndarray(a))
+      throw type_error("fill_diagonal() argument 'a' must be cuarray.ndarray, not " + args::type_name_of(a));
     const array& arr = as_py_array(a).a;
     if (is_python_scalar(val) && !is_ndarray(val)) {
       // Checked before the value converts: NumPy's shape errors come first.
@@ -109,36 +117,59 @@ void init_index_funcs(nb::module_& m) {
     } else {
       fill_diagonal(arr, to_device_array(val), wrap_);
     }
-  }, nb::arg("a"), nb::arg("val"), nb::arg("wrap") = false,
-     "Write val (cycled) onto the main diagonal of a, in place.");
+      },
+      nb::arg("a"), nb::arg("val"), nb::arg("wrap") = false,
+      "Write val (cycled) onto the main diagonal of a, in place.");
 
-  m.def("tril", [](nb::handle a, nb::handle k) { return wrap(tril(to_array(a, "tril"), to_index(k))); },
-        nb::arg("m"), nb::arg("k") = 0, "The lower triangle (elements above diagonal k zeroed).");
-  m.def("triu", [](nb::handle a, nb::handle k) { return wrap(triu(to_array(a, "triu"), to_index(k))); },
-        nb::arg("m"), nb::arg("k") = 0, "The upper triangle (elements below diagonal k zeroed).");
-  m.def("tril_indices", [](nb::handle n, nb::handle k, nb::handle mm) {
+  m.def(
+      "tril", [](nb::handle a, nb::handle k) { return wrap(tril(to_array(a, "tril"), to_index(k))); }, nb::arg("m"),
+      nb::arg("k") = 0, "The lower triangle (elements above diagonal k zeroed).");
+  m.def(
+      "triu", [](nb::handle a, nb::handle k) { return wrap(triu(to_array(a, "triu"), to_index(k))); }, nb::arg("m"),
+      nb::arg("k") = 0, "The upper triangle (elements below diagonal k zeroed).");
+  m.def(
+      "tril_indices",
+      [](nb::handle n, nb::handle k, nb::handle mm) {
     return pair_tuple(tril_indices(to_index(n), to_index(k), to_opt_index(mm)));
-  }, nb::arg("n"), nb::arg("k") = 0, nb::arg("m").none() = nb::none(), "Indices of the lower triangle of an (n, m) array.");
-  m.def("triu_indices", [](nb::handle n, nb::handle k, nb::handle mm) {
+      },
+      nb::arg("n"), nb::arg("k") = 0, nb::arg("m").none() = nb::none(),
+      "Indices of the lower triangle of an (n, m) array.");
+  m.def(
+      "triu_indices",
+      [](nb::handle n, nb::handle k, nb::handle mm) {
     return pair_tuple(triu_indices(to_index(n), to_index(k), to_opt_index(mm)));
-  }, nb::arg("n"), nb::arg("k") = 0, nb::arg("m").none() = nb::none(), "Indices of the upper triangle of an (n, m) array.");
-  m.def("tril_indices_from", [](nb::handle a, nb::handle k) {
+      },
+      nb::arg("n"), nb::arg("k") = 0, nb::arg("m").none() = nb::none(),
+      "Indices of the upper triangle of an (n, m) array.");
+  m.def(
+      "tril_indices_from",
+      [](nb::handle a, nb::handle k) {
     return pair_tuple(tril_indices_from(to_array(a, "tril_indices_from"), to_index(k)));
-  }, nb::arg("arr"), nb::arg("k") = 0, "Indices of the lower triangle of a 2-D array.");
-  m.def("triu_indices_from", [](nb::handle a, nb::handle k) {
+      },
+      nb::arg("arr"), nb::arg("k") = 0, "Indices of the lower triangle of a 2-D array.");
+  m.def(
+      "triu_indices_from",
+      [](nb::handle a, nb::handle k) {
     return pair_tuple(triu_indices_from(to_array(a, "triu_indices_from"), to_index(k)));
-  }, nb::arg("arr"), nb::arg("k") = 0, "Indices of the upper triangle of a 2-D array.");
+      },
+      nb::arg("arr"), nb::arg("k") = 0, "Indices of the upper triangle of a 2-D array.");
 
-  m.def("indices", [](nb::handle dimensions, nb::handle dt, bool sparse) -> nb::object {
-    shape_t dims;
-    for (nb::handle h : nb::iter(dimensions)) dims.push_back(to_index(h));
-    dtype t = to_dtype(dt);
-    if (sparse) return args::to_py_tuple(indices_sparse(dims, t));
-    return wrap(indices(dims, t));
-  }, nb::arg("dimensions"), nb::arg("dtype").none() = nb::borrow(nb::handle(reinterpret_cast<PyObject*>(&PyLong_Type))),
-     nb::arg("sparse") = false,
-     "A grid of indices: one array of shape (len(dimensions),) + dimensions, or one per axis when sparse.");
-  m.def("ix_", [](nb::args a) {
+  m.def(
+      "indices",
+      [](nb::handle dimensions, nb::handle dt, bool sparse) -> nb::object {
+        shape_t dims;
+        for (nb::handle h : nb::iter(dimensions)) dims.push_back(to_index(h));
+        dtype t = to_dtype(dt);
+        if (sparse) return args::to_py_tuple(indices_sparse(dims, t));
+        return wrap(indices(dims, t));
+      },
+      nb::arg("dimensions"),
+      nb::arg("dtype").none() = nb::borrow(nb::handle(reinterpret_cast<PyObject*>(&PyLong_Type))),
+      nb::arg("sparse") = false,
+      "A grid of indices: one array of shape (len(dimensions),) + dimensions, or one per axis when sparse.");
+  m.def(
+      "ix_",
+      [](nb::args a) {
     std::vector<array> in;
     std::vector<bool> from_mask;
     for (nb::handle h : a) {
@@ -153,10 +184,14 @@ void init_index_funcs(nb::module_& m) {
     }
     std::vector<array> out = ix_(in);
     nb::list l;
-    for (std::size_t i = 0; i < out.size(); ++i) l.append(from_mask[i] ? wrap(std::move(out[i])) : view_of(a[i], std::move(out[i])));
+    for (std::size_t i = 0; i < out.size(); ++i)
+      l.append(from_mask[i] ? wrap(std::move(out[i])) : view_of(a[i], std::move(out[i])));
     return nb::tuple(l);
-  }, "Open mesh from 1-D sequences: each reshaped to broadcast along its own axis.");
-  m.def("ravel_multi_index", [](nb::handle multi_index, nb::handle dims, nb::handle mode, nb::handle ord) {
+      },
+      "Open mesh from 1-D sequences: each reshaped to broadcast along its own axis.");
+  m.def(
+      "ravel_multi_index",
+      [](nb::handle multi_index, nb::handle dims, nb::handle mode, nb::handle ord) {
     std::vector<array> coords;
     for (nb::object& c : items_of(multi_index, "multi_index")) coords.push_back(to_array(c, "ravel_multi_index"));
     std::vector<index_mode> modes;
@@ -166,36 +201,45 @@ void init_index_funcs(nb::module_& m) {
       modes.push_back(to_mode(mode));
     } else {
       for (nb::handle h : nb::iter(mode)) modes.push_back(to_mode(h));
-      if (modes.size() != static_cast<std::size_t>(shape.size()) && coords.size() == static_cast<std::size_t>(shape.size())) {
+      if (modes.size() != static_cast<std::size_t>(shape.size()) &&
+          coords.size() == static_cast<std::size_t>(shape.size())) {
         throw value_error("list of clipmodes has wrong length (" + std::to_string(modes.size()) + " instead of " +
                           std::to_string(shape.size()) + ")");
       }
     }
     return wrap(ravel_multi_index(coords, shape, modes, to_order(ord, order::C)));
-  }, nb::arg("multi_index"), nb::arg("dims"), nb::arg("mode") = "raise", nb::arg("order") = "C",
-     "Flat indices of coordinate arrays into an array of shape dims.");
-  m.def("unravel_index", [](nb::handle idx, nb::handle shape, nb::handle ord) {
+      },
+      nb::arg("multi_index"), nb::arg("dims"), nb::arg("mode") = "raise", nb::arg("order") = "C",
+      "Flat indices of coordinate arrays into an array of shape dims.");
+  m.def(
+      "unravel_index",
+      [](nb::handle idx, nb::handle shape, nb::handle ord) {
     return args::to_py_tuple(unravel_index(to_array(idx, "unravel_index"), to_dims(shape), to_order(ord, order::C)));
-  }, nb::arg("indices"), nb::arg("shape"), nb::arg("order") = "C",
-     "Coordinate arrays of flat indices into an array of the given shape.");
+      },
+      nb::arg("indices"), nb::arg("shape"), nb::arg("order") = "C",
+      "Coordinate arrays of flat indices into an array of the given shape.");
 
-  m.def("select", [](nb::handle condlist, nb::handle choicelist, nb::handle default_) {
+  m.def(
+      "select",
+      [](nb::handle condlist, nb::handle choicelist, nb::handle default_) {
     std::vector<array> conds;
     for (nb::object& c : items_of(condlist, "condlist")) conds.push_back(to_array(c, "select"));
     std::vector<ufunc_arg> choices;
     for (nb::object& c : items_of(choicelist, "choicelist")) choices.push_back(to_operand(c, "select"));
     return wrap(select(conds, choices, to_operand(default_, "select")));
-  }, nb::arg("condlist"), nb::arg("choicelist"), nb::arg("default") = 0,
-     "Elements of the first choice whose condition holds, else default.");
+      },
+      nb::arg("condlist"), nb::arg("choicelist"), nb::arg("default") = 0,
+      "Elements of the first choice whose condition holds, else default.");
   m.def("choose", &do_choose, nb::arg("a"), nb::arg("choices"), nb::arg("out").none() = nb::none(),
         nb::arg("mode") = "raise", "Elements of choices[a] (choices broadcast with a).");
 
   nb::handle cls = ndarray_type();
-  nb::setattr(cls, "diagonal", nb::cpp_function(&do_diagonal, nb::is_method(), nb::name("diagonal"),
-                                                nb::arg("offset") = 0, nb::arg("axis1") = 0, nb::arg("axis2") = 1));
-  nb::setattr(cls, "choose", nb::cpp_function(&do_choose, nb::is_method(), nb::name("choose"),
-                                              nb::arg("choices"), nb::arg("out").none() = nb::none(),
-                                              nb::arg("mode") = "raise"));
+  nb::setattr(cls, "diagonal",
+              nb::cpp_function(&do_diagonal, nb::is_method(), nb::name("diagonal"), nb::arg("offset") = 0,
+                               nb::arg("axis1") = 0, nb::arg("axis2") = 1));
+  nb::setattr(cls, "choose",
+              nb::cpp_function(&do_choose, nb::is_method(), nb::name("choose"), nb::arg("choices"),
+                               nb::arg("out").none() = nb::none(), nb::arg("mode") = "raise"));
 }
 
 }  // namespace cuarray::py

@@ -92,48 +92,65 @@ void init_indexing(nb::module_& m) {
         "rule; CUARRAY_CHECK_INDEX=1 raises), or 'raise', 'wrap', 'clip'.");
   m.def("put", &put_py, nb::arg("a"), nb::arg("ind"), nb::arg("v").none(), nb::arg("mode").none() = nb::none(),
         "a.flat[ind] = v, with v repeated as needed.");
-  m.def("take_along_axis", [](nb::handle a, nb::handle indices, nb::handle axis) {
+  m.def(
+      "take_along_axis",
+      [](nb::handle a, nb::handle indices, nb::handle axis) {
     return wrap(take_along_axis(to_array(a, "take_along_axis"), to_indices(indices, "take_along_axis"), to_axis(axis)));
-  }, nb::arg("arr"), nb::arg("indices"), nb::arg("axis").none() = -1, "Values of `arr` at `indices` along `axis`.");
-  m.def("put_along_axis", [](nb::handle a, nb::handle indices, nb::handle values, nb::handle axis) {
+      },
+      nb::arg("arr"), nb::arg("indices"), nb::arg("axis").none() = -1, "Values of `arr` at `indices` along `axis`.");
+  m.def(
+      "put_along_axis",
+      [](nb::handle a, nb::handle indices, nb::handle values, nb::handle axis) {
     if (!is_ndarray(a)) throw type_error("argument arr of put_along_axis must be a cuarray.ndarray");
     const array& target = as_py_array(a).a;
     std::optional<int> ax = to_axis(axis);
     if (ax) normalize_axis(*ax, target.ndim());  // NumPy's AxisError comes before the value's conversion
     array idx = to_indices(indices, "put_along_axis");
     put_along_axis(target, idx, to_values(values, target.type()), ax);
-  }, nb::arg("arr"), nb::arg("indices"), nb::arg("values").none(), nb::arg("axis").none(),
-        "Write `values` into `arr` at `indices` along `axis`.");
+      },
+      nb::arg("arr"), nb::arg("indices"), nb::arg("values").none(), nb::arg("axis").none(),
+      "Write `values` into `arr` at `indices` along `axis`.");
   m.def("compress", &compress_py, nb::arg("condition"), nb::arg("a"), nb::arg("axis").none() = nb::none(),
         nb::arg("out").none() = nb::none(), "Slices of `a` along `axis` where `condition` is true.");
-  m.def("place", [](nb::handle arr, nb::handle mask, nb::handle vals) {
+  m.def(
+      "place",
+      [](nb::handle arr, nb::handle mask, nb::handle vals) {
     if (!is_ndarray(arr)) throw type_error("argument arr of place must be a cuarray.ndarray");
     const array& target = as_py_array(arr).a;
     array m = to_mask(mask, "place");
     if (m.size() != target.size()) throw value_error("place: mask and data must be the same size");
     place(target, m, to_values(vals, target.type()));
-  }, nb::arg("arr"), nb::arg("mask"), nb::arg("vals").none(), "arr[mask] = vals, vals repeated as needed.");
-  m.def("putmask", [](nb::handle a, nb::handle mask, nb::handle values) {
+      },
+      nb::arg("arr"), nb::arg("mask"), nb::arg("vals").none(), "arr[mask] = vals, vals repeated as needed.");
+  m.def(
+      "putmask",
+      [](nb::handle a, nb::handle mask, nb::handle values) {
     if (!is_ndarray(a)) throw type_error("argument a of putmask must be a cuarray.ndarray");
     const array& target = as_py_array(a).a;
     array m = to_mask(mask, "putmask");
     if (m.size() != target.size()) throw value_error("putmask: mask and data must be the same size");
     putmask(target, m, to_values(values, target.type()));
-  }, nb::arg("a"), nb::arg("mask"), nb::arg("values").none(), "a.flat[n] = values.flat[n % values.size] where mask.flat[n].");
+      },
+      nb::arg("a"), nb::arg("mask"), nb::arg("values").none(),
+      "a.flat[n] = values.flat[n % values.size] where mask.flat[n].");
 
   nb::handle cls = ndarray_type();
-  nb::setattr(cls, "take", nb::cpp_function([](nb::handle self, nb::handle indices, nb::handle axis, nb::handle out,
-                                               nb::handle mode) { return take_py(self, indices, axis, out, mode); },
-                                            nb::is_method(), nb::name("take"), nb::arg("indices"),
-                                            nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),
-                                            nb::arg("mode").none() = nb::none()));
-  nb::setattr(cls, "put", nb::cpp_function([](nb::handle self, nb::handle ind, nb::handle v, nb::handle mode) {
-    put_py(self, ind, v, mode);
-  }, nb::is_method(), nb::name("put"), nb::arg("indices"), nb::arg("values").none(), nb::arg("mode").none() = nb::none()));
-  nb::setattr(cls, "compress", nb::cpp_function([](nb::handle self, nb::handle condition, nb::handle axis,
-                                                   nb::handle out) { return compress_py(condition, self, axis, out); },
-                                                nb::is_method(), nb::name("compress"), nb::arg("condition"),
-                                                nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none()));
+  nb::setattr(cls, "take",
+              nb::cpp_function([](nb::handle self, nb::handle indices, nb::handle axis, nb::handle out,
+                                  nb::handle mode) { return take_py(self, indices, axis, out, mode); },
+                               nb::is_method(), nb::name("take"), nb::arg("indices"),
+                               nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),
+                               nb::arg("mode").none() = nb::none()));
+  nb::setattr(cls, "put",
+              nb::cpp_function([](nb::handle self, nb::handle ind, nb::handle v,
+                                  nb::handle mode) { put_py(self, ind, v, mode); },
+                               nb::is_method(), nb::name("put"), nb::arg("indices"), nb::arg("values").none(),
+                               nb::arg("mode").none() = nb::none()));
+  nb::setattr(cls, "compress",
+              nb::cpp_function([](nb::handle self, nb::handle condition, nb::handle axis,
+                                  nb::handle out) { return compress_py(condition, self, axis, out); },
+                               nb::is_method(), nb::name("compress"), nb::arg("condition"),
+                               nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none()));
 }
 
 }  // namespace cuarray::py

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "common.hpp"
 #include "src/cuda/cuda.hpp"
@@ -101,7 +101,8 @@ dtype from_dl_type(DLDataType d) {
       break;
     default: break;
   }
-  throw type_error("DLPack: unsupported data type (code " + std::to_string(d.code) + ", " + std::to_string(d.bits) + " bits)");
+  throw type_error("DLPack: unsupported data type (code " + std::to_string(d.code) + ", " + std::to_string(d.bits) +
+                   " bits)");
 }
 
 void fill_tensor(DLTensor& t, export_ctx* ctx) {
@@ -239,14 +240,14 @@ array array_from_tensor(const DLTensor& t, std::function<void()> release) {
   int device = t.device.device_type == kDLCUDA ? t.device.device_id : pointer_device(base);
   std::int64_t lo, hi;
   byte_extent(shape, strides, isz, lo, hi);
-  auto mem = make_external_storage(base, static_cast<std::size_t>(std::max<std::int64_t>(0, hi) + static_cast<std::int64_t>(t.byte_offset)),
-                                   device, std::move(release));
+  auto mem = make_external_storage(
+      base, static_cast<std::size_t>(std::max<std::int64_t>(0, hi) + static_cast<std::int64_t>(t.byte_offset)), device,
+      std::move(release));
   return array(mem, descriptor{type, shape, strides, static_cast<std::int64_t>(t.byte_offset)});
 }
 
 // Release a consumed DLPack tensor with the GIL held (producers' deleters may touch Python objects).
-template <class T>
-std::function<void()> gil_deleter(T* t) {
+template <class T> std::function<void()> gil_deleter(T* t) {
   return [t] {
     if (!t->deleter) return;
     if (!Py_IsInitialized()) return;
@@ -292,7 +293,8 @@ nb::dict cuda_array_interface(nb::handle self) {
   nb::dict d;
   d["shape"] = to_tuple(a.shape());
   char order_char = itemsize(a.type()) == 1 ? '|' : '<';
-  std::string typestr = std::string(1, order_char) + (is_bool(a.type()) ? 'b' : kind(a.type())) + std::to_string(itemsize(a.type()));
+  std::string typestr = std::string(1, order_char) + (is_bool(a.type()) ? 'b' : kind(a.type())) +
+                        std::to_string(itemsize(a.type()));
   d["typestr"] = typestr;
   nb::list descr;
   descr.append(nb::make_tuple("", typestr));
@@ -313,7 +315,7 @@ nb::object from_cuda_array_interface(nb::handle obj) {
   nb::tuple data = nb::cast<nb::tuple>(cai["data"]);
   auto ptr = reinterpret_cast<void*>(nb::cast<std::uintptr_t>(data[0]));
   strides_t strides = (cai.contains("strides") && !cai["strides"].is_none()) ? to_shape_signed(cai["strides"])
-                                                                              : contiguous_strides(shape, itemsize(t));
+                                                                             : contiguous_strides(shape, itemsize(t));
   if (cai.contains("stream") && !cai["stream"].is_none()) {
     std::int64_t s = nb::cast<std::int64_t>(cai["stream"]);
     if (s == 0) throw value_error("CUDA Array Interface: stream 0 is not allowed");
@@ -343,11 +345,15 @@ shape_t to_shape_signed(nb::handle obj) {
 void init_interop(nb::module_& m) {
   nb::handle cls = ndarray_type();
   nb::setattr(cls, "__dlpack__",
-              nb::cpp_function(&dlpack, nb::is_method(), nb::arg("stream") = nb::none(), nb::arg("max_version") = nb::none(),
-                               nb::arg("dl_device") = nb::none(), nb::arg("copy") = nb::none()));
-  nb::setattr(cls, "__dlpack_device__", nb::cpp_function([](nb::handle self) {
-                return nb::make_tuple(static_cast<int>(kDLCUDA), as_py_array(self).a.device());
-              }, nb::is_method()));
+              nb::cpp_function(&dlpack, nb::is_method(), nb::arg("stream") = nb::none(),
+                               nb::arg("max_version") = nb::none(), nb::arg("dl_device") = nb::none(),
+                               nb::arg("copy") = nb::none()));
+  nb::setattr(cls, "__dlpack_device__",
+              nb::cpp_function(
+                  [](nb::handle self) {
+    return nb::make_tuple(static_cast<int>(kDLCUDA), as_py_array(self).a.device());
+                  },
+                  nb::is_method()));
   nb::object property = nb::module_::import_("builtins").attr("property");
   nb::setattr(cls, "__cuda_array_interface__", property(nb::cpp_function(&cuda_array_interface)));
   m.def("from_dlpack", &from_dlpack);

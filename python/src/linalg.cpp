@@ -128,7 +128,8 @@ void init_linalg(nb::module_& m) {
         return make_result("SVDResult", {"U", "S", "Vh"}, wrap(r.U), wrap(r.S), wrap(r.Vh));
       },
       nb::arg("a"), nb::arg("full_matrices") = true, nb::arg("compute_uv") = true, nb::arg("hermitian") = false);
-  l.def("svdvals", [](nb::handle x) { return wrap(linalg::svdvals(to_array(x, "linalg.svdvals"))); }, nb::arg("x"));
+  l.def(
+      "svdvals", [](nb::handle x) { return wrap(linalg::svdvals(to_array(x, "linalg.svdvals"))); }, nb::arg("x"));
   l.def(
       "qr",
       [](nb::handle a, nb::handle mode_obj) -> nb::object {
@@ -159,14 +160,14 @@ void init_linalg(nb::module_& m) {
   l.def(
       "eigh",
       [](nb::handle a, nb::handle uplo) {
-        linalg::eig_result r = linalg::eigh(to_array(a, "linalg.eigh"), to_str(uplo, "UPLO"));
-        return make_result("EighResult", {"eigenvalues", "eigenvectors"}, wrap(r.eigenvalues), wrap(r.eigenvectors));
+    linalg::eig_result r = linalg::eigh(to_array(a, "linalg.eigh"), to_str(uplo, "UPLO"));
+    return make_result("EighResult", {"eigenvalues", "eigenvectors"}, wrap(r.eigenvalues), wrap(r.eigenvectors));
       },
       nb::arg("a"), nb::arg("UPLO") = "L");
   l.def(
       "eigvalsh",
       [](nb::handle a, nb::handle uplo) {
-        return wrap(linalg::eigvalsh(to_array(a, "linalg.eigvalsh"), to_str(uplo, "UPLO")));
+    return wrap(linalg::eigvalsh(to_array(a, "linalg.eigvalsh"), to_str(uplo, "UPLO")));
       },
       nb::arg("a"), nb::arg("UPLO") = "L");
   l.def(
@@ -186,34 +187,36 @@ void init_linalg(nb::module_& m) {
         return wrap(linalg::eigvals(a));
       },
       nb::arg("a"));
-  l.def("inv", [](nb::handle a) { return wrap(linalg::inv(to_array(a, "linalg.inv"))); }, nb::arg("a"));
+  l.def(
+      "inv", [](nb::handle a) { return wrap(linalg::inv(to_array(a, "linalg.inv"))); }, nb::arg("a"));
   l.def(
       "solve",
       [](nb::handle a, nb::handle b) {
-        return wrap(linalg::solve(to_array(a, "linalg.solve"), to_array(b, "linalg.solve")));
+    return wrap(linalg::solve(to_array(a, "linalg.solve"), to_array(b, "linalg.solve")));
       },
       nb::arg("a"), nb::arg("b"));
-  l.def("det", [](nb::handle a) { return wrap(linalg::det(to_array(a, "linalg.det"))); }, nb::arg("a"));
+  l.def(
+      "det", [](nb::handle a) { return wrap(linalg::det(to_array(a, "linalg.det"))); }, nb::arg("a"));
   l.def(
       "slogdet",
       [](nb::handle a) {
-        linalg::slogdet_result r = linalg::slogdet(to_array(a, "linalg.slogdet"));
-        return make_result("SlogdetResult", {"sign", "logabsdet"}, wrap(r.sign), wrap(r.logabsdet));
+    linalg::slogdet_result r = linalg::slogdet(to_array(a, "linalg.slogdet"));
+    return make_result("SlogdetResult", {"sign", "logabsdet"}, wrap(r.sign), wrap(r.logabsdet));
       },
       nb::arg("a"));
   l.def(
       "pinv",
       [](nb::handle a_obj, nb::handle rcond, bool hermitian, nb::kwargs kwargs) {
-        array a = to_array(a_obj, "linalg.pinv");
-        std::optional<ufunc_arg> rc = opt_tolerance(rcond, "linalg.pinv");
-        for (auto [k, v] : kwargs) {
-          std::string key = nb::cast<std::string>(k);
-          if (key != "rtol") throw type_error("pinv() got an unexpected keyword argument '" + key + "'");
-          // rtol=None means max(M, N) * eps; NumPy's own default (rtol not given) is rcond=1e-15.
-          if (rc) throw value_error("`rtol` and `rcond` can't be both set.");
-          rc = v.is_none() ? ufunc_arg(linalg::default_rtol(a)) : to_tolerance(v, "linalg.pinv");
-        }
-        return wrap(linalg::pinv(a, rc, hermitian));
+    array a = to_array(a_obj, "linalg.pinv");
+    std::optional<ufunc_arg> rc = opt_tolerance(rcond, "linalg.pinv");
+    for (auto [k, v] : kwargs) {
+      std::string key = nb::cast<std::string>(k);
+      if (key != "rtol") throw type_error("pinv() got an unexpected keyword argument '" + key + "'");
+      // rtol=None means max(M, N) * eps; NumPy's own default (rtol not given) is rcond=1e-15.
+      if (rc) throw value_error("`rtol` and `rcond` can't be both set.");
+      rc = v.is_none() ? ufunc_arg(linalg::default_rtol(a)) : to_tolerance(v, "linalg.pinv");
+    }
+    return wrap(linalg::pinv(a, rc, hermitian));
       },
       nb::arg("a"), nb::arg("rcond").none() = nb::none(), nb::arg("hermitian") = false, nb::arg("kwargs"),
       // rtol comes through kwargs so that an absent rtol differs from rtol=None, as in NumPy.
@@ -221,13 +224,13 @@ void init_linalg(nb::module_& m) {
   l.def(
       "lstsq",
       [](nb::handle a, nb::handle b, nb::handle rcond) {
-        std::optional<double> rc;
-        if (!rcond.is_none()) {
-          rc = PyFloat_AsDouble(rcond.ptr());
-          if (*rc == -1.0 && PyErr_Occurred()) throw nb::python_error();
-        }
-        linalg::lstsq_result r = linalg::lstsq(to_array(a, "linalg.lstsq"), to_array(b, "linalg.lstsq"), rc);
-        return nb::make_tuple(wrap(r.x), wrap(r.residuals), nb::int_(r.rank), wrap(r.s));
+    std::optional<double> rc;
+    if (!rcond.is_none()) {
+      rc = PyFloat_AsDouble(rcond.ptr());
+      if (*rc == -1.0 && PyErr_Occurred()) throw nb::python_error();
+    }
+    linalg::lstsq_result r = linalg::lstsq(to_array(a, "linalg.lstsq"), to_array(b, "linalg.lstsq"), rc);
+    return nb::make_tuple(wrap(r.x), wrap(r.residuals), nb::int_(r.rank), wrap(r.s));
       },
       nb::arg("a"), nb::arg("b"), nb::arg("rcond").none() = nb::none());
   l.def(
@@ -246,44 +249,43 @@ void init_linalg(nb::module_& m) {
   l.def(
       "tensorsolve",
       [](nb::handle a, nb::handle b, nb::handle axes) {
-        std::optional<std::vector<int>> ax;
-        if (!axes.is_none()) {
-          std::vector<int> v;
-          for (nb::handle h : axes) v.push_back(static_cast<int>(args::to_index(h)));
-          ax = v;
-        }
-        return wrap(linalg::tensorsolve(to_array(a, "linalg.tensorsolve"), to_array(b, "linalg.tensorsolve"), ax));
+    std::optional<std::vector<int>> ax;
+    if (!axes.is_none()) {
+      std::vector<int> v;
+      for (nb::handle h : axes) v.push_back(static_cast<int>(args::to_index(h)));
+      ax = v;
+    }
+    return wrap(linalg::tensorsolve(to_array(a, "linalg.tensorsolve"), to_array(b, "linalg.tensorsolve"), ax));
       },
       nb::arg("a"), nb::arg("b"), nb::arg("axes").none() = nb::none());
   l.def(
       "tensorinv",
       [](nb::handle a, nb::handle ind) {
-        return wrap(linalg::tensorinv(to_array(a, "linalg.tensorinv"), static_cast<int>(args::to_index(ind))));
+    return wrap(linalg::tensorinv(to_array(a, "linalg.tensorinv"), static_cast<int>(args::to_index(ind))));
       },
       nb::arg("a"), nb::arg("ind") = 2);
   l.def(
       "norm",
       [](nb::handle x, nb::handle ord, nb::handle axis, bool keepdims) {
-        return wrap(linalg::norm(to_array(x, "linalg.norm"), to_ord(ord), to_norm_axis(axis), keepdims));
+    return wrap(linalg::norm(to_array(x, "linalg.norm"), to_ord(ord), to_norm_axis(axis), keepdims));
       },
       nb::arg("x"), nb::arg("ord").none() = nb::none(), nb::arg("axis").none() = nb::none(),
       nb::arg("keepdims") = false);
   l.def(
       "matrix_norm",
       [](nb::handle x, bool keepdims, nb::handle ord) {
-        return wrap(linalg::matrix_norm(to_array(x, "linalg.matrix_norm"), keepdims, to_ord(ord)));
+    return wrap(linalg::matrix_norm(to_array(x, "linalg.matrix_norm"), keepdims, to_ord(ord)));
       },
       nb::arg("x"), nb::kw_only(), nb::arg("keepdims") = false, nb::arg("ord").none() = "fro");
   l.def(
       "vector_norm",
       [](nb::handle x, nb::handle axis, bool keepdims, nb::handle ord) {
-        return wrap(linalg::vector_norm(to_array(x, "linalg.vector_norm"), args::to_axes(axis), keepdims, to_ord(ord)));
+    return wrap(linalg::vector_norm(to_array(x, "linalg.vector_norm"), args::to_axes(axis), keepdims, to_ord(ord)));
       },
       nb::arg("x"), nb::kw_only(), nb::arg("axis").none() = nb::none(), nb::arg("keepdims") = false,
       nb::arg("ord").none() = 2);
   l.def(
-      "cond",
-      [](nb::handle x, nb::handle p) { return wrap(linalg::cond(to_array(x, "linalg.cond"), to_ord(p))); },
+      "cond", [](nb::handle x, nb::handle p) { return wrap(linalg::cond(to_array(x, "linalg.cond"), to_ord(p))); },
       nb::arg("x"), nb::arg("p").none() = nb::none());
 }
 

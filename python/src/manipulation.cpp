@@ -124,8 +124,7 @@ nb::list wrap_list(nb::handle src, std::vector<array> parts) {
 }
 
 // One array -> one result, several -> a tuple (NumPy 2's atleast_nd).
-template <class F>
-nb::object atleast(nb::args args, F f) {
+template <class F> nb::object atleast(nb::args args, F f) {
   if (args.size() == 1) return ret(args[0], f(arg_array(args[0])));
   nb::list l;
   for (nb::handle h : args) l.append(ret(h, f(arg_array(h))));
@@ -156,7 +155,7 @@ shape_t shape_from(nb::handle h) {
 block_item to_block(nb::handle h, const std::string& where) {
   if (PyTuple_Check(h.ptr())) {
     throw type_error(where + " is a tuple. Only lists can be used to arrange blocks, and np.block does not allow "
-                     "implicit conversion from tuple to ndarray.");
+                             "implicit conversion from tuple to ndarray.");
   }
   if (PyList_Check(h.ptr())) {
     std::vector<block_item> items;
@@ -308,7 +307,8 @@ nb::object do_pad(nb::handle arr_obj, nb::handle pad_width_in, nb::handle mode_o
                       "': " + nb::cast<std::string>(nb::repr(nb::module_::import_("builtins").attr("set")(bad))));
   }
   nb::object pw = numpy().attr("asarray")(pad_width);
-  if (nb::cast<std::string>(pw.attr("dtype").attr("kind")) != "i") throw type_error("`pad_width` must be of integral type.");
+  if (nb::cast<std::string>(pw.attr("dtype").attr("kind")) != "i")
+    throw type_error("`pad_width` must be of integral type.");
   std::vector<std::pair<std::int64_t, std::int64_t>> widths;
   for (nb::handle p : as_pairs(pw, nd, true)) widths.emplace_back(to_int(p[0]), to_int(p[1]));
   pad_options opt;
@@ -348,7 +348,8 @@ void set_shape(nb::handle self, nb::handle value) {
 // ndarray.resize: in place, for arrays that own their data (NumPy's rule; the reference check is not done).
 void resize_method(nb::handle self, nb::args args, nb::kwargs kwargs) {
   for (auto [k, v] : kwargs) {
-    if (nb::cast<std::string>(k) != "refcheck") throw type_error("'" + nb::cast<std::string>(k) + "' is an invalid keyword argument");
+    if (nb::cast<std::string>(k) != "refcheck")
+      throw type_error("'" + nb::cast<std::string>(k) + "' is an invalid keyword argument");
   }
   py_array& s = as_py_array(self);
   shape_t shape = args.size() == 0 ? shape_t{} : shape_from_args(args);
@@ -372,7 +373,9 @@ void resize_method(nb::handle self, nb::args args, nb::kwargs kwargs) {
 
 void init_manipulation(nb::module_& m) {
   // ---- shape ----
-  m.def("reshape", [](nb::handle a, nb::handle shape, nb::handle ord, nb::handle newshape, nb::handle copy) {
+  m.def(
+      "reshape",
+      [](nb::handle a, nb::handle shape, nb::handle ord, nb::handle newshape, nb::handle copy) {
     if (!shape.is_none() && !newshape.is_none()) {
       throw type_error("You cannot specify 'newshape' and 'shape' arguments at the same time.");
     }
@@ -381,29 +384,40 @@ void init_manipulation(nb::module_& m) {
     std::optional<bool> c;
     if (!copy.is_none()) c = nb::cast<bool>(copy);
     return ret(a, reshape(arg_array(a), shape_from(s), to_order(ord, order::C), c));
-  }, nb::arg("a"), nb::arg("shape").none() = nb::none(), nb::arg("order") = "C", nb::kw_only(),
-     nb::arg("newshape").none() = nb::none(), nb::arg("copy").none() = nb::none(),
-     "A new shape for the data: a view whenever the strides allow it, else a copy.");
-  m.def("ravel", [](nb::handle a, nb::handle ord) { return ret(a, ravel(arg_array(a), to_order(ord, order::C))); },
-        nb::arg("a"), nb::arg("order") = "C", "The elements as a 1-D array (a view when possible).");
-  m.def("squeeze", [](nb::handle a, nb::handle axis) {
+      },
+      nb::arg("a"), nb::arg("shape").none() = nb::none(), nb::arg("order") = "C", nb::kw_only(),
+      nb::arg("newshape").none() = nb::none(), nb::arg("copy").none() = nb::none(),
+      "A new shape for the data: a view whenever the strides allow it, else a copy.");
+  m.def(
+      "ravel", [](nb::handle a, nb::handle ord) { return ret(a, ravel(arg_array(a), to_order(ord, order::C))); },
+      nb::arg("a"), nb::arg("order") = "C", "The elements as a 1-D array (a view when possible).");
+  m.def(
+      "squeeze",
+      [](nb::handle a, nb::handle axis) {
     array x = arg_array(a);
     return ret(a, squeeze(x, to_squeeze_axes(axis, x)));
-  },
-        nb::arg("a"), nb::arg("axis").none() = nb::none(), "Remove axes of length one.");
-  m.def("expand_dims", [](nb::handle a, nb::handle axis) {
-    return ret(a, expand_dims(arg_array(a), to_axis_list(axis)));
-  }, nb::arg("a"), nb::arg("axis"), "Insert axes of length one.");
-  m.def("atleast_1d", [](nb::args args) { return atleast(args, [](const array& x) { return atleast_1d(x); }); },
-        nb::sig("def atleast_1d(*arys)"));
-  m.def("atleast_2d", [](nb::args args) { return atleast(args, [](const array& x) { return atleast_2d(x); }); },
-        nb::sig("def atleast_2d(*arys)"));
-  m.def("atleast_3d", [](nb::args args) { return atleast(args, [](const array& x) { return atleast_3d(x); }); },
-        nb::sig("def atleast_3d(*arys)"));
-  m.def("broadcast_to", [](nb::handle a, nb::handle shape, bool) {
-    return ret(a, broadcast_to(arg_array(a), shape_from(shape)));
-  }, nb::arg("array"), nb::arg("shape"), nb::arg("subok") = false, "A broadcast view of the array.");
-  m.def("broadcast_arrays", [](nb::args args, bool) {
+      },
+      nb::arg("a"), nb::arg("axis").none() = nb::none(), "Remove axes of length one.");
+  m.def(
+      "expand_dims",
+      [](nb::handle a, nb::handle axis) { return ret(a, expand_dims(arg_array(a), to_axis_list(axis))); }, nb::arg("a"),
+      nb::arg("axis"), "Insert axes of length one.");
+  m.def(
+      "atleast_1d", [](nb::args args) { return atleast(args, [](const array& x) { return atleast_1d(x); }); },
+      nb::sig("def atleast_1d(*arys)"));
+  m.def(
+      "atleast_2d", [](nb::args args) { return atleast(args, [](const array& x) { return atleast_2d(x); }); },
+      nb::sig("def atleast_2d(*arys)"));
+  m.def(
+      "atleast_3d", [](nb::args args) { return atleast(args, [](const array& x) { return atleast_3d(x); }); },
+      nb::sig("def atleast_3d(*arys)"));
+  m.def(
+      "broadcast_to",
+      [](nb::handle a, nb::handle shape, bool) { return ret(a, broadcast_to(arg_array(a), shape_from(shape))); },
+      nb::arg("array"), nb::arg("shape"), nb::arg("subok") = false, "A broadcast view of the array.");
+  m.def(
+      "broadcast_arrays",
+      [](nb::args args, bool) {
     std::vector<array> in = arg_arrays(args);
     std::vector<array> r = broadcast_arrays(in);
     nb::list l;
@@ -415,8 +429,11 @@ void init_manipulation(nb::module_& m) {
       }
     }
     return nb::tuple(l);
-  }, nb::arg("args"), nb::arg("subok") = false, "Views of the arrays broadcast to one shape.");
-  m.def("broadcast_shapes", [](nb::args args) {
+      },
+      nb::arg("args"), nb::arg("subok") = false, "Views of the arrays broadcast to one shape.");
+  m.def(
+      "broadcast_shapes",
+      [](nb::args args) {
     std::vector<shape_t> shapes;
     // NumPy's broadcast_shapes takes each shape as numpy.empty does (to_shape's rules: no negative sizes, no
     // bools, "Maximum allowed dimension exceeded"), and the result's size must fit intp.
@@ -427,69 +444,109 @@ void init_manipulation(nb::module_& m) {
       if (__builtin_mul_overflow(size, d, &size)) throw value_error("broadcast dimensions too large.");
     }
     return to_tuple(r);
-  }, "The shape that the given shapes broadcast to.");
-  m.def("resize", [](nb::handle a, nb::handle new_shape) {
+      },
+      "The shape that the given shapes broadcast to.");
+  m.def(
+      "resize",
+      [](nb::handle a, nb::handle new_shape) {
     shape_t s;
     if (is_int_like(new_shape)) s.push_back(to_int(new_shape));
-    else for (nb::handle x : new_shape) s.push_back(to_int(x));
+    else
+      for (nb::handle x : new_shape) s.push_back(to_int(x));
     return wrap(resize(arg_array(a), s));
-  }, nb::arg("a"), nb::arg("new_shape"), "A new array of the given shape, repeating the data as needed.");
+      },
+      nb::arg("a"), nb::arg("new_shape"), "A new array of the given shape, repeating the data as needed.");
 
   // ---- axes ----
-  m.def("transpose", [](nb::handle a, nb::handle axes) { return ret(a, transpose(arg_array(a), to_axes(axes))); },
-        nb::arg("a"), nb::arg("axes").none() = nb::none(), "Permute the axes (reverse them by default).");
-  m.def("permute_dims", [](nb::handle a, nb::handle axes) { return ret(a, permute_dims(arg_array(a), to_axes(axes))); },
-        nb::arg("a"), nb::arg("axes").none() = nb::none(), "Permute the axes (the array API's transpose).");
-  m.def("swapaxes", [](nb::handle a, nb::handle x, nb::handle y) {
+  m.def(
+      "transpose", [](nb::handle a, nb::handle axes) { return ret(a, transpose(arg_array(a), to_axes(axes))); },
+      nb::arg("a"), nb::arg("axes").none() = nb::none(), "Permute the axes (reverse them by default).");
+  m.def(
+      "permute_dims", [](nb::handle a, nb::handle axes) { return ret(a, permute_dims(arg_array(a), to_axes(axes))); },
+      nb::arg("a"), nb::arg("axes").none() = nb::none(), "Permute the axes (the array API's transpose).");
+  m.def(
+      "swapaxes",
+      [](nb::handle a, nb::handle x, nb::handle y) {
     return ret(a, swapaxes(arg_array(a), to_c_int_axis(x), to_c_int_axis(y)));
-  }, nb::arg("a"), nb::arg("axis1"), nb::arg("axis2"), "Interchange two axes.");
-  m.def("moveaxis", [](nb::handle a, nb::handle s, nb::handle d) {
+      },
+      nb::arg("a"), nb::arg("axis1"), nb::arg("axis2"), "Interchange two axes.");
+  m.def(
+      "moveaxis",
+      [](nb::handle a, nb::handle s, nb::handle d) {
     return ret(a, moveaxis(arg_array(a), to_axis_list(s), to_axis_list(d)));
-  }, nb::arg("a"), nb::arg("source"), nb::arg("destination"), "Move axes to new positions.");
-  m.def("rollaxis", [](nb::handle a, nb::handle axis, nb::handle start) {
+      },
+      nb::arg("a"), nb::arg("source"), nb::arg("destination"), "Move axes to new positions.");
+  m.def(
+      "rollaxis",
+      [](nb::handle a, nb::handle axis, nb::handle start) {
     return ret(a, rollaxis(arg_array(a), to_c_int_axis(axis), to_c_int_axis(start)));
-  }, nb::arg("a"), nb::arg("axis"), nb::arg("start") = 0, "Roll an axis backwards to the given position.");
-  m.def("matrix_transpose", [](nb::handle x) { return ret(x, matrix_transpose(arg_array(x))); }, nb::arg("x"),
-        "Swap the last two axes.");
+      },
+      nb::arg("a"), nb::arg("axis"), nb::arg("start") = 0, "Roll an axis backwards to the given position.");
+  m.def(
+      "matrix_transpose", [](nb::handle x) { return ret(x, matrix_transpose(arg_array(x))); }, nb::arg("x"),
+      "Swap the last two axes.");
 
   // ---- joining ----
-  m.def("concatenate", [](nb::handle arrays, nb::handle axis, nb::handle out, nb::handle dt, nb::handle cast) {
+  m.def(
+      "concatenate",
+      [](nb::handle arrays, nb::handle axis, nb::handle out, nb::handle dt, nb::handle cast) {
     join_options o = to_join_options(out, dt, cast);
     // A bool axis is a TypeError here (NumPy's C concatenate), unlike insert's and delete's.
     return join_result(concatenate(arg_arrays(arrays), args::to_opt_int_axis(axis), o), out);
-  }, nb::arg("arrays"), nb::arg("axis").none() = 0, nb::arg("out").none() = nb::none(), nb::kw_only(),
-     nb::arg("dtype").none() = nb::none(), nb::arg("casting") = "same_kind", "Join arrays along an existing axis.");
-  m.def("stack", [](nb::handle arrays, nb::handle axis, nb::handle out, nb::handle dt, nb::handle cast) {
+      },
+      nb::arg("arrays"), nb::arg("axis").none() = 0, nb::arg("out").none() = nb::none(), nb::kw_only(),
+      nb::arg("dtype").none() = nb::none(), nb::arg("casting") = "same_kind", "Join arrays along an existing axis.");
+  m.def(
+      "stack",
+      [](nb::handle arrays, nb::handle axis, nb::handle out, nb::handle dt, nb::handle cast) {
     join_options o = to_join_options(out, dt, cast);
     return join_result(stack(arg_arrays(arrays), to_c_int_axis(axis), o), out);
-  }, nb::arg("arrays"), nb::arg("axis") = 0, nb::arg("out").none() = nb::none(), nb::kw_only(),
-     nb::arg("dtype").none() = nb::none(), nb::arg("casting") = "same_kind", "Join arrays along a new axis.");
-  m.def("vstack", [](nb::handle tup, nb::handle dt, nb::handle cast) {
+      },
+      nb::arg("arrays"), nb::arg("axis") = 0, nb::arg("out").none() = nb::none(), nb::kw_only(),
+      nb::arg("dtype").none() = nb::none(), nb::arg("casting") = "same_kind", "Join arrays along a new axis.");
+  m.def(
+      "vstack",
+      [](nb::handle tup, nb::handle dt, nb::handle cast) {
     return wrap(vstack(arg_arrays(tup), to_join_options(nb::none(), dt, cast)));
-  }, nb::arg("tup"), nb::kw_only(), nb::arg("dtype").none() = nb::none(), nb::arg("casting") = "same_kind",
-     "Stack arrays vertically (rows).");
-  m.def("row_stack", [](nb::handle tup, nb::handle dt, nb::handle cast) {
+      },
+      nb::arg("tup"), nb::kw_only(), nb::arg("dtype").none() = nb::none(), nb::arg("casting") = "same_kind",
+      "Stack arrays vertically (rows).");
+  m.def(
+      "row_stack",
+      [](nb::handle tup, nb::handle dt, nb::handle cast) {
     return wrap(row_stack(arg_arrays(tup), to_join_options(nb::none(), dt, cast)));
-  }, nb::arg("tup"), nb::kw_only(), nb::arg("dtype").none() = nb::none(), nb::arg("casting") = "same_kind",
-     "Same as vstack.");
-  m.def("hstack", [](nb::handle tup, nb::handle dt, nb::handle cast) {
+      },
+      nb::arg("tup"), nb::kw_only(), nb::arg("dtype").none() = nb::none(), nb::arg("casting") = "same_kind",
+      "Same as vstack.");
+  m.def(
+      "hstack",
+      [](nb::handle tup, nb::handle dt, nb::handle cast) {
     return wrap(hstack(arg_arrays(tup), to_join_options(nb::none(), dt, cast)));
-  }, nb::arg("tup"), nb::kw_only(), nb::arg("dtype").none() = nb::none(), nb::arg("casting") = "same_kind",
-     "Stack arrays horizontally (columns).");
-  m.def("dstack", [](nb::handle tup) { return wrap(dstack(arg_arrays(tup))); }, nb::arg("tup"),
-        "Stack arrays along the third axis.");
-  m.def("column_stack", [](nb::handle tup) { return wrap(column_stack(arg_arrays(tup))); }, nb::arg("tup"),
-        "Stack 1-D arrays as columns of a 2-D array.");
-  m.def("block", [](nb::handle arrays) { return wrap(block(to_block(arrays, "arrays"))); }, nb::arg("arrays"),
-        "Assemble an array from nested lists of blocks.");
-  m.def("append", [](nb::handle arr, nb::handle values, nb::handle axis) {
+      },
+      nb::arg("tup"), nb::kw_only(), nb::arg("dtype").none() = nb::none(), nb::arg("casting") = "same_kind",
+      "Stack arrays horizontally (columns).");
+  m.def(
+      "dstack", [](nb::handle tup) { return wrap(dstack(arg_arrays(tup))); }, nb::arg("tup"),
+      "Stack arrays along the third axis.");
+  m.def(
+      "column_stack", [](nb::handle tup) { return wrap(column_stack(arg_arrays(tup))); }, nb::arg("tup"),
+      "Stack 1-D arrays as columns of a 2-D array.");
+  m.def(
+      "block", [](nb::handle arrays) { return wrap(block(to_block(arrays, "arrays"))); }, nb::arg("arrays"),
+      "Assemble an array from nested lists of blocks.");
+  m.def(
+      "append",
+      [](nb::handle arr, nb::handle values, nb::handle axis) {
     return wrap(append(arg_array(arr), arg_array(values), args::to_opt_int_axis(axis)));
-  }, nb::arg("arr"), nb::arg("values"), nb::arg("axis").none() = nb::none(), "Append values to the end of an array.");
+      },
+      nb::arg("arr"), nb::arg("values"), nb::arg("axis").none() = nb::none(), "Append values to the end of an array.");
 
   // ---- splitting ----
   auto def_split = [&](const char* name, auto by_sections, auto by_indices, bool has_axis, bool zero_check) {
     if (has_axis) {
-      m.def(name, [=](nb::handle a, nb::handle ios, nb::handle axis) {
+      m.def(
+          name,
+          [=](nb::handle a, nb::handle ios, nb::handle axis) {
         int ax = to_c_int_axis(axis);
         if (is_int_like(ios) || PyFloat_Check(ios.ptr())) {
           // NumPy reads ary.shape[axis] first (an out-of-range axis is its IndexError, AxisError here), then
@@ -522,59 +579,82 @@ void init_manipulation(nb::module_& m) {
           return wrap_list(a, by_sections(x, n, ax));
         }
         return wrap_list(a, by_indices(arg_array(a), to_int_list(ios), ax));
-      }, nb::arg("ary"), nb::arg("indices_or_sections"), nb::arg("axis") = 0);
+          },
+          nb::arg("ary"), nb::arg("indices_or_sections"), nb::arg("axis") = 0);
     }
   };
-  def_split("split", [](const array& a, std::int64_t n, int ax) { return split(a, n, ax); },
-            [](const array& a, const std::vector<std::int64_t>& i, int ax) { return split(a, i, ax); }, true, true);
-  def_split("array_split", [](const array& a, std::int64_t n, int ax) { return array_split(a, n, ax); },
-            [](const array& a, const std::vector<std::int64_t>& i, int ax) { return array_split(a, i, ax); }, true,
-            false);
+  def_split(
+      "split", [](const array& a, std::int64_t n, int ax) { return split(a, n, ax); },
+      [](const array& a, const std::vector<std::int64_t>& i, int ax) { return split(a, i, ax); }, true, true);
+  def_split(
+      "array_split", [](const array& a, std::int64_t n, int ax) { return array_split(a, n, ax); },
+      [](const array& a, const std::vector<std::int64_t>& i, int ax) { return array_split(a, i, ax); }, true, false);
   auto def_xsplit = [&](const char* name, auto by_sections, auto by_indices) {
-    m.def(name, [=](nb::handle a, nb::handle ios) {
+    m.def(
+        name,
+        [=](nb::handle a, nb::handle ios) {
       if (is_int_like(ios)) return wrap_list(a, by_sections(arg_array(a), to_int(ios)));
       return wrap_list(a, by_indices(arg_array(a), to_int_list(ios)));
-    }, nb::arg("ary"), nb::arg("indices_or_sections"));
+        },
+        nb::arg("ary"), nb::arg("indices_or_sections"));
   };
-  def_xsplit("hsplit", [](const array& a, std::int64_t n) { return hsplit(a, n); },
-             [](const array& a, const std::vector<std::int64_t>& i) { return hsplit(a, i); });
-  def_xsplit("vsplit", [](const array& a, std::int64_t n) { return vsplit(a, n); },
-             [](const array& a, const std::vector<std::int64_t>& i) { return vsplit(a, i); });
-  def_xsplit("dsplit", [](const array& a, std::int64_t n) { return dsplit(a, n); },
-             [](const array& a, const std::vector<std::int64_t>& i) { return dsplit(a, i); });
-  m.def("unstack", [](nb::handle x, nb::handle axis) {
-    return nb::tuple(wrap_list(x, unstack(arg_array(x), to_c_int_axis(axis))));
-  }, nb::arg("x"), nb::kw_only(), nb::arg("axis") = 0, "Split into views along an axis.");
+  def_xsplit(
+      "hsplit", [](const array& a, std::int64_t n) { return hsplit(a, n); },
+      [](const array& a, const std::vector<std::int64_t>& i) { return hsplit(a, i); });
+  def_xsplit(
+      "vsplit", [](const array& a, std::int64_t n) { return vsplit(a, n); },
+      [](const array& a, const std::vector<std::int64_t>& i) { return vsplit(a, i); });
+  def_xsplit(
+      "dsplit", [](const array& a, std::int64_t n) { return dsplit(a, n); },
+      [](const array& a, const std::vector<std::int64_t>& i) { return dsplit(a, i); });
+  m.def(
+      "unstack",
+      [](nb::handle x, nb::handle axis) { return nb::tuple(wrap_list(x, unstack(arg_array(x), to_c_int_axis(axis)))); },
+      nb::arg("x"), nb::kw_only(), nb::arg("axis") = 0, "Split into views along an axis.");
 
   // ---- rearranging ----
-  m.def("flip", [](nb::handle a, nb::handle axis) {
+  m.def(
+      "flip",
+      [](nb::handle a, nb::handle axis) {
     // NumPy's normalize_axis_tuple takes a Python bool through operator.index: axis=True is axis 1.
     if (PyBool_Check(axis.ptr())) return ret(a, flip(arg_array(a), std::vector<int>{axis.ptr() == Py_True ? 1 : 0}));
     return ret(a, flip(arg_array(a), to_axes(axis)));
-  },
-        nb::arg("m"), nb::arg("axis").none() = nb::none(), "Reverse the order of elements along axes (a view).");
-  m.def("fliplr", [](nb::handle a) { return ret(a, fliplr(arg_array(a))); }, nb::arg("m"));
-  m.def("flipud", [](nb::handle a) { return ret(a, flipud(arg_array(a))); }, nb::arg("m"));
-  m.def("rot90", [](nb::handle a, nb::handle k, nb::handle axes) {
+      },
+      nb::arg("m"), nb::arg("axis").none() = nb::none(), "Reverse the order of elements along axes (a view).");
+  m.def(
+      "fliplr", [](nb::handle a) { return ret(a, fliplr(arg_array(a))); }, nb::arg("m"));
+  m.def(
+      "flipud", [](nb::handle a) { return ret(a, flipud(arg_array(a))); }, nb::arg("m"));
+  m.def(
+      "rot90",
+      [](nb::handle a, nb::handle k, nb::handle axes) {
     std::vector<int> ax = to_axis_list(axes);
     if (ax.size() != 2) throw value_error("len(axes) must be 2.");
     return ret(a, rot90(arg_array(a), to_int(k), {ax[0], ax[1]}));
-  }, nb::arg("m"), nb::arg("k") = 1, nb::arg("axes") = nb::make_tuple(0, 1), "Rotate by 90 degrees in a plane.");
-  m.def("roll", [](nb::handle a, nb::handle shift, nb::handle axis) {
+      },
+      nb::arg("m"), nb::arg("k") = 1, nb::arg("axes") = nb::make_tuple(0, 1), "Rotate by 90 degrees in a plane.");
+  m.def(
+      "roll",
+      [](nb::handle a, nb::handle shift, nb::handle axis) {
     std::vector<std::int64_t> s;
     if (is_int_like(shift)) {
       s.push_back(to_int(shift));
     } else {
       nb::object arr = numpy().attr("asarray")(is_ndarray(shift) ? shift.attr("get")() : nb::borrow(shift));
-      if (nb::cast<int>(arr.attr("ndim")) > 1) throw value_error("'shift' and 'axis' should be scalars or 1D sequences");
+      if (nb::cast<int>(arr.attr("ndim")) > 1)
+        throw value_error("'shift' and 'axis' should be scalars or 1D sequences");
       s = to_int_list(arr.attr("ravel")());
     }
     return wrap(roll(arg_array(a), s, to_axes(axis)));
-  }, nb::arg("a"), nb::arg("shift"), nb::arg("axis").none() = nb::none(), "Roll elements along axes.");
-  m.def("tile", [](nb::handle a, nb::handle reps) {
+      },
+      nb::arg("a"), nb::arg("shift"), nb::arg("axis").none() = nb::none(), "Roll elements along axes.");
+  m.def(
+      "tile",
+      [](nb::handle a, nb::handle reps) {
     std::vector<std::int64_t> r = is_int_like(reps) ? std::vector<std::int64_t>{to_int(reps)} : to_int_list(reps);
     return wrap(tile(arg_array(a), r));
-  }, nb::arg("A"), nb::arg("reps"), "Repeat the whole array along each axis.");
+      },
+      nb::arg("A"), nb::arg("reps"), "Repeat the whole array along each axis.");
   auto do_repeat = [](nb::handle a, nb::handle repeats, nb::handle axis) {
     std::optional<int> ax;
     array x = repeat_operand(arg_array(a), axis, ax);
@@ -592,7 +672,9 @@ void init_manipulation(nb::module_& m) {
   m.def("pad", &do_pad, nb::arg("array"), nb::arg("pad_width"), nb::arg("mode") = "constant", nb::arg("kwargs"),
         "Pad an array (NumPy's modes; a callable mode runs through NumPy on the host).");
   // insert and delete check in NumPy's order: the axis, then the indices, then (insert) the values.
-  m.def("insert", [](nb::handle arr, nb::handle obj, nb::handle values, nb::handle axis) {
+  m.def(
+      "insert",
+      [](nb::handle arr, nb::handle obj, nb::handle values, nb::handle axis) {
     array a = arg_array(arr);
     std::optional<int> ax = to_opt_axis(axis);
     if (ax) normalize_axis(*ax, a.ndim());
@@ -600,66 +682,95 @@ void init_manipulation(nb::module_& m) {
     array v = is_ndarray(values) ? as_py_array(values).a
                                  : arg_array(numpy().attr("array")(values, nb::arg("dtype") = numpy_dtype(a.type())));
     return wrap(insert(a, idx, v, ax));
-  }, nb::arg("arr"), nb::arg("obj"), nb::arg("values"), nb::arg("axis").none() = nb::none(),
-     "Insert values before the given indices.");
-  m.def("delete", [](nb::handle arr, nb::handle obj, nb::handle axis) {
+      },
+      nb::arg("arr"), nb::arg("obj"), nb::arg("values"), nb::arg("axis").none() = nb::none(),
+      "Insert values before the given indices.");
+  m.def(
+      "delete",
+      [](nb::handle arr, nb::handle obj, nb::handle axis) {
     array a = arg_array(arr);
     std::optional<int> ax = to_opt_axis(axis);
     if (ax) normalize_axis(*ax, a.ndim());
     return wrap(delete_(a, to_index_obj(obj, false), ax));
-  }, nb::arg("arr"), nb::arg("obj"), nb::arg("axis").none() = nb::none(), "Remove sub-arrays along an axis.");
-  m.def("trim_zeros", [](nb::handle filt, nb::handle trim, nb::handle axis) {
+      },
+      nb::arg("arr"), nb::arg("obj"), nb::arg("axis").none() = nb::none(), "Remove sub-arrays along an axis.");
+  m.def(
+      "trim_zeros",
+      [](nb::handle filt, nb::handle trim, nb::handle axis) {
     return ret(filt, trim_zeros(arg_array(filt), nb::cast<std::string>(trim), to_axes(axis)));
-  }, nb::arg("filt"), nb::arg("trim") = "fb", nb::arg("axis").none() = nb::none(),
-     "Trim leading and/or trailing zeros.");
-  m.def("meshgrid", [](nb::args xi, bool copy, bool sparse, nb::handle indexing) {
+      },
+      nb::arg("filt"), nb::arg("trim") = "fb", nb::arg("axis").none() = nb::none(),
+      "Trim leading and/or trailing zeros.");
+  m.def(
+      "meshgrid",
+      [](nb::args xi, bool copy, bool sparse, nb::handle indexing) {
     std::vector<array> in = arg_arrays(xi);
     std::vector<array> r = meshgrid(in, nb::cast<std::string>(indexing), sparse, copy);
     nb::list l;
     for (std::size_t i = 0; i < r.size(); ++i) l.append(ret(xi[i], std::move(r[i])));
     return nb::tuple(l);
-  }, nb::arg("xi"), nb::kw_only(), nb::arg("copy") = true, nb::arg("sparse") = false, nb::arg("indexing") = "xy",
-     "Coordinate matrices from coordinate vectors.");
+      },
+      nb::arg("xi"), nb::kw_only(), nb::arg("copy") = true, nb::arg("sparse") = false, nb::arg("indexing") = "xy",
+      "Coordinate matrices from coordinate vectors.");
 
   // ---- ndarray methods ----
   nb::handle cls = ndarray_type();
   nb::object property = nb::module_::import_("builtins").attr("property");
-  nb::setattr(cls, "reshape", nb::cpp_function([](nb::handle self, nb::args args, nb::kwargs kwargs) {
+  nb::setattr(cls, "reshape",
+              nb::cpp_function(
+                  [](nb::handle self, nb::args args, nb::kwargs kwargs) {
     order o = order::C;
     std::optional<bool> copy;
     for (auto [k, v] : kwargs) {
       std::string key = nb::cast<std::string>(k);
       if (key == "order") o = to_order(v, order::C);
-      else if (key == "copy") { if (!v.is_none()) copy = nb::cast<bool>(v); }
-      else throw type_error("'" + key + "' is an invalid keyword argument for reshape()");
+      else if (key == "copy") {
+        if (!v.is_none()) copy = nb::cast<bool>(v);
+      } else throw type_error("'" + key + "' is an invalid keyword argument for reshape()");
     }
     if (args.size() == 0) throw type_error("reshape() takes exactly 1 argument (0 given)");
     return ret(self, reshape(as_py_array(self).a, shape_from_args(args), o, copy));
-  }, nb::is_method(), nb::name("reshape"), nb::sig("def reshape(self, /, *shape, order='C', copy=None)")));
-  nb::setattr(cls, "ravel", nb::cpp_function([](nb::handle self, nb::handle ord) {
-    return ret(self, ravel(as_py_array(self).a, to_order(ord, order::C)));
-  }, nb::is_method(), nb::name("ravel"), nb::arg("order") = "C"));
-  nb::setattr(cls, "flatten", nb::cpp_function([](nb::handle self, nb::handle ord) {
-    return wrap(flatten(as_py_array(self).a, to_order(ord, order::C)));
-  }, nb::is_method(), nb::name("flatten"), nb::arg("order") = "C"));
-  nb::setattr(cls, "squeeze", nb::cpp_function([](nb::handle self, nb::handle axis) {
+                  },
+                  nb::is_method(), nb::name("reshape"), nb::sig("def reshape(self, /, *shape, order='C', copy=None)")));
+  nb::setattr(
+      cls, "ravel",
+      nb::cpp_function([](nb::handle self,
+                          nb::handle ord) { return ret(self, ravel(as_py_array(self).a, to_order(ord, order::C))); },
+                       nb::is_method(), nb::name("ravel"), nb::arg("order") = "C"));
+  nb::setattr(
+      cls, "flatten",
+      nb::cpp_function([](nb::handle self,
+                          nb::handle ord) { return wrap(flatten(as_py_array(self).a, to_order(ord, order::C))); },
+                       nb::is_method(), nb::name("flatten"), nb::arg("order") = "C"));
+  nb::setattr(cls, "squeeze",
+              nb::cpp_function(
+                  [](nb::handle self, nb::handle axis) {
     const array& x = as_py_array(self).a;
     return ret(self, squeeze(x, to_squeeze_axes(axis, x)));
-  }, nb::is_method(), nb::name("squeeze"), nb::arg("axis").none() = nb::none()));
-  nb::setattr(cls, "swapaxes", nb::cpp_function([](nb::handle self, nb::handle x, nb::handle y) {
+                  },
+                  nb::is_method(), nb::name("squeeze"), nb::arg("axis").none() = nb::none()));
+  nb::setattr(cls, "swapaxes",
+              nb::cpp_function(
+                  [](nb::handle self, nb::handle x, nb::handle y) {
     return ret(self, swapaxes(as_py_array(self).a, to_c_int_axis(x), to_c_int_axis(y)));
-  }, nb::is_method(), nb::name("swapaxes"), nb::arg("axis1"), nb::arg("axis2")));
-  nb::setattr(cls, "repeat", nb::cpp_function([do_repeat](nb::handle self, nb::handle repeats, nb::handle axis) {
-    return do_repeat(self, repeats, axis);
-  }, nb::is_method(), nb::name("repeat"), nb::arg("repeats"), nb::arg("axis").none() = nb::none()));
-  nb::setattr(cls, "resize", nb::cpp_function(&resize_method, nb::is_method(), nb::name("resize"),
-                                              nb::sig("def resize(self, /, *new_shape, refcheck=True)")));
-  nb::setattr(cls, "mT", property(nb::cpp_function([](nb::handle self) {
-    return ret(self, matrix_transpose(as_py_array(self).a));
-  }), nb::none(), nb::none(), "The array with its last two axes swapped (a view)."));
-  nb::setattr(cls, "shape", property(nb::cpp_function([](nb::handle self) { return to_tuple(as_py_array(self).a.shape()); }),
-                                     nb::cpp_function(&set_shape), nb::none(),
-                                     "Tuple of array dimensions; assignable when a view of the new shape exists."));
+                  },
+                  nb::is_method(), nb::name("swapaxes"), nb::arg("axis1"), nb::arg("axis2")));
+  nb::setattr(cls, "repeat",
+              nb::cpp_function([do_repeat](nb::handle self, nb::handle repeats,
+                                           nb::handle axis) { return do_repeat(self, repeats, axis); },
+                               nb::is_method(), nb::name("repeat"), nb::arg("repeats"),
+                               nb::arg("axis").none() = nb::none()));
+  nb::setattr(cls, "resize",
+              nb::cpp_function(&resize_method, nb::is_method(), nb::name("resize"),
+                               nb::sig("def resize(self, /, *new_shape, refcheck=True)")));
+  nb::setattr(
+      cls, "mT",
+      property(nb::cpp_function([](nb::handle self) { return ret(self, matrix_transpose(as_py_array(self).a)); }),
+               nb::none(), nb::none(), "The array with its last two axes swapped (a view)."));
+  nb::setattr(cls, "shape",
+              property(nb::cpp_function([](nb::handle self) { return to_tuple(as_py_array(self).a.shape()); }),
+                       nb::cpp_function(&set_shape), nb::none(),
+                       "Tuple of array dimensions; assignable when a view of the new shape exists."));
 }
 
 }  // namespace cuarray::py

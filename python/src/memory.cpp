@@ -61,7 +61,7 @@ std::shared_ptr<void> hold_python(nb::object obj) {
 
 /// An allocator that calls a Python function (CuPy's set_allocator(func) with func(size) -> MemoryPointer).
 class python_allocator final : public allocator {
- public:
+public:
   explicit python_allocator(nb::object func) : func_(std::move(func)) {}
   storage_ptr allocate(std::size_t bytes, int device, stream_ref) override {
     nb::gil_scoped_acquire gil;
@@ -75,7 +75,7 @@ class python_allocator final : public allocator {
     return make_external_storage(reinterpret_cast<void*>(ptr), bytes, device, [keep]() mutable { keep.reset(); });
   }
 
- private:
+private:
   nb::object func_;
 };
 
@@ -98,92 +98,132 @@ std::size_t limit_from(nb::handle size, nb::handle fraction) {
 
 void init_memory(nb::module_& m) {
   nb::class_<py_memory>(m, "Memory")
-      .def("__init__",
-           [](py_memory* self, std::size_t size) {
-             // CuPy's Memory(size): cudaMalloc on the current device, no pool.
-             int dev = current_device();
-             new (self) py_memory{plain_allocator().allocate(size, dev, current_stream(dev))};
-           },
-           nb::arg("size"))
+      .def(
+          "__init__",
+          [](py_memory* self, std::size_t size) {
+    // CuPy's Memory(size): cudaMalloc on the current device, no pool.
+    int dev = current_device();
+    new (self) py_memory{plain_allocator().allocate(size, dev, current_stream(dev))};
+          },
+          nb::arg("size"))
       .def_prop_ro("ptr", [](const py_memory& p) { return reinterpret_cast<std::uintptr_t>(p.mem->ptr()); })
       .def_prop_ro("size", [](const py_memory& p) { return p.mem->size(); })
       .def_prop_ro("device_id", [](const py_memory& p) { return p.mem->device(); });
 
   nb::class_<py_managed_memory, py_memory>(m, "ManagedMemory")
-      .def("__init__",
-           [](py_managed_memory* self, std::size_t size) {
-             new (self) py_managed_memory{{malloc_managed(size, current_device())}};
-           },
-           nb::arg("size"));
+      .def(
+          "__init__",
+          [](py_managed_memory* self, std::size_t size) {
+    new (self) py_managed_memory{{malloc_managed(size, current_device())}};
+          },
+          nb::arg("size"));
 
   nb::class_<py_unowned_memory, py_memory>(m, "UnownedMemory")
-      .def("__init__",
-           [](py_unowned_memory* self, std::uintptr_t ptr, std::size_t size, nb::object owner, nb::handle device_id) {
-             int dev = device_id.is_none() ? device_of_pointer(ptr) : nb::cast<int>(device_id);
-             auto keep = hold_python(std::move(owner));
-             new (self) py_unowned_memory{
-                 {make_external_storage(reinterpret_cast<void*>(ptr), size, dev, [keep]() mutable { keep.reset(); })}};
-           },
-           nb::arg("ptr"), nb::arg("size"), nb::arg("owner"), nb::arg("device_id") = nb::none());
+      .def(
+          "__init__",
+          [](py_unowned_memory* self, std::uintptr_t ptr, std::size_t size, nb::object owner, nb::handle device_id) {
+    int dev = device_id.is_none() ? device_of_pointer(ptr) : nb::cast<int>(device_id);
+    auto keep = hold_python(std::move(owner));
+    new (self) py_unowned_memory{
+        {make_external_storage(reinterpret_cast<void*>(ptr), size, dev, [keep]() mutable { keep.reset(); })}};
+          },
+          nb::arg("ptr"), nb::arg("size"), nb::arg("owner"), nb::arg("device_id") = nb::none());
 
   nb::class_<py_memory_pointer>(m, "MemoryPointer")
-      .def("__init__",
-           [](py_memory_pointer* self, nb::handle mem, std::int64_t offset) {
-             if (!nb::isinstance<py_memory>(mem)) {
-               throw type_error("MemoryPointer(mem, offset): mem must be a cuarray.cuda.Memory, not " +
-                                nb::cast<std::string>(nb::str(mem.type().attr("__name__"))));
-             }
-             new (self) py_memory_pointer{nb::cast<py_memory&>(mem).mem, offset, nb::borrow(mem)};
-           },
-           nb::arg("mem"), nb::arg("offset"))
+      .def(
+          "__init__",
+          [](py_memory_pointer* self, nb::handle mem, std::int64_t offset) {
+    if (!nb::isinstance<py_memory>(mem)) {
+      throw type_error("MemoryPointer(mem, offset): mem must be a cuarray.cuda.Memory, not " +
+                       nb::cast<std::string>(nb::str(mem.type().attr("__name__"))));
+    }
+    new (self) py_memory_pointer{nb::cast<py_memory&>(mem).mem, offset, nb::borrow(mem)};
+          },
+          nb::arg("mem"), nb::arg("offset"))
       .def_prop_ro("ptr", &py_memory_pointer::ptr)
       .def_prop_ro("device_id", [](const py_memory_pointer& p) { return p.mem ? p.mem->device() : 0; })
-      .def_prop_ro("mem", [](const py_memory_pointer& p) -> nb::object {
-        if (p.mem_object.is_valid()) return p.mem_object;
-        return nb::cast(py_memory{p.mem});
-      })
-      .def_prop_ro("size", [](const py_memory_pointer& p) { return p.mem ? p.mem->size() - static_cast<std::size_t>(p.offset) : 0; })
+      .def_prop_ro("mem",
+                   [](const py_memory_pointer& p) -> nb::object {
+                     if (p.mem_object.is_valid()) return p.mem_object;
+                     return nb::cast(py_memory{p.mem});
+                   })
+      .def_prop_ro(
+          "size",
+          [](const py_memory_pointer& p) { return p.mem ? p.mem->size() - static_cast<std::size_t>(p.offset) : 0; })
       .def("__int__", &py_memory_pointer::ptr)
-      .def("__add__", [](const py_memory_pointer& p, std::int64_t off) { return py_memory_pointer{p.mem, p.offset + off, p.mem_object}; })
-      .def("__radd__", [](const py_memory_pointer& p, std::int64_t off) { return py_memory_pointer{p.mem, p.offset + off, p.mem_object}; })
-      .def("__iadd__", [](const py_memory_pointer& p, std::int64_t off) { return py_memory_pointer{p.mem, p.offset + off, p.mem_object}; })
-      .def("__sub__", [](const py_memory_pointer& p, std::int64_t off) { return py_memory_pointer{p.mem, p.offset - off, p.mem_object}; })
-      .def("__isub__", [](const py_memory_pointer& p, std::int64_t off) { return py_memory_pointer{p.mem, p.offset - off, p.mem_object}; })
+      .def(
+          "__add__",
+          [](const py_memory_pointer& p, std::int64_t off) {
+    return py_memory_pointer{p.mem, p.offset + off, p.mem_object};
+          })
+      .def(
+          "__radd__",
+          [](const py_memory_pointer& p, std::int64_t off) {
+    return py_memory_pointer{p.mem, p.offset + off, p.mem_object};
+          })
+      .def(
+          "__iadd__",
+          [](const py_memory_pointer& p, std::int64_t off) {
+    return py_memory_pointer{p.mem, p.offset + off, p.mem_object};
+          })
+      .def(
+          "__sub__",
+          [](const py_memory_pointer& p, std::int64_t off) {
+    return py_memory_pointer{p.mem, p.offset - off, p.mem_object};
+          })
+      .def(
+          "__isub__",
+          [](const py_memory_pointer& p, std::int64_t off) {
+    return py_memory_pointer{p.mem, p.offset - off, p.mem_object};
+          })
       .def("__repr__", [](const py_memory_pointer& p) {
         return nb::str("<cuarray.cuda.MemoryPointer 0x{:x} device={}>").format(p.ptr(), p.mem ? p.mem->device() : 0);
       });
 
   nb::class_<memory_pool>(m, "MemoryPool")
       .def(nb::init<>())
-      .def("malloc", [](memory_pool& p, std::size_t size) {
-        int dev = current_device();
-        return pointer_to(p.allocate(size, dev, current_stream(dev)));
-      })
+      .def(
+          "malloc",
+          [](memory_pool& p, std::size_t size) {
+    int dev = current_device();
+    return pointer_to(p.allocate(size, dev, current_stream(dev)));
+          })
       .def("used_bytes", &memory_pool::used_bytes)
       .def("total_bytes", &memory_pool::total_bytes)
       .def("free_bytes", &memory_pool::free_bytes)
       .def("n_free_blocks", &memory_pool::n_free_blocks)
       .def("free_all_free", [](memory_pool& p) { p.free_all_blocks(); })  // CuPy's older name
-      .def("free_all_blocks", [](memory_pool& p, nb::handle stream) {
-        if (stream.is_none()) p.free_all_blocks();
-        else p.free_all_blocks(stream_ref(reinterpret_cast<CUstream_st*>(nb::cast<std::uintptr_t>(stream.attr("ptr")))));
-      }, nb::arg("stream") = nb::none())
-      .def("set_limit", [](memory_pool& p, nb::handle size, nb::handle fraction) { p.set_limit(limit_from(size, fraction)); },
-           nb::arg("size") = nb::none(), nb::arg("fraction") = nb::none())
+      .def(
+          "free_all_blocks",
+          [](memory_pool& p, nb::handle stream) {
+    if (stream.is_none()) p.free_all_blocks();
+    else p.free_all_blocks(stream_ref(reinterpret_cast<CUstream_st*>(nb::cast<std::uintptr_t>(stream.attr("ptr")))));
+          },
+          nb::arg("stream") = nb::none())
+      .def(
+          "set_limit",
+          [](memory_pool& p, nb::handle size, nb::handle fraction) { p.set_limit(limit_from(size, fraction)); },
+          nb::arg("size") = nb::none(), nb::arg("fraction") = nb::none())
       .def("get_limit", &memory_pool::get_limit);
 
   nb::class_<async_memory_pool>(m, "MemoryAsyncPool")
       .def(nb::init<>())
-      .def("malloc", [](async_memory_pool& p, std::size_t size) {
-        int dev = current_device();
-        return pointer_to(p.allocate(size, dev, current_stream(dev)));
-      })
+      .def(
+          "malloc",
+          [](async_memory_pool& p, std::size_t size) {
+    int dev = current_device();
+    return pointer_to(p.allocate(size, dev, current_stream(dev)));
+          })
       .def("used_bytes", &async_memory_pool::used_bytes)
       .def("total_bytes", &async_memory_pool::total_bytes)
       .def("free_bytes", &async_memory_pool::free_bytes)
-      .def("free_all_blocks", [](async_memory_pool& p, nb::handle) { p.free_all_blocks(); }, nb::arg("stream") = nb::none())
-      .def("set_limit", [](async_memory_pool& p, nb::handle size, nb::handle fraction) { p.set_limit(limit_from(size, fraction)); },
-           nb::arg("size") = nb::none(), nb::arg("fraction") = nb::none())
+      .def(
+          "free_all_blocks", [](async_memory_pool& p, nb::handle) { p.free_all_blocks(); },
+          nb::arg("stream") = nb::none())
+      .def(
+          "set_limit",
+          [](async_memory_pool& p, nb::handle size, nb::handle fraction) { p.set_limit(limit_from(size, fraction)); },
+          nb::arg("size") = nb::none(), nb::arg("fraction") = nb::none())
       .def("get_limit", &async_memory_pool::get_limit);
 
   m.def("get_default_memory_pool", [] { return default_memory_pool(); });
@@ -223,11 +263,17 @@ void init_memory(nb::module_& m) {
       .def_prop_ro("ptr", [](const py_pinned_pointer& p) { return reinterpret_cast<std::uintptr_t>(p.ptr()); })
       .def("size", &py_pinned_pointer::size)
       .def("__int__", [](const py_pinned_pointer& p) { return reinterpret_cast<std::uintptr_t>(p.ptr()); })
-      .def("__add__", [](const py_pinned_pointer& p, std::int64_t off) { return py_pinned_pointer{p.mem, p.offset + off}; });
+      .def("__add__", [](const py_pinned_pointer& p, std::int64_t off) {
+        return py_pinned_pointer{p.mem, p.offset + off};
+      });
 
   nb::class_<pinned_memory_pool>(m, "PinnedMemoryPool")
       .def(nb::init<>())
-      .def("malloc", [](pinned_memory_pool& p, std::size_t size) { return py_pinned_pointer{p.allocate(size), 0}; })
+      .def(
+          "malloc",
+          [](pinned_memory_pool& p, std::size_t size) {
+    return py_pinned_pointer{p.allocate(size), 0};
+          })
       .def("n_free_blocks", &pinned_memory_pool::n_free_blocks)
       .def("free_all_blocks", &pinned_memory_pool::free_all_blocks);
   m.def("get_default_pinned_memory_pool", [] { return default_pinned_memory_pool(); });

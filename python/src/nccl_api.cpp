@@ -136,20 +136,20 @@ void init_nccl(nb::module_& m) {
     nb::gil_scoped_release nogil;
     return a.all_gather(cptr(send), mptr(recv), count, dtype, as_comm(comm), as_stream(stream));
   });
-  c.def("_reduce_scatter", [](std::intptr_t comm, std::intptr_t send, std::intptr_t recv, std::size_t count,
-                              int dtype, int op, std::intptr_t stream) {
+  c.def("_reduce_scatter", [](std::intptr_t comm, std::intptr_t send, std::intptr_t recv, std::size_t count, int dtype,
+                              int op, std::intptr_t stream) {
     const nc::api& a = nc::get();
     nb::gil_scoped_release nogil;
     return a.reduce_scatter(cptr(send), mptr(recv), count, dtype, op, as_comm(comm), as_stream(stream));
   });
-  c.def("_send", [](std::intptr_t comm, std::intptr_t send, std::size_t count, int dtype, int peer,
-                    std::intptr_t stream) {
+  c.def("_send",
+        [](std::intptr_t comm, std::intptr_t send, std::size_t count, int dtype, int peer, std::intptr_t stream) {
     const nc::api& a = nc::get();
     nb::gil_scoped_release nogil;
     return a.send(cptr(send), count, dtype, peer, as_comm(comm), as_stream(stream));
   });
-  c.def("_recv", [](std::intptr_t comm, std::intptr_t recv, std::size_t count, int dtype, int peer,
-                    std::intptr_t stream) {
+  c.def("_recv",
+        [](std::intptr_t comm, std::intptr_t recv, std::size_t count, int dtype, int peer, std::intptr_t stream) {
     const nc::api& a = nc::get();
     nb::gil_scoped_release nogil;
     return a.recv(mptr(recv), count, dtype, peer, as_comm(comm), as_stream(stream));

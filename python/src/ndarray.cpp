@@ -38,20 +38,16 @@ void check_view_in_memory(const py_memory_pointer& mp, const shape_t& shape, con
     constexpr std::int64_t lo_limit = std::numeric_limits<std::int64_t>::min();
     constexpr std::int64_t hi_limit = std::numeric_limits<std::int64_t>::max();
     auto text = [](__int128 v) { return std::to_string(static_cast<long long>(v)); };
-    throw value_error("ndarray: a view of shape " + shape_to_string(shape) + " and strides " +
-                      shape_to_string(strides) + " reaches bytes [" +
-                      text(std::max<__int128>(mp.offset + low, lo_limit)) + ", " +
-                      text(std::min<__int128>(mp.offset + high, hi_limit)) + ") of a memory block of " +
-                      text(size) + " bytes");
+    throw value_error(
+        "ndarray: a view of shape " + shape_to_string(shape) + " and strides " + shape_to_string(strides) +
+        " reaches bytes [" + text(std::max<__int128>(mp.offset + low, lo_limit)) + ", " +
+        text(std::min<__int128>(mp.offset + high, hi_limit)) + ") of a memory block of " + text(size) + " bytes");
   }
 }
 
-
 // A host-side NumPy array of the same shape and dtype, without data transfer: lets NumPy raise its own
 // exception for operations like int(a) on arrays of more than one element.
-nb::object host_stand_in(const array& a) {
-  return numpy().attr("empty")(to_tuple(a.shape()), numpy_dtype(a.type()));
-}
+nb::object host_stand_in(const array& a) { return numpy().attr("empty")(to_tuple(a.shape()), numpy_dtype(a.type())); }
 
 struct scoped_stream {
   explicit scoped_stream(nb::handle stream) : previous(current_stream()) {
@@ -201,8 +197,8 @@ nb::object to_host(nb::handle self, nb::handle stream, nb::handle order_obj, nb:
                       ", new shape: " + nb::cast<std::string>(nb::str(out_shape)));
   }
   if (to_dtype(out.attr("dtype")) != a.type()) {
-    throw type_error("dtype mismatch: " + std::string(name(a.type())) + " != " +
-                     nb::cast<std::string>(nb::str(nb::object(out.attr("dtype")))));
+    throw type_error("dtype mismatch: " + std::string(name(a.type())) +
+                     " != " + nb::cast<std::string>(nb::str(nb::object(out.attr("dtype")))));
   }
   host_buffer buf(out, true);
   order o;
@@ -221,11 +217,11 @@ nb::object to_host(nb::handle self, nb::handle stream, nb::handle order_obj, nb:
     default_pinned_memory_pool()->keep_until(s, keep_src);
     PyObject* raw = nb::borrow(out).release().ptr();
     default_pinned_memory_pool()->keep_until(s, std::shared_ptr<void>(raw, [](void* p) {
-      if (!Py_IsInitialized()) return;
-      PyGILState_STATE st = PyGILState_Ensure();
-      Py_DECREF(static_cast<PyObject*>(p));
-      PyGILState_Release(st);
-    }));
+                                               if (!Py_IsInitialized()) return;
+                                               PyGILState_STATE st = PyGILState_Ensure();
+                                               Py_DECREF(static_cast<PyObject*>(p));
+                                               PyGILState_Release(st);
+                                             }));
     return nb::borrow(out);
   }
   {
@@ -301,7 +297,8 @@ nb::object from_numpy(nb::handle host, nb::handle order_obj, bool packed) {
   if (!is_dense(buf.view)) {
     // A packed copy keeps the axis order (order 'K'); should NumPy ever not pack it, C order surely does.
     nb::object copy = packed ? numpy().attr("ascontiguousarray")(host)
-                             : numpy().attr("array")(host, nb::arg("order") = want == order::F ? "F" : (want == order::C ? "C" : "K"));
+                             : numpy().attr("array")(
+                                   host, nb::arg("order") = want == order::F ? "F" : (want == order::C ? "C" : "K"));
     return from_numpy(copy, order_obj, true);
   }
   strides_t host_strides;
@@ -570,25 +567,26 @@ void init_ndarray(nb::module_& m) {
   // nanobind's instance map), which is most of the cost of creating a result of a small call.
   nb::class_<py_array> cls(m, "ndarray", nb::pooled(256));
   g_ndarray_type = cls;
-  cls.def("__init__",
-          [](py_array* self, nb::handle shape, nb::handle dt, nb::handle memptr, nb::handle strides, nb::handle ord) {
-            dtype t = to_dtype(dt, float64);
-            shape_t s = to_shape(shape);
-            order o = to_order(ord, order::C);
-            if (memptr.is_none()) {
-              new (self) py_array{empty(s, t, o == order::F ? order::F : order::C), nb::none()};
-              return;
-            }
-            auto& mp = nb::cast<py_memory_pointer&>(memptr);
-            // Strides may be negative or zero (as_strided's views walk backwards or repeat elements).
-            strides_t st = strides.is_none() ? contiguous_strides(s, itemsize(t), o == order::F ? order::F : order::C)
-                                             : to_shape(strides, false);
-            if (st.size() != s.size()) throw value_error("strides, if given, must be the same length as shape");
-            check_view_in_memory(mp, s, st, itemsize(t));
-            new (self) py_array{array(mp.mem, descriptor{t, s, st, mp.offset}), nb::none()};
-          },
-          nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("memptr") = nb::none(),
-          nb::arg("strides") = nb::none(), nb::arg("order") = "C")
+  cls.def(
+         "__init__",
+         [](py_array* self, nb::handle shape, nb::handle dt, nb::handle memptr, nb::handle strides, nb::handle ord) {
+    dtype t = to_dtype(dt, float64);
+    shape_t s = to_shape(shape);
+    order o = to_order(ord, order::C);
+    if (memptr.is_none()) {
+      new (self) py_array{empty(s, t, o == order::F ? order::F : order::C), nb::none()};
+      return;
+    }
+    auto& mp = nb::cast<py_memory_pointer&>(memptr);
+    // Strides may be negative or zero (as_strided's views walk backwards or repeat elements).
+    strides_t st = strides.is_none() ? contiguous_strides(s, itemsize(t), o == order::F ? order::F : order::C)
+                                     : to_shape(strides, false);
+    if (st.size() != s.size()) throw value_error("strides, if given, must be the same length as shape");
+    check_view_in_memory(mp, s, st, itemsize(t));
+    new (self) py_array{array(mp.mem, descriptor{t, s, st, mp.offset}), nb::none()};
+         },
+         nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("memptr") = nb::none(),
+         nb::arg("strides") = nb::none(), nb::arg("order") = "C")
       .def_prop_ro("shape", [](const py_array& s) { return to_tuple(s.a.shape()); })
       .def_prop_ro("strides", [](const py_array& s) { return to_tuple(s.a.strides()); })
       .def_prop_ro("ndim", [](const py_array& s) { return s.a.ndim(); })
@@ -598,114 +596,148 @@ void init_ndarray(nb::module_& m) {
       .def_prop_ro("dtype", [](const py_array& s) { return numpy_dtype(s.a.type()); })
       .def_prop_ro("base", [](const py_array& s) { return s.base; })
       .def_prop_ro("flags", [](nb::handle self) { return flags_of(self); })
-      .def_prop_ro("data", [](const py_array& s) { return py_memory_pointer{s.a.storage(), s.a.offset()}; })
+      .def_prop_ro(
+          "data",
+          [](const py_array& s) {
+    return py_memory_pointer{s.a.storage(), s.a.offset()};
+          })
       .def_prop_ro("_device_id", [](const py_array& s) { return s.a.device(); })
       .def_prop_ro("T", [](nb::handle self) { return view_of(self, self_of(self).a.transpose()); })
-      .def("transpose", [](nb::handle self, nb::args args) {
-        const array& a = self_of(self).a;
-        return view_of(self, a.transpose(parse_axes(args, a.ndim())));
-      }, nb::sig("def transpose(self, /, *axes)"))
-      .def("reshape", [](nb::handle self, nb::args args, nb::kwargs kwargs) {
-        const array& a = self_of(self).a;
-        order o = kwargs.contains("order") ? to_order(kwargs["order"], order::C) : order::C;
-        array r = a.reshape(parse_shape_args(args), o);
-        if (r.storage() == a.storage()) return view_of(self, std::move(r));
-        return wrap(std::move(r));
-      })
-      .def("ravel", [](nb::handle self, nb::handle ord) {
-        const array& a = self_of(self).a;
-        array r = a.reshape(shape_t{-1}, to_order(ord, order::C));
-        if (r.storage() == a.storage()) return view_of(self, std::move(r));
-        return wrap(std::move(r));
-      }, nb::arg("order") = "C")
-      .def("flatten", [](const py_array& s, nb::handle ord) {
-        order o = to_order(ord, order::C);
-        array c = s.a.copy(o == order::F ? order::F : order::C);
-        return wrap(c.reshape(shape_t{-1}, o == order::F ? order::F : order::C));
-      }, nb::arg("order") = "C")
-      .def("__len__", [](const py_array& s) {
-        if (s.a.ndim() == 0) throw type_error("len() of unsized object");
-        return s.a.shape()[0];
-      })
+      .def(
+          "transpose",
+          [](nb::handle self, nb::args args) {
+    const array& a = self_of(self).a;
+    return view_of(self, a.transpose(parse_axes(args, a.ndim())));
+          },
+          nb::sig("def transpose(self, /, *axes)"))
+      .def(
+          "reshape",
+          [](nb::handle self, nb::args args, nb::kwargs kwargs) {
+    const array& a = self_of(self).a;
+    order o = kwargs.contains("order") ? to_order(kwargs["order"], order::C) : order::C;
+    array r = a.reshape(parse_shape_args(args), o);
+    if (r.storage() == a.storage()) return view_of(self, std::move(r));
+    return wrap(std::move(r));
+          })
+      .def(
+          "ravel",
+          [](nb::handle self, nb::handle ord) {
+    const array& a = self_of(self).a;
+    array r = a.reshape(shape_t{-1}, to_order(ord, order::C));
+    if (r.storage() == a.storage()) return view_of(self, std::move(r));
+    return wrap(std::move(r));
+          },
+          nb::arg("order") = "C")
+      .def(
+          "flatten",
+          [](const py_array& s, nb::handle ord) {
+    order o = to_order(ord, order::C);
+    array c = s.a.copy(o == order::F ? order::F : order::C);
+    return wrap(c.reshape(shape_t{-1}, o == order::F ? order::F : order::C));
+          },
+          nb::arg("order") = "C")
+      .def(
+          "__len__",
+          [](const py_array& s) {
+    if (s.a.ndim() == 0) throw type_error("len() of unsized object");
+    return s.a.shape()[0];
+          })
       .def("__getitem__", &getitem, nb::arg("key").none())
       .def("__setitem__", &setitem, nb::arg("key").none(), nb::arg("value").none())
-      .def("copy", [](const py_array& s, nb::handle ord) {
-        order o = to_order(ord, order::C);
-        // CuPy's copy lands on the current device; the same-device path stays one int compare.
-        int dev = current_device();
-        if (s.a.device() == dev) return wrap(s.a.copy(o));
-        array out = to_device(s.a, dev);  // contiguous: C-packed unless the source was contiguous already
-        if ((o == order::C && !out.is_c_contiguous()) || (o == order::F && !out.is_f_contiguous())) out = out.copy(o);
-        return wrap(std::move(out));
-      }, nb::arg("order") = "C")
+      .def(
+          "copy",
+          [](const py_array& s, nb::handle ord) {
+    order o = to_order(ord, order::C);
+    // CuPy's copy lands on the current device; the same-device path stays one int compare.
+    int dev = current_device();
+    if (s.a.device() == dev) return wrap(s.a.copy(o));
+    array out = to_device(s.a, dev);  // contiguous: C-packed unless the source was contiguous already
+    if ((o == order::C && !out.is_c_contiguous()) || (o == order::F && !out.is_f_contiguous())) out = out.copy(o);
+    return wrap(std::move(out));
+          },
+          nb::arg("order") = "C")
       .def("__copy__", [](const py_array& s) { return wrap(s.a.copy(order::K)); })
       .def("__deepcopy__", [](const py_array& s, nb::handle) { return wrap(s.a.copy(order::K)); })
-      .def("view", [](nb::handle self, nb::handle dt) {
-        const array& a = self_of(self).a;
-        if (dt.is_none()) return view_of(self, a);
-        return view_of(self, a.view(to_dtype(dt)));
-      }, nb::arg("dtype") = nb::none())
-      .def("fill", [](py_array& s, nb::handle value) {
-        if (is_ndarray(value)) {
-          const array& v = as_py_array(value).a;
-          if (v.size() != 1) throw value_error("fill value must be a scalar or a size-1 array");
-          s.a.assign(v.reshape(shape_t{}));
-          return;
-        }
-        s.a.fill(to_scalar(value, s.a.type()));  // None too: NaN for floats, TypeError for integers (NumPy's)
-      }, nb::arg("value").none())
-      .def("astype", [](nb::handle self, nb::handle dt, nb::handle ord, nb::handle casting, nb::handle subok, bool copy) {
-        (void)subok;
-        const array& a = self_of(self).a;
-        dtype t = to_dtype(dt);
-        // The default 'unsafe' allows every cast: no string conversion on the common call.
-        if (!casting.is_none() && !(PyUnicode_Check(casting.ptr()) &&
-                                    PyUnicode_CompareWithASCIIString(casting.ptr(), "unsafe") == 0)) {
-          std::string c = nb::cast<std::string>(casting);
-          bool allowed = c == "unsafe" || c == "same_value" || t == a.type() || (c == "safe" && can_cast_safely(a.type(), t)) ||
-                         (c == "same_kind" && (can_cast_safely(a.type(), t) || kind(a.type()) == kind(t) ||
-                                               (is_integer(a.type()) && is_inexact(t)) || (is_floating(a.type()) && is_complex(t)) ||
-                                               (is_signed_integer(t) && is_integer(a.type()))));
-          if (c != "unsafe" && c != "safe" && c != "same_kind" && c != "equiv" && c != "no" && c != "same_value") {
-            throw value_error("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'");
-          }
-          if (!allowed) {
-            throw type_error("Cannot cast array data from dtype('" + std::string(name(a.type())) + "') to dtype('" +
-                             std::string(name(t)) + "') according to the rule '" + c + "'");
-          }
-        }
-        warn_complex_cast(a.type(), t);
-        array r = a.astype(t, to_order(ord, order::K), copy);
-        if (r.storage() == a.storage() && r.data() == a.data()) return nb::borrow(self);
-        // CuPy: a new array lands on the current device (Note [peer operands] in src/cuda/runtime.cpp).
-        if (int dev = current_device(); r.device() != dev) {
-          require_peer_access(dev, r.device());
-          r = to_device(r, dev);  // keeps the requested C/F layout: r is contiguous
-        }
-        return wrap(std::move(r));
-      }, nb::arg("dtype"), nb::arg("order") = "K", nb::arg("casting").none() = "unsafe",
-         nb::arg("subok").none() = true, nb::arg("copy") = true)
+      .def(
+          "view",
+          [](nb::handle self, nb::handle dt) {
+    const array& a = self_of(self).a;
+    if (dt.is_none()) return view_of(self, a);
+    return view_of(self, a.view(to_dtype(dt)));
+          },
+          nb::arg("dtype") = nb::none())
+      .def(
+          "fill",
+          [](py_array& s, nb::handle value) {
+    if (is_ndarray(value)) {
+      const array& v = as_py_array(value).a;
+      if (v.size() != 1) throw value_error("fill value must be a scalar or a size-1 array");
+      s.a.assign(v.reshape(shape_t{}));
+      return;
+    }
+    s.a.fill(to_scalar(value, s.a.type()));  // None too: NaN for floats, TypeError for integers (NumPy's)
+          },
+          nb::arg("value").none())
+      .def(
+          "astype",
+          [](nb::handle self, nb::handle dt, nb::handle ord, nb::handle casting, nb::handle subok, bool copy) {
+    (void)subok;
+    const array& a = self_of(self).a;
+    dtype t = to_dtype(dt);
+    // The default 'unsafe' allows every cast: no string conversion on the common call.
+    if (!casting.is_none() &&
+        !(PyUnicode_Check(casting.ptr()) && PyUnicode_CompareWithASCIIString(casting.ptr(), "unsafe") == 0)) {
+      std::string c = nb::cast<std::string>(casting);
+      bool allowed =
+          c == "unsafe" || c == "same_value" || t == a.type() || (c == "safe" && can_cast_safely(a.type(), t)) ||
+          (c == "same_kind" &&
+           (can_cast_safely(a.type(), t) || kind(a.type()) == kind(t) || (is_integer(a.type()) && is_inexact(t)) ||
+            (is_floating(a.type()) && is_complex(t)) || (is_signed_integer(t) && is_integer(a.type()))));
+      if (c != "unsafe" && c != "safe" && c != "same_kind" && c != "equiv" && c != "no" && c != "same_value") {
+        throw value_error("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'");
+      }
+      if (!allowed) {
+        throw type_error("Cannot cast array data from dtype('" + std::string(name(a.type())) + "') to dtype('" +
+                         std::string(name(t)) + "') according to the rule '" + c + "'");
+      }
+    }
+    warn_complex_cast(a.type(), t);
+    array r = a.astype(t, to_order(ord, order::K), copy);
+    if (r.storage() == a.storage() && r.data() == a.data()) return nb::borrow(self);
+    // CuPy: a new array lands on the current device (Note [peer operands] in src/cuda/runtime.cpp).
+    if (int dev = current_device(); r.device() != dev) {
+      require_peer_access(dev, r.device());
+      r = to_device(r, dev);  // keeps the requested C/F layout: r is contiguous
+    }
+    return wrap(std::move(r));
+          },
+          nb::arg("dtype"), nb::arg("order") = "K", nb::arg("casting").none() = "unsafe",
+          nb::arg("subok").none() = true, nb::arg("copy") = true)
       .def("get", &to_host, nb::arg("stream") = nb::none(), nb::arg("order") = "C", nb::arg("out") = nb::none(),
            nb::arg("blocking") = true)
       .def("set", &set_from_host, nb::arg("arr"), nb::arg("stream") = nb::none())
       .def("item", &item)
-      .def("tolist", [](nb::handle self) { return to_host(self, nb::none(), nb::none(), nb::none(), true).attr("tolist")(); })
+      .def("tolist",
+           [](nb::handle self) { return to_host(self, nb::none(), nb::none(), nb::none(), true).attr("tolist")(); })
       .def("__bool__", [](nb::handle self) { return host_scalar_op(self, "bool"); })
       .def("__int__", [](nb::handle self) { return host_scalar_op(self, "int"); })
       .def("__float__", [](nb::handle self) { return host_scalar_op(self, "float"); })
       .def("__complex__", [](nb::handle self) { return host_scalar_op(self, "complex"); })
       .def("__index__", [](nb::handle self) { return host_scalar_op(self, "index"); })
-      .def("__repr__", [](nb::handle self) { return nb::repr(to_host(self, nb::none(), nb::none(), nb::none(), true)); })
+      .def("__repr__",
+           [](nb::handle self) { return nb::repr(to_host(self, nb::none(), nb::none(), nb::none(), true)); })
       .def("__str__", [](nb::handle self) { return nb::str(to_host(self, nb::none(), nb::none(), nb::none(), true)); })
-      .def("__array__", [](nb::handle, nb::args, nb::kwargs) -> nb::object {
-        throw type_error(
-            "Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a NumPy array "
-            "explicitly.");
-      })
+      .def("__array__",
+           [](nb::handle, nb::args, nb::kwargs) -> nb::object {
+             throw type_error(
+                 "Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a NumPy array "
+                 "explicitly.");
+           })
       .def("_same_storage", [](const py_array& s, const py_array& o) { return s.a.storage() == o.a.storage(); });
 
-  m.def("from_numpy", [](nb::handle host, nb::handle order_obj) { return from_numpy(host, order_obj, false); },
-        nb::arg("host"), nb::arg("order") = nb::none());
+  m.def(
+      "from_numpy", [](nb::handle host, nb::handle order_obj) { return from_numpy(host, order_obj, false); },
+      nb::arg("host"), nb::arg("order") = nb::none());
   m.def("assign", [](py_array& dst, nb::handle value) { assign_value(dst.a, value); });
 }
 

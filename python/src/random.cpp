@@ -105,16 +105,16 @@ size_arg to_size(nb::handle obj) {
   }
   shape_t s;
   Py_ssize_t n = PyTuple_GET_SIZE(seq.ptr());
-  if (n > max_ndim) throw value_error("maximum supported dimension for an ndarray is currently " +
-                                      std::to_string(max_ndim) + ", found " + std::to_string(n));
+  if (n > max_ndim)
+    throw value_error("maximum supported dimension for an ndarray is currently " + std::to_string(max_ndim) +
+                      ", found " + std::to_string(n));
   for (Py_ssize_t i = 0; i < n; ++i) s.push_back(size_extent(PyTuple_GET_ITEM(seq.ptr(), i)));
   return s;
 }
 
 // A draw with `size`: the generator reports a `size` that is not a sequence of integers where NumPy does
 // (after the parameters' checks); the message then names the Python object, as NumPy's.
-template <class F>
-nb::object sized(nb::handle size_obj, F&& draw) {
+template <class F> nb::object sized(nb::handle size_obj, F&& draw) {
   size_arg s = to_size(size_obj);
   try {
     return wrap(draw(s));
@@ -156,119 +156,136 @@ void init_random(nb::module_& m) {
       .def_prop_rw(
           "counter", [](const engine& e) { return e.g.state()->counter; },
           [](engine& e, std::uint64_t c) { e.g.state()->counter = c; })
-      .def("random",
-           [](engine& e, nb::handle size, nb::handle t, nb::handle out) {
-             dtype dt = to_dtype(t, float64);
-             array o = args::to_out(out);
-             return sized(size, [&](const size_arg& sz) { return e.g.random(sz, dt, o); });
-           },
-           arg("size").none(), arg("dtype").none(), arg("out").none())
-      .def("standard_normal",
-           [](engine& e, nb::handle size, nb::handle t, nb::handle out) {
-             dtype dt = to_dtype(t, float64);
-             array o = args::to_out(out);
-             return sized(size, [&](const size_arg& sz) { return e.g.standard_normal(sz, dt, o); });
-           },
-           arg("size").none(), arg("dtype").none(), arg("out").none())
-      .def("standard_exponential",
-           [](engine& e, nb::handle size, nb::handle t, const std::string& method, nb::handle out) {
-             dtype dt = to_dtype(t, float64);
-             array o = args::to_out(out);
-             return sized(size, [&](const size_arg& sz) { return e.g.standard_exponential(sz, dt, method, o); });
-           },
-           arg("size").none(), arg("dtype").none(), arg("method"), arg("out").none())
-      .def("standard_gamma",
-           [](engine& e, nb::handle shape, nb::handle size, nb::handle t, nb::handle out) {
-             dtype dt = to_dtype(t, float64);
-             array o = args::to_out(out);
-             ufunc_arg k = to_param(shape);
-             return sized(size, [&](const size_arg& sz) { return e.g.standard_gamma(k, sz, dt, o); });
-           },
-           arg("shape"), arg("size").none(), arg("dtype").none(), arg("out").none())
-      .def("integers",
-           [](engine& e, nb::handle low, nb::handle high, nb::handle size, nb::handle t, bool endpoint) {
-             dtype dt = to_dtype(t, int64);
-             // NumPy's integers() evaluates np.prod(size) before anything else: text in size is a TypeError.
-             auto text = [](nb::handle h) { return PyUnicode_Check(h.ptr()) || PyBytes_Check(h.ptr()); };
-             bool has_text = text(size);
-             if (!has_text && (PyTuple_Check(size.ptr()) || PyList_Check(size.ptr()))) {
-               for (nb::handle h : size) has_text = has_text || text(h);
-             }
-             if (has_text) {
-               throw type_error("ufunc 'multiply' did not contain a loop with signature matching types (size " +
-                                nb::cast<std::string>(nb::repr(size)) + ")");
-             }
-             ufunc_arg lo = to_param(low);
-             std::optional<ufunc_arg> h;
-             if (!high.is_none()) h = to_param(high);
-             return sized(size, [&](const size_arg& sz) { return e.g.integers(lo, h, sz, dt, endpoint); });
-           },
-           arg("low"), arg("high").none(), arg("size").none(), arg("dtype").none(), arg("endpoint"))
+      .def(
+          "random",
+          [](engine& e, nb::handle size, nb::handle t, nb::handle out) {
+    dtype dt = to_dtype(t, float64);
+    array o = args::to_out(out);
+    return sized(size, [&](const size_arg& sz) { return e.g.random(sz, dt, o); });
+          },
+          arg("size").none(), arg("dtype").none(), arg("out").none())
+      .def(
+          "standard_normal",
+          [](engine& e, nb::handle size, nb::handle t, nb::handle out) {
+    dtype dt = to_dtype(t, float64);
+    array o = args::to_out(out);
+    return sized(size, [&](const size_arg& sz) { return e.g.standard_normal(sz, dt, o); });
+          },
+          arg("size").none(), arg("dtype").none(), arg("out").none())
+      .def(
+          "standard_exponential",
+          [](engine& e, nb::handle size, nb::handle t, const std::string& method, nb::handle out) {
+    dtype dt = to_dtype(t, float64);
+    array o = args::to_out(out);
+    return sized(size, [&](const size_arg& sz) { return e.g.standard_exponential(sz, dt, method, o); });
+          },
+          arg("size").none(), arg("dtype").none(), arg("method"), arg("out").none())
+      .def(
+          "standard_gamma",
+          [](engine& e, nb::handle shape, nb::handle size, nb::handle t, nb::handle out) {
+    dtype dt = to_dtype(t, float64);
+    array o = args::to_out(out);
+    ufunc_arg k = to_param(shape);
+    return sized(size, [&](const size_arg& sz) { return e.g.standard_gamma(k, sz, dt, o); });
+          },
+          arg("shape"), arg("size").none(), arg("dtype").none(), arg("out").none())
+      .def(
+          "integers",
+          [](engine& e, nb::handle low, nb::handle high, nb::handle size, nb::handle t, bool endpoint) {
+    dtype dt = to_dtype(t, int64);
+    // NumPy's integers() evaluates np.prod(size) before anything else: text in size is a TypeError.
+    auto text = [](nb::handle h) { return PyUnicode_Check(h.ptr()) || PyBytes_Check(h.ptr()); };
+    bool has_text = text(size);
+    if (!has_text && (PyTuple_Check(size.ptr()) || PyList_Check(size.ptr()))) {
+      for (nb::handle h : size) has_text = has_text || text(h);
+    }
+    if (has_text) {
+      throw type_error("ufunc 'multiply' did not contain a loop with signature matching types (size " +
+                       nb::cast<std::string>(nb::repr(size)) + ")");
+    }
+    ufunc_arg lo = to_param(low);
+    std::optional<ufunc_arg> h;
+    if (!high.is_none()) h = to_param(high);
+    return sized(size, [&](const size_arg& sz) { return e.g.integers(lo, h, sz, dt, endpoint); });
+          },
+          arg("low"), arg("high").none(), arg("size").none(), arg("dtype").none(), arg("endpoint"))
       .def("permutation_n", [](engine& e, std::int64_t n) { return wrap(e.g.permutation(n)); })
       .def("permutation",
            [](engine& e, nb::handle x, int axis) { return wrap(e.g.permutation(to_param_array(x), axis)); })
-      .def("shuffle",
-           [](engine& e, nb::handle x, int axis) {
-             if (!is_ndarray(x)) throw type_error("shuffle() takes a cuarray.ndarray");
-             e.g.shuffle(as_py_array(x).a, axis);
-           })
-      .def("permuted",
-           [](engine& e, nb::handle x, nb::handle axis, nb::handle out) {
-             array o = args::to_out(out);
-             array r = e.g.permuted(to_param_array(x), args::to_axis(axis), o);
-             return o.defined() ? nb::borrow(out) : wrap(std::move(r));
-           },
-           arg("x"), arg("axis").none(), arg("out").none())
-      .def("choice",
-           [](engine& e, nb::handle a, nb::handle size, bool replace, nb::handle p, int axis, bool shuffle) {
-             if (PyLong_Check(a.ptr()) || (is_numpy_scalar(a) && nb::hasattr(a, "__index__"))) {
-               std::int64_t n = args::to_index(a);
-               array pa = p.is_none() ? array() : to_param_array(p);
-               return sized(size, [&](const size_arg& sz) { return e.g.choice(n, sz, replace, pa, shuffle); });
-             }
-             array pop = to_param_array(a);
-             array pa = p.is_none() ? array() : to_param_array(p);
-             return sized(size, [&](const size_arg& sz) { return e.g.choice(pop, sz, replace, pa, axis, shuffle); });
-           },
-           arg("a"), arg("size").none(), arg("replace"), arg("p").none(), arg("axis"), arg("shuffle"))
-      .def("multinomial",
-           [](engine& e, nb::handle n, nb::handle pvals, nb::handle size) {
-             // NumPy converts n, then pvals (complex: TypeError), before any value check.
-             ufunc_arg un = to_param(n);
-             if (is_complex(un.is_scalar() ? un.value.type : un.arr.type())) {
-               throw type_error("multinomial: n must be real, not complex");
-             }
-             array pv = to_param_array(pvals);
-             require_real(pv, "pvals");
-             array p64 = pv.astype(float64, order::K, false);
-             return sized(size, [&](const size_arg& sz) { return e.g.multinomial(un, p64, sz); });
-           },
-           arg("n"), arg("pvals"), arg("size").none())
-      .def("dirichlet",
-           [](engine& e, nb::handle alpha, nb::handle size) {
-             return sized(size, [&](const size_arg& sz) { return e.g.dirichlet(to_param_array(alpha), sz); });
-           },
-           arg("alpha"), arg("size").none())
-      .def("multivariate_normal_factor",
-           [](engine& e, nb::handle mean, nb::handle factor, nb::handle size) {
-             array m = to_param_array(mean);
-             array f = to_param_array(factor);
-             return sized(size, [&](const size_arg& sz) { return e.g.multivariate_normal_factor(m, f, sz); });
-           },
-           arg("mean"), arg("factor"), arg("size").none())
+      .def(
+          "shuffle",
+          [](engine& e, nb::handle x, int axis) {
+    if (!is_ndarray(x)) throw type_error("shuffle() takes a cuarray.ndarray");
+    e.g.shuffle(as_py_array(x).a, axis);
+          })
+      .def(
+          "permuted",
+          [](engine& e, nb::handle x, nb::handle axis, nb::handle out) {
+    array o = args::to_out(out);
+    array r = e.g.permuted(to_param_array(x), args::to_axis(axis), o);
+    return o.defined() ? nb::borrow(out) : wrap(std::move(r));
+          },
+          arg("x"), arg("axis").none(), arg("out").none())
+      .def(
+          "choice",
+          [](engine& e, nb::handle a, nb::handle size, bool replace, nb::handle p, int axis, bool shuffle) {
+    if (PyLong_Check(a.ptr()) || (is_numpy_scalar(a) && nb::hasattr(a, "__index__"))) {
+      std::int64_t n = args::to_index(a);
+      array pa = p.is_none() ? array() : to_param_array(p);
+      return sized(size, [&](const size_arg& sz) { return e.g.choice(n, sz, replace, pa, shuffle); });
+    }
+    array pop = to_param_array(a);
+    array pa = p.is_none() ? array() : to_param_array(p);
+    return sized(size, [&](const size_arg& sz) { return e.g.choice(pop, sz, replace, pa, axis, shuffle); });
+          },
+          arg("a"), arg("size").none(), arg("replace"), arg("p").none(), arg("axis"), arg("shuffle"))
+      .def(
+          "multinomial",
+          [](engine& e, nb::handle n, nb::handle pvals, nb::handle size) {
+    // NumPy converts n, then pvals (complex: TypeError), before any value check.
+    ufunc_arg un = to_param(n);
+    if (is_complex(un.is_scalar() ? un.value.type : un.arr.type())) {
+      throw type_error("multinomial: n must be real, not complex");
+    }
+    array pv = to_param_array(pvals);
+    require_real(pv, "pvals");
+    array p64 = pv.astype(float64, order::K, false);
+    return sized(size, [&](const size_arg& sz) { return e.g.multinomial(un, p64, sz); });
+          },
+          arg("n"), arg("pvals"), arg("size").none())
+      .def(
+          "dirichlet",
+          [](engine& e, nb::handle alpha, nb::handle size) {
+    return sized(size, [&](const size_arg& sz) { return e.g.dirichlet(to_param_array(alpha), sz); });
+          },
+          arg("alpha"), arg("size").none())
+      .def(
+          "multivariate_normal_factor",
+          [](engine& e, nb::handle mean, nb::handle factor, nb::handle size) {
+    array m = to_param_array(mean);
+    array f = to_param_array(factor);
+    return sized(size, [&](const size_arg& sz) { return e.g.multivariate_normal_factor(m, f, sz); });
+          },
+          arg("mean"), arg("factor"), arg("size").none())
       .def("random_raw", [](engine& e, std::int64_t n) { return wrap(e.g.random_raw(n)); });
 
   // The distributions with one, two or three parameters share one binding shape each.
-#define CUARRAY_RANDOM_DIST1(name)                                                                   \
-  cls.def(#name, [](engine& e, nb::handle a, nb::handle size) {                                      \
-    return sized(size, [&](const size_arg& sz) { return e.g.name(to_param(a), sz); });                 \
-  }, arg("a"), arg("size").none());
-#define CUARRAY_RANDOM_DIST2(name)                                                                   \
-  cls.def(#name, [](engine& e, nb::handle a, nb::handle b, nb::handle size) {                        \
-    ufunc_arg pa = to_param(a);                                                                      \
-    ufunc_arg pb = to_param(b);                                                                      \
-    return sized(size, [&](const size_arg& sz) { return e.g.name(pa, pb, sz); });                      \
-  }, arg("a"), arg("b"), arg("size").none());
+#define CUARRAY_RANDOM_DIST1(name)                                                                                     \
+  cls.def(                                                                                                             \
+      #name,                                                                                                           \
+      [](engine& e, nb::handle a, nb::handle size) {                                                                   \
+    return sized(size, [&](const size_arg& sz) { return e.g.name(to_param(a), sz); });                                 \
+      },                                                                                                               \
+      arg("a"), arg("size").none());
+#define CUARRAY_RANDOM_DIST2(name)                                                                                     \
+  cls.def(                                                                                                             \
+      #name,                                                                                                           \
+      [](engine& e, nb::handle a, nb::handle b, nb::handle size) {                                                     \
+    ufunc_arg pa = to_param(a);                                                                                        \
+    ufunc_arg pb = to_param(b);                                                                                        \
+    return sized(size, [&](const size_arg& sz) { return e.g.name(pa, pb, sz); });                                      \
+      },                                                                                                               \
+      arg("a"), arg("b"), arg("size").none());
   nb::class_<engine> cls = nb::borrow<nb::class_<engine>>(m.attr("_RandomEngine"));
   CUARRAY_RANDOM_DIST1(exponential)
   CUARRAY_RANDOM_DIST1(chisquare)
@@ -285,12 +302,15 @@ void init_random(nb::module_& m) {
   CUARRAY_RANDOM_DIST2(binomial)
 #undef CUARRAY_RANDOM_DIST1
 #undef CUARRAY_RANDOM_DIST2
-  cls.def("hypergeometric", [](engine& e, nb::handle g, nb::handle b, nb::handle s, nb::handle size) {
+  cls.def(
+      "hypergeometric",
+      [](engine& e, nb::handle g, nb::handle b, nb::handle s, nb::handle size) {
     ufunc_arg pg = to_param(g);
     ufunc_arg pb = to_param(b);
     ufunc_arg ps = to_param(s);
     return sized(size, [&](const size_arg& sz) { return e.g.hypergeometric(pg, pb, ps, sz); });
-  }, arg("ngood"), arg("nbad"), arg("nsample"), arg("size").none());
+      },
+      arg("ngood"), arg("nbad"), arg("nsample"), arg("size").none());
 }
 
 }  // namespace cuarray::py

@@ -376,8 +376,7 @@ void put_jit_args(arg_pack& pack, PyObject* const* items, std::size_t n, const c
         pack.put_bytes(k++, v, sizeof(v));
         break;
       }
-      default:
-        put_arg(pack, k++, o);
+      default: put_arg(pack, k++, o);
     }
   }
 }
@@ -522,14 +521,14 @@ void init_raw(nb::module_& m) {
           "__init__",
           [](raw_module* self, nb::handle code, nb::handle path, nb::handle options, nb::handle names,
              bool cooperative) {
-            if (!code.is_none()) {
-              new (self) raw_module(raw_module::from_source(nb::cast<std::string>(code), to_strings(options),
-                                                            to_strings(names), cooperative));
-            } else if (!path.is_none()) {
-              new (self) raw_module(raw_module::from_file(nb::cast<std::string>(nb::str(path)), cooperative));
-            } else {
-              throw type_error("RawModule needs code or path");
-            }
+    if (!code.is_none()) {
+      new (self) raw_module(
+          raw_module::from_source(nb::cast<std::string>(code), to_strings(options), to_strings(names), cooperative));
+    } else if (!path.is_none()) {
+      new (self) raw_module(raw_module::from_file(nb::cast<std::string>(nb::str(path)), cooperative));
+    } else {
+      throw type_error("RawModule needs code or path");
+    }
           },
           nb::arg("code").none(), nb::arg("path").none(), nb::arg("options").none(), nb::arg("name_expressions").none(),
           nb::arg("enable_cooperative_groups") = false)
@@ -544,7 +543,7 @@ void init_raw(nb::module_& m) {
       .def(
           "__init__",
           [](raw_kernel* self, const std::string& code, const std::string& name, nb::handle options, bool cooperative) {
-            new (self) raw_kernel(code, name, to_strings(options), cooperative);
+    new (self) raw_kernel(code, name, to_strings(options), cooperative);
           },
           nb::arg("code"), nb::arg("name"), nb::arg("options").none(), nb::arg("enable_cooperative_groups") = false)
       .def(
@@ -583,15 +582,18 @@ void init_raw(nb::module_& m) {
   g_raw_kernel_type = reinterpret_cast<PyTypeObject*>(nb::type<raw_kernel>().ptr());
   m.attr("_jit_call") = nb::steal(PyCFunction_NewEx(&jit_call_def, nullptr, nullptr));
   // The cold launch of Note [jit launch] (the entry's kernel and codes given), and its packing alone (tests).
-  m.def("_jit_launch", [](nb::handle kern, nb::handle codes, nb::handle grid, nb::handle block, nb::handle args,
-                          nb::handle shared_mem, nb::handle stream) {
+  m.def(
+      "_jit_launch",
+      [](nb::handle kern, nb::handle codes, nb::handle grid, nb::handle block, nb::handle args, nb::handle shared_mem,
+         nb::handle stream) {
     if (!PyTuple_Check(args.ptr())) throw type_error("kernel arguments must be given as a tuple");
     const char* c = nullptr;
     auto n = static_cast<std::size_t>(PyTuple_GET_SIZE(args.ptr()));
     const raw_kernel& k = jit_entry(kern.ptr(), codes.ptr(), n, &c);
     jit_launch(k, c, args.ptr(), grid.ptr(), block.ptr(), shared_mem.ptr(), stream.ptr());
-  }, nb::arg("kernel"), nb::arg("codes"), nb::arg("grid"), nb::arg("block"), nb::arg("args"),
-     nb::arg("shared_mem").none(), nb::arg("stream").none());  // nanobind refuses None unless told
+      },
+      nb::arg("kernel"), nb::arg("codes"), nb::arg("grid"), nb::arg("block"), nb::arg("args"),
+      nb::arg("shared_mem").none(), nb::arg("stream").none());  // nanobind refuses None unless told
   m.def("_jit_pack", [](nb::bytes codes, nb::tuple args) {
     auto n = static_cast<std::size_t>(args.size());
     if (static_cast<std::size_t>(codes.size()) != n) throw value_error("one code per argument");

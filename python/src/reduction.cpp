@@ -159,8 +159,9 @@ void def_reduction(nb::module_& m, nb::handle cls, const char* name, red_fn f, b
               nb::arg("dtype").none() = nb::none(), nb::arg("out").none() = nb::none(), nb::arg("keepdims") = false,
               nb::arg("initial").none() = nb::none(), nb::arg("where").none() = true);
   } else if (takes_dtype) {
-    auto mean_fn = [fn](nb::handle a, nb::handle axis, nb::handle dt, nb::handle out, bool keepdims,
-                        nb::handle where) { return fn(a, axis, dt, out, keepdims, nb::none(), where); };
+    auto mean_fn = [fn](nb::handle a, nb::handle axis, nb::handle dt, nb::handle out, bool keepdims, nb::handle where) {
+      return fn(a, axis, dt, out, keepdims, nb::none(), where);
+    };
     bind_both(m, cls, name, method, mean_fn, nb::arg("a"), nb::arg("axis").none() = nb::none(),
               nb::arg("dtype").none() = nb::none(), nb::arg("out").none() = nb::none(), nb::arg("keepdims") = false,
               nb::kw_only(), nb::arg("where").none() = true);
@@ -168,8 +169,8 @@ void def_reduction(nb::module_& m, nb::handle cls, const char* name, red_fn f, b
     auto max_fn = [fn](nb::handle a, nb::handle axis, nb::handle out, bool keepdims, nb::handle initial,
                        nb::handle where) { return fn(a, axis, nb::none(), out, keepdims, initial, where); };
     bind_both(m, cls, name, method, max_fn, nb::arg("a"), nb::arg("axis").none() = nb::none(),
-              nb::arg("out").none() = nb::none(), nb::arg("keepdims") = false,
-              nb::arg("initial").none() = nb::none(), nb::arg("where").none() = true);
+              nb::arg("out").none() = nb::none(), nb::arg("keepdims") = false, nb::arg("initial").none() = nb::none(),
+              nb::arg("where").none() = true);
   } else {
     auto all_fn = [fn](nb::handle a, nb::handle axis, nb::handle out, bool keepdims, nb::handle where) {
       return fn(a, axis, nb::none(), out, keepdims, nb::none(), where);
@@ -218,12 +219,12 @@ void def_arg(nb::module_& m, nb::handle cls, const char* name, arg_fn f, bool me
     if (!axis.is_none()) ax = to_int_axis(axis);  // a tuple, a list or a bool: TypeError, as NumPy
     return result(f(x, ax, keepdims, to_out(out)), out);
   };
-  m.def(name, fn, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),
-        nb::kw_only(), nb::arg("keepdims") = false);
+  m.def(name, fn, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(), nb::kw_only(),
+        nb::arg("keepdims") = false);
   if (method) {
-    nb::setattr(cls, name, nb::cpp_function(fn, nb::is_method(), nb::name(name),
-                                            nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),
-                                            nb::kw_only(), nb::arg("keepdims") = false));
+    nb::setattr(cls, name,
+                nb::cpp_function(fn, nb::is_method(), nb::name(name), nb::arg("axis").none() = nb::none(),
+                                 nb::arg("out").none() = nb::none(), nb::kw_only(), nb::arg("keepdims") = false));
   }
 }
 
@@ -254,10 +255,12 @@ void init_reduction(nb::module_& m) {
   def_arg(m, cls, "nanargmax", &nanargmax, false);
   def_arg(m, cls, "nanargmin", &nanargmin, false);
   // The engine behind ReductionKernel: inputs already broadcast to one shape, types and code resolved.
-  m.def("_reduce_custom", [](const std::string& name, const std::string& preamble, const std::string& acc,
-                             std::vector<std::string> computes, const std::string& out_compute, const std::string& map,
-                             const std::string& combine, const std::string& post, const std::string& identity,
-                             std::size_t acc_bytes, bool sequential, nb::list ins, nb::handle axis, nb::handle out_dtype) {
+  m.def(
+      "_reduce_custom",
+      [](const std::string& name, const std::string& preamble, const std::string& acc,
+         std::vector<std::string> computes, const std::string& out_compute, const std::string& map,
+         const std::string& combine, const std::string& post, const std::string& identity, std::size_t acc_bytes,
+         bool sequential, nb::list ins, nb::handle axis, nb::handle out_dtype) {
     red::spec s;
     s.name = name;
     s.preamble = preamble;
@@ -283,9 +286,10 @@ void init_reduction(nb::module_& m) {
     c.axes = reduction_axes(axes, c.in.ndim());
     c.out_type = to_dtype(out_dtype);
     return wrap(red::run(s, c));
-  }, nb::arg("name"), nb::arg("preamble"), nb::arg("acc"), nb::arg("computes"), nb::arg("out_compute"), nb::arg("map"),
-     nb::arg("combine"), nb::arg("post"), nb::arg("identity"), nb::arg("acc_bytes"), nb::arg("sequential"),
-     nb::arg("ins"), nb::arg("axis").none(), nb::arg("out_dtype"));
+      },
+      nb::arg("name"), nb::arg("preamble"), nb::arg("acc"), nb::arg("computes"), nb::arg("out_compute"), nb::arg("map"),
+      nb::arg("combine"), nb::arg("post"), nb::arg("identity"), nb::arg("acc_bytes"), nb::arg("sequential"),
+      nb::arg("ins"), nb::arg("axis").none(), nb::arg("out_dtype"));
   // The axis normaliser (cuarray/axis.hpp) for the Python-side code that takes axes (ReductionKernel, fuse,
   // sliding_window_view): one set of messages.
   auto int_axes = [](nb::handle axis) {
@@ -297,31 +301,46 @@ void init_reduction(nb::module_& m) {
     }
     return v;
   };
-  m.def("_reduction_axes", [int_axes](nb::handle axis, int ndim) {
+  m.def(
+      "_reduction_axes",
+      [int_axes](nb::handle axis, int ndim) {
     return reduction_axes(axis.is_none() ? std::nullopt : std::optional<std::vector<int>>(int_axes(axis)), ndim);
-  }, nb::arg("axis").none(), nb::arg("ndim"),
-     "The axes of a reduction over `ndim` dimensions, ascending: all for None; AxisError/ValueError as NumPy.");
+      },
+      nb::arg("axis").none(), nb::arg("ndim"),
+      "The axes of a reduction over `ndim` dimensions, ascending: all for None; AxisError/ValueError as NumPy.");
   // Note [fuse reductions]: the fuse module folds its traced expressions with the engine's own definitions.
-  m.def("_reduction_definition", [](const std::string& op, nb::handle in_dtype, nb::handle dtype_) {
+  m.def(
+      "_reduction_definition",
+      [](const std::string& op, nb::handle in_dtype, nb::handle dtype_) {
     std::optional<dtype> d;
     if (!dtype_.is_none()) d = to_dtype(dtype_);
     reduction_definition r = builtin_reduction(op, to_dtype(in_dtype), d);
     return nb::make_tuple(numpy_dtype(r.result), numpy_dtype(r.accumulator), r.map, r.combine, r.identity);
-  }, nb::arg("op"), nb::arg("in_dtype"), nb::arg("dtype").none() = nb::none(),
-     "(result dtype, accumulator dtype, map, combine, identity) of a built-in reduction, as the engine runs it.");
-  m.def("_normalize_axis_tuple", [int_axes](nb::handle axis, int ndim, bool allow_duplicate) {
+      },
+      nb::arg("op"), nb::arg("in_dtype"), nb::arg("dtype").none() = nb::none(),
+      "(result dtype, accumulator dtype, map, combine, identity) of a built-in reduction, as the engine runs it.");
+  m.def(
+      "_normalize_axis_tuple",
+      [int_axes](nb::handle axis, int ndim, bool allow_duplicate) {
     return normalize_axis_tuple(int_axes(axis), ndim, allow_duplicate);
-  }, nb::arg("axis"), nb::arg("ndim"), nb::arg("allow_duplicate") = false,
-     "NumPy's normalize_axis_tuple (an int or a sequence of ints) as a list.");
-  m.def("count_nonzero", [](nb::handle a, nb::handle axis, bool keepdims) {
+      },
+      nb::arg("axis"), nb::arg("ndim"), nb::arg("allow_duplicate") = false,
+      "NumPy's normalize_axis_tuple (an int or a sequence of ints) as a list.");
+  m.def(
+      "count_nonzero",
+      [](nb::handle a, nb::handle axis, bool keepdims) {
     array x = to_array(a, "count_nonzero");
     return wrap(count_nonzero(x, to_reduce_axes(axis, x.ndim(), true), keepdims));
-  }, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::kw_only(), nb::arg("keepdims") = false);
-  m.def("ptp", [](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
+      },
+      nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::kw_only(), nb::arg("keepdims") = false);
+  m.def(
+      "ptp",
+      [](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
     array x = to_array(a, "ptp");
     return result(ptp(x, to_reduce_axes(axis, x.ndim(), true), keepdims, to_out(out)), out);
-  }, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),
-     nb::arg("keepdims") = false);
+      },
+      nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),
+      nb::arg("keepdims") = false);
 }
 
 }  // namespace cuarray::py

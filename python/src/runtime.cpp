@@ -199,12 +199,13 @@ void init_runtime(nb::module_& m) {
     }
   });
   nb::class_<py_stream>(m, "_StreamHandle")
-      .def("__init__",
-           [](py_stream* self, bool non_blocking, int priority) {
-             require_device();
-             new (self) py_stream{std::make_unique<stream>(non_blocking, priority)};
-           },
-           nb::arg("non_blocking") = false, nb::arg("priority") = 0)
+      .def(
+          "__init__",
+          [](py_stream* self, bool non_blocking, int priority) {
+    require_device();
+    new (self) py_stream{std::make_unique<stream>(non_blocking, priority)};
+          },
+          nb::arg("non_blocking") = false, nb::arg("priority") = 0)
       .def_prop_ro("ptr", &py_stream::ptr)
       .def_prop_ro("device_id", [](const py_stream& s) { return s.s ? s.s->device() : 0; })
       .def("close", [](py_stream& s) { s.s.reset(); });
@@ -224,21 +225,23 @@ void init_runtime(nb::module_& m) {
   });
 
   nb::class_<event>(m, "_EventHandle")
-      .def("__init__",
-           [](event* self, bool block, bool disable_timing, bool interprocess) {
-             require_device();
-             if (interprocess && !disable_timing) {
-               throw value_error("Timing must be disabled for interprocess events");
-             }
-             new (self) event(block, disable_timing, interprocess);
-           },
-           nb::arg("block") = false, nb::arg("disable_timing") = false, nb::arg("interprocess") = false)
+      .def(
+          "__init__",
+          [](event* self, bool block, bool disable_timing, bool interprocess) {
+    require_device();
+    if (interprocess && !disable_timing) {
+      throw value_error("Timing must be disabled for interprocess events");
+    }
+    new (self) event(block, disable_timing, interprocess);
+          },
+          nb::arg("block") = false, nb::arg("disable_timing") = false, nb::arg("interprocess") = false)
       .def("record", [](event& e, std::uintptr_t stream_ptr) { e.record(ref_of(stream_ptr)); })
-      .def("synchronize",
-           [](event& e) {
-             nb::gil_scoped_release release;
-             e.synchronize();
-           })
+      .def(
+          "synchronize",
+          [](event& e) {
+    nb::gil_scoped_release release;
+    e.synchronize();
+          })
       .def("query", &event::query)
       .def_prop_ro("ptr", [](const event& e) { return reinterpret_cast<std::uintptr_t>(e.get()); });
   m.def("elapsed_time", &elapsed_time);

@@ -11,33 +11,33 @@ void init_scipy_linalg(nb::module_& m) {
   l.def(
       "getrf",
       [](nb::handle a) {
-        linalg::lapack::lu_factors r = linalg::lapack::getrf(to_array(a, "getrf"));
-        return nb::make_tuple(wrap(r.lu), wrap(r.ipiv), wrap(r.info));
+    linalg::lapack::lu_factors r = linalg::lapack::getrf(to_array(a, "getrf"));
+    return nb::make_tuple(wrap(r.lu), wrap(r.ipiv), wrap(r.info));
       },
       nb::arg("a"));
   l.def(
       "getrs",
       [](nb::handle lu, nb::handle ipiv, nb::handle b, int trans) {
-        return wrap(linalg::lapack::getrs(to_array(lu, "getrs"), to_array(ipiv, "getrs"), to_array(b, "getrs"), trans));
+    return wrap(linalg::lapack::getrs(to_array(lu, "getrs"), to_array(ipiv, "getrs"), to_array(b, "getrs"), trans));
       },
       nb::arg("lu"), nb::arg("ipiv"), nb::arg("b"), nb::arg("trans") = 0);
   l.def(
       "potrf",
       [](nb::handle a, bool lower) {
-        linalg::lapack::cholesky_factors r = linalg::lapack::potrf(to_array(a, "potrf"), lower);
-        return nb::make_tuple(wrap(r.c), wrap(r.info));
+    linalg::lapack::cholesky_factors r = linalg::lapack::potrf(to_array(a, "potrf"), lower);
+    return nb::make_tuple(wrap(r.c), wrap(r.info));
       },
       nb::arg("a"), nb::arg("lower"));
   l.def(
       "potrs",
       [](nb::handle c, nb::handle b, bool lower) {
-        return wrap(linalg::lapack::potrs(to_array(c, "potrs"), to_array(b, "potrs"), lower));
+    return wrap(linalg::lapack::potrs(to_array(c, "potrs"), to_array(b, "potrs"), lower));
       },
       nb::arg("c"), nb::arg("b"), nb::arg("lower"));
   l.def(
       "trsm",
       [](nb::handle a, nb::handle b, bool lower, int trans, bool unit_diagonal) {
-        return wrap(linalg::lapack::trsm(to_array(a, "trsm"), to_array(b, "trsm"), lower, trans, unit_diagonal));
+    return wrap(linalg::lapack::trsm(to_array(a, "trsm"), to_array(b, "trsm"), lower, trans, unit_diagonal));
       },
       nb::arg("a"), nb::arg("b"), nb::arg("lower"), nb::arg("trans") = 0, nb::arg("unit_diagonal") = false);
 }

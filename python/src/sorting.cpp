@@ -169,7 +169,9 @@ void init_sorting(nb::module_& m) {
         nb::arg("order").none() = none, nb::kw_only(), nb::arg("stable").none() = none,
         nb::arg("descending").none() = none,
         "The int64 indices that sort an array along an axis (stable: ties keep their order, also descending).");
-  m.def("lexsort", [](nb::handle keys, nb::handle axis) {
+  m.def(
+      "lexsort",
+      [](nb::handle keys, nb::handle axis) {
     std::vector<array> ks;
     if (is_ndarray(keys)) {
       const array& k = as_py_array(keys).a;
@@ -182,109 +184,157 @@ void init_sorting(nb::module_& m) {
     std::optional<int> ax = to_axis(axis);
     if (!ax) throw type_error("'NoneType' object cannot be interpreted as an integer");
     return wrap(lexsort(ks, *ax));
-  }, nb::arg("keys"), nb::arg("axis") = -1, "Indices sorting by the last key, then the one before, ...");
-  m.def("partition", [](nb::handle a, nb::handle kth, nb::handle axis, nb::handle kind, nb::handle order) {
+      },
+      nb::arg("keys"), nb::arg("axis") = -1, "Indices sorting by the last key, then the one before, ...");
+  m.def(
+      "partition",
+      [](nb::handle a, nb::handle kth, nb::handle axis, nb::handle kind, nb::handle order) {
     check_order(order);
     array x = to_array(a, "partition");
     std::optional<int> ax = checked_axis(to_axis(axis), x);
     return wrap(partition(x, to_kth(kth), ax, select_kind(kind)));
-  }, nb::arg("a"), nb::arg("kth"), nb::arg("axis").none() = -1, nb::arg("kind") = "introselect",
-     nb::arg("order").none() = none, "Partitioned copy: the kth elements in sorted position (here fully sorted).");
-  m.def("argpartition", [](nb::handle a, nb::handle kth, nb::handle axis, nb::handle kind, nb::handle order) {
+      },
+      nb::arg("a"), nb::arg("kth"), nb::arg("axis").none() = -1, nb::arg("kind") = "introselect",
+      nb::arg("order").none() = none, "Partitioned copy: the kth elements in sorted position (here fully sorted).");
+  m.def(
+      "argpartition",
+      [](nb::handle a, nb::handle kth, nb::handle axis, nb::handle kind, nb::handle order) {
     check_order(order);
     array x = to_array(a, "argpartition");
     std::optional<int> ax = checked_axis(args::to_opt_int_axis(axis), x);
     return wrap(argpartition(x, to_kth(kth), ax, select_kind(kind)));
-  }, nb::arg("a"), nb::arg("kth"), nb::arg("axis").none() = -1, nb::arg("kind") = "introselect",
-     nb::arg("order").none() = none, "Indices that partition an array (here: that sort it, stably).");
-  m.def("sort_complex", [](nb::handle a) { return wrap(sort_complex(to_array(a, "sort_complex"))); }, nb::arg("a"),
-        "Sort along the last axis as complex numbers (real part first, then imaginary).");
-  m.def("searchsorted", [](nb::handle a, nb::handle v, nb::handle side, nb::handle sorter) {
+      },
+      nb::arg("a"), nb::arg("kth"), nb::arg("axis").none() = -1, nb::arg("kind") = "introselect",
+      nb::arg("order").none() = none, "Indices that partition an array (here: that sort it, stably).");
+  m.def(
+      "sort_complex", [](nb::handle a) { return wrap(sort_complex(to_array(a, "sort_complex"))); }, nb::arg("a"),
+      "Sort along the last axis as complex numbers (real part first, then imaginary).");
+  m.def(
+      "searchsorted",
+      [](nb::handle a, nb::handle v, nb::handle side, nb::handle sorter) {
     std::string s = to_side(side);
     array aa = to_array(a, "searchsorted");
     array vv = search_values(v, aa, s);
     return wrap(searchsorted(aa, vv, s, sorter.is_none() ? array() : to_array(sorter, "searchsorted")));
-  }, nb::arg("a"), nb::arg("v"), nb::arg("side").none() = "left", nb::arg("sorter").none() = none,
-     "Indices where v would be inserted into the sorted 1-D a to keep it sorted.");
-  m.def("digitize", [](nb::handle x, nb::handle bins, bool right) {
+      },
+      nb::arg("a"), nb::arg("v"), nb::arg("side").none() = "left", nb::arg("sorter").none() = none,
+      "Indices where v would be inserted into the sorted 1-D a to keep it sorted.");
+  m.def(
+      "digitize",
+      [](nb::handle x, nb::handle bins, bool right) {
     return wrap(digitize(to_array(x, "digitize"), to_array(bins, "digitize"), right));
-  }, nb::arg("x"), nb::arg("bins"), nb::arg("right") = false, "Indices of the bins to which each value belongs.");
+      },
+      nb::arg("x"), nb::arg("bins"), nb::arg("right") = false, "Indices of the bins to which each value belongs.");
 
-  m.def("unique", [](nb::handle ar, bool ri, bool rinv, bool rc, nb::handle axis, bool equal_nan, bool /*sorted*/) {
+  m.def(
+      "unique",
+      [](nb::handle ar, bool ri, bool rinv, bool rc, nb::handle axis, bool equal_nan, bool /*sorted*/) {
     unique_result r = unique(to_array(ar, "unique"), ri, rinv, rc, to_axis(axis), equal_nan);
     return unique_tuple(r, ri, rinv, rc);
-  }, nb::arg("ar"), nb::arg("return_index") = false, nb::arg("return_inverse") = false,
-     nb::arg("return_counts") = false, nb::arg("axis").none() = none, nb::kw_only(), nb::arg("equal_nan") = true,
-     nb::arg("sorted") = true, "The sorted unique elements (or sub-arrays along axis) of an array.");
+      },
+      nb::arg("ar"), nb::arg("return_index") = false, nb::arg("return_inverse") = false,
+      nb::arg("return_counts") = false, nb::arg("axis").none() = none, nb::kw_only(), nb::arg("equal_nan") = true,
+      nb::arg("sorted") = true, "The sorted unique elements (or sub-arrays along axis) of an array.");
 
   static nb::object* counts_cls = new nb::object(named_tuple("UniqueCountsResult", {"values", "counts"}));
   static nb::object* inverse_cls = new nb::object(named_tuple("UniqueInverseResult", {"values", "inverse_indices"}));
-  static nb::object* all_cls =
-      new nb::object(named_tuple("UniqueAllResult", {"values", "indices", "inverse_indices", "counts"}));
-  m.def("unique_values", [](nb::handle x) { return wrap(unique_values(to_array(x, "unique_values"))); }, nb::arg("x"),
-        "The unique values (NaNs not merged).");
-  m.def("unique_counts", [](nb::handle x) {
+  static nb::object* all_cls = new nb::object(
+      named_tuple("UniqueAllResult", {"values", "indices", "inverse_indices", "counts"}));
+  m.def(
+      "unique_values", [](nb::handle x) { return wrap(unique_values(to_array(x, "unique_values"))); }, nb::arg("x"),
+      "The unique values (NaNs not merged).");
+  m.def(
+      "unique_counts",
+      [](nb::handle x) {
     unique_result r = unique_counts(to_array(x, "unique_counts"));
     return (*counts_cls)(wrap(r.values), wrap(r.counts));
-  }, nb::arg("x"), "UniqueCountsResult(values, counts).");
-  m.def("unique_inverse", [](nb::handle x) {
+      },
+      nb::arg("x"), "UniqueCountsResult(values, counts).");
+  m.def(
+      "unique_inverse",
+      [](nb::handle x) {
     unique_result r = unique_inverse(to_array(x, "unique_inverse"));
     return (*inverse_cls)(wrap(r.values), wrap(r.inverse));
-  }, nb::arg("x"), "UniqueInverseResult(values, inverse_indices).");
-  m.def("unique_all", [](nb::handle x) {
+      },
+      nb::arg("x"), "UniqueInverseResult(values, inverse_indices).");
+  m.def(
+      "unique_all",
+      [](nb::handle x) {
     unique_result r = unique_all(to_array(x, "unique_all"));
     return (*all_cls)(wrap(r.values), wrap(r.indices), wrap(r.inverse), wrap(r.counts));
-  }, nb::arg("x"), "UniqueAllResult(values, indices, inverse_indices, counts).");
+      },
+      nb::arg("x"), "UniqueAllResult(values, indices, inverse_indices, counts).");
 
-  m.def("isin", [](nb::handle element, nb::handle test, bool assume_unique, bool invert, nb::handle kind) {
+  m.def(
+      "isin",
+      [](nb::handle element, nb::handle test, bool assume_unique, bool invert, nb::handle kind) {
     auto k = to_opt_str(kind, "kind");
     return wrap(isin(to_array(element, "isin"), to_array(test, "isin"), assume_unique, invert, view_of(k)));
-  }, nb::arg("element"), nb::arg("test_elements"), nb::arg("assume_unique") = false, nb::arg("invert") = false,
-     nb::kw_only(), nb::arg("kind").none() = none, "Elementwise: whether element is in test_elements.");
-  m.def("in1d", [](nb::handle ar1, nb::handle ar2, bool assume_unique, bool invert, nb::handle kind) {
+      },
+      nb::arg("element"), nb::arg("test_elements"), nb::arg("assume_unique") = false, nb::arg("invert") = false,
+      nb::kw_only(), nb::arg("kind").none() = none, "Elementwise: whether element is in test_elements.");
+  m.def(
+      "in1d",
+      [](nb::handle ar1, nb::handle ar2, bool assume_unique, bool invert, nb::handle kind) {
     auto k = to_opt_str(kind, "kind");
     return wrap(in1d(to_array(ar1, "in1d"), to_array(ar2, "in1d"), assume_unique, invert, view_of(k)));
-  }, nb::arg("ar1"), nb::arg("ar2"), nb::arg("assume_unique") = false, nb::arg("invert") = false, nb::kw_only(),
-     nb::arg("kind").none() = none, "Whether each element of the flattened ar1 is in ar2 (1-D).");
-  m.def("intersect1d", [](nb::handle ar1, nb::handle ar2, bool assume_unique, bool return_indices) -> nb::object {
-    intersect_result r = intersect1d(to_array(ar1, "intersect1d"), to_array(ar2, "intersect1d"), assume_unique,
-                                     return_indices);
-    if (!return_indices) return wrap(r.values);
-    return nb::make_tuple(wrap(r.values), wrap(r.indices1), wrap(r.indices2));
-  }, nb::arg("ar1"), nb::arg("ar2"), nb::arg("assume_unique") = false, nb::arg("return_indices") = false,
-     "The sorted values common to both arrays.");
-  m.def("union1d", [](nb::handle ar1, nb::handle ar2) {
-    return wrap(union1d(to_array(ar1, "union1d"), to_array(ar2, "union1d")));
-  }, nb::arg("ar1"), nb::arg("ar2"), "The sorted unique values in either array.");
-  m.def("setdiff1d", [](nb::handle ar1, nb::handle ar2, bool assume_unique) {
+      },
+      nb::arg("ar1"), nb::arg("ar2"), nb::arg("assume_unique") = false, nb::arg("invert") = false, nb::kw_only(),
+      nb::arg("kind").none() = none, "Whether each element of the flattened ar1 is in ar2 (1-D).");
+  m.def(
+      "intersect1d",
+      [](nb::handle ar1, nb::handle ar2, bool assume_unique, bool return_indices) -> nb::object {
+        intersect_result r = intersect1d(to_array(ar1, "intersect1d"), to_array(ar2, "intersect1d"), assume_unique,
+                                         return_indices);
+        if (!return_indices) return wrap(r.values);
+        return nb::make_tuple(wrap(r.values), wrap(r.indices1), wrap(r.indices2));
+      },
+      nb::arg("ar1"), nb::arg("ar2"), nb::arg("assume_unique") = false, nb::arg("return_indices") = false,
+      "The sorted values common to both arrays.");
+  m.def(
+      "union1d",
+      [](nb::handle ar1, nb::handle ar2) { return wrap(union1d(to_array(ar1, "union1d"), to_array(ar2, "union1d"))); },
+      nb::arg("ar1"), nb::arg("ar2"), "The sorted unique values in either array.");
+  m.def(
+      "setdiff1d",
+      [](nb::handle ar1, nb::handle ar2, bool assume_unique) {
     return wrap(setdiff1d(to_array(ar1, "setdiff1d"), to_array(ar2, "setdiff1d"), assume_unique));
-  }, nb::arg("ar1"), nb::arg("ar2"), nb::arg("assume_unique") = false, "The unique values of ar1 not in ar2.");
-  m.def("setxor1d", [](nb::handle ar1, nb::handle ar2, bool assume_unique) {
+      },
+      nb::arg("ar1"), nb::arg("ar2"), nb::arg("assume_unique") = false, "The unique values of ar1 not in ar2.");
+  m.def(
+      "setxor1d",
+      [](nb::handle ar1, nb::handle ar2, bool assume_unique) {
     return wrap(setxor1d(to_array(ar1, "setxor1d"), to_array(ar2, "setxor1d"), assume_unique));
-  }, nb::arg("ar1"), nb::arg("ar2"), nb::arg("assume_unique") = false,
-     "The sorted unique values in exactly one of the arrays.");
+      },
+      nb::arg("ar1"), nb::arg("ar2"), nb::arg("assume_unique") = false,
+      "The sorted unique values in exactly one of the arrays.");
 
   // ndarray members.
   nb::handle cls = ndarray_type();
-  nb::setattr(cls, "sort", nb::cpp_function([](nb::handle self, nb::handle axis, nb::handle kind, nb::handle order,
-                                               nb::handle stable, nb::handle descending) {
+  nb::setattr(cls, "sort",
+              nb::cpp_function(
+                  [](nb::handle self, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable,
+                     nb::handle descending) {
     check_order(order);
     auto k = to_opt_str(kind, "kind");
     bool desc = to_descending(kind, descending);
     std::optional<int> ax = to_axis(axis);
     if (!ax) throw type_error("'NoneType' object cannot be interpreted as an integer");
     sort_inplace(as_py_array(self).a, *ax, view_of(k), to_opt_bool(stable), desc);
-  }, nb::is_method(), nb::name("sort"), nb::arg("axis") = -1, nb::arg("kind").none() = none,
-     nb::arg("order").none() = none, nb::kw_only(), nb::arg("stable").none() = none,
-     nb::arg("descending").none() = none));
-  nb::setattr(cls, "argsort", nb::cpp_function([](nb::handle self, nb::handle axis, nb::handle kind, nb::handle order,
-                                                  nb::handle stable, nb::handle descending) {
-    return do_argsort(self, axis, kind, order, stable, descending);
-  }, nb::is_method(), nb::name("argsort"), nb::arg("axis").none() = -1, nb::arg("kind").none() = none,
-     nb::arg("order").none() = none, nb::kw_only(), nb::arg("stable").none() = none,
-     nb::arg("descending").none() = none));
-  nb::setattr(cls, "partition", nb::cpp_function([](nb::handle self, nb::handle kth, nb::handle axis,
-                                                    nb::handle kind, nb::handle order) {
+                  },
+                  nb::is_method(), nb::name("sort"), nb::arg("axis") = -1, nb::arg("kind").none() = none,
+                  nb::arg("order").none() = none, nb::kw_only(), nb::arg("stable").none() = none,
+                  nb::arg("descending").none() = none));
+  nb::setattr(
+      cls, "argsort",
+      nb::cpp_function([](nb::handle self, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable,
+                          nb::handle descending) { return do_argsort(self, axis, kind, order, stable, descending); },
+                       nb::is_method(), nb::name("argsort"), nb::arg("axis").none() = -1, nb::arg("kind").none() = none,
+                       nb::arg("order").none() = none, nb::kw_only(), nb::arg("stable").none() = none,
+                       nb::arg("descending").none() = none));
+  nb::setattr(cls, "partition",
+              nb::cpp_function(
+                  [](nb::handle self, nb::handle kth, nb::handle axis, nb::handle kind, nb::handle order) {
     check_order(order);
     const array& a = as_py_array(self).a;
     std::optional<int> ax = to_axis(axis);
@@ -293,24 +343,29 @@ void init_sorting(nb::module_& m) {
     std::vector<std::int64_t> k = to_kth(kth);
     std::string sk = select_kind(kind);
     partition_inplace(a, k, *ax, sk);
-  }, nb::is_method(), nb::name("partition"), nb::arg("kth"), nb::arg("axis") = -1, nb::arg("kind") = "introselect",
-     nb::arg("order").none() = none));
-  nb::setattr(cls, "argpartition", nb::cpp_function([](nb::handle self, nb::handle kth, nb::handle axis,
-                                                       nb::handle kind, nb::handle order) {
+                  },
+                  nb::is_method(), nb::name("partition"), nb::arg("kth"), nb::arg("axis") = -1,
+                  nb::arg("kind") = "introselect", nb::arg("order").none() = none));
+  nb::setattr(cls, "argpartition",
+              nb::cpp_function(
+                  [](nb::handle self, nb::handle kth, nb::handle axis, nb::handle kind, nb::handle order) {
     check_order(order);
     const array& a = as_py_array(self).a;
     std::optional<int> ax = checked_axis(args::to_opt_int_axis(axis), a);
     return wrap(argpartition(a, to_kth(kth), ax, select_kind(kind)));
-  }, nb::is_method(), nb::name("argpartition"), nb::arg("kth"), nb::arg("axis").none() = -1,
-     nb::arg("kind") = "introselect", nb::arg("order").none() = none));
-  nb::setattr(cls, "searchsorted", nb::cpp_function([](nb::handle self, nb::handle v, nb::handle side,
-                                                       nb::handle sorter) {
+                  },
+                  nb::is_method(), nb::name("argpartition"), nb::arg("kth"), nb::arg("axis").none() = -1,
+                  nb::arg("kind") = "introselect", nb::arg("order").none() = none));
+  nb::setattr(cls, "searchsorted",
+              nb::cpp_function(
+                  [](nb::handle self, nb::handle v, nb::handle side, nb::handle sorter) {
     const array& a = as_py_array(self).a;
     std::string s = to_side(side);
     array vv = search_values(v, a, s);
     return wrap(searchsorted(a, vv, s, sorter.is_none() ? array() : to_array(sorter, "searchsorted")));
-  }, nb::is_method(), nb::name("searchsorted"), nb::arg("v"), nb::arg("side").none() = "left",
-     nb::arg("sorter").none() = none));
+                  },
+                  nb::is_method(), nb::name("searchsorted"), nb::arg("v"), nb::arg("side").none() = "left",
+                  nb::arg("sorter").none() = none));
 }
 
 }  // namespace cuarray::py

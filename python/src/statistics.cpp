@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "cuarray/statistics.hpp"
 #include "args.hpp"
+#include "cuarray/statistics.hpp"
 
 namespace cuarray::py {
 
@@ -56,9 +56,8 @@ nb::object result(array r, nb::handle out) {
 using median_fn = array (*)(const array&, const axis_list&, const array&, bool, bool);
 using quantile_fn = array (*)(const array&, const ufunc_arg&, const quantile_options&);
 
-nb::object run_quantile(quantile_fn fn, const char* name, nb::handle a, nb::handle q, nb::handle axis,
-                        nb::handle out, bool overwrite_input, const std::string& method, bool keepdims,
-                        nb::handle weights) {
+nb::object run_quantile(quantile_fn fn, const char* name, nb::handle a, nb::handle q, nb::handle axis, nb::handle out,
+                        bool overwrite_input, const std::string& method, bool keepdims, nb::handle weights) {
   quantile_options o;
   array arr = to_array(a, name);
   ufunc_arg qa = to_q(q, name);
@@ -107,46 +106,60 @@ void init_statistics(nb::module_& m) {
     }
   });
 
-#define CUARRAY_MEDIAN_DEF(NAME, DOC)                                                                          \
-  m.def(#NAME, [](nb::handle a, nb::handle axis, nb::handle out, bool overwrite_input, bool keepdims) {       \
-    return result(NAME(to_array(a, #NAME), to_axes(axis), to_out(out), overwrite_input, keepdims), out);       \
-  }, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),                    \
-     nb::arg("overwrite_input") = false, nb::arg("keepdims") = false, DOC)
+#define CUARRAY_MEDIAN_DEF(NAME, DOC)                                                                                  \
+  m.def(                                                                                                               \
+      #NAME,                                                                                                           \
+      [](nb::handle a, nb::handle axis, nb::handle out, bool overwrite_input, bool keepdims) {                         \
+    return result(NAME(to_array(a, #NAME), to_axes(axis), to_out(out), overwrite_input, keepdims), out);               \
+      },                                                                                                               \
+      nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),                           \
+      nb::arg("overwrite_input") = false, nb::arg("keepdims") = false, DOC)
   CUARRAY_MEDIAN_DEF(median, "Median along the axes (NaN where a slice contains NaN).");
   CUARRAY_MEDIAN_DEF(nanmedian, "Median along the axes, ignoring NaN.");
 #undef CUARRAY_MEDIAN_DEF
 
-#define CUARRAY_QUANTILE_DEF(NAME, DOC)                                                                        \
-  m.def(#NAME, [](nb::handle a, nb::handle q, nb::handle axis, nb::handle out, bool overwrite_input,           \
-                  const std::string& method, bool keepdims, nb::handle weights) {                               \
-    return run_quantile(&NAME, #NAME, a, q, axis, out, overwrite_input, method, keepdims, weights);            \
-  }, nb::arg("a"), nb::arg("q"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),      \
-     nb::arg("overwrite_input") = false, nb::arg("method") = "linear", nb::arg("keepdims") = false,             \
-     nb::kw_only(), nb::arg("weights").none() = nb::none(), DOC)
+#define CUARRAY_QUANTILE_DEF(NAME, DOC)                                                                                \
+  m.def(                                                                                                               \
+      #NAME,                                                                                                           \
+      [](nb::handle a, nb::handle q, nb::handle axis, nb::handle out, bool overwrite_input, const std::string& method, \
+         bool keepdims, nb::handle weights) {                                                                          \
+    return run_quantile(&NAME, #NAME, a, q, axis, out, overwrite_input, method, keepdims, weights);                    \
+      },                                                                                                               \
+      nb::arg("a"), nb::arg("q"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),             \
+      nb::arg("overwrite_input") = false, nb::arg("method") = "linear", nb::arg("keepdims") = false, nb::kw_only(),    \
+      nb::arg("weights").none() = nb::none(), DOC)
   CUARRAY_QUANTILE_DEF(quantile, "Quantiles (q in [0, 1]) along the axes, by one of NumPy's 13 methods.");
   CUARRAY_QUANTILE_DEF(percentile, "Percentiles (q in [0, 100]) along the axes, by one of NumPy's 13 methods.");
   CUARRAY_QUANTILE_DEF(nanquantile, "Quantiles ignoring NaN.");
   CUARRAY_QUANTILE_DEF(nanpercentile, "Percentiles ignoring NaN.");
 #undef CUARRAY_QUANTILE_DEF
 
-  m.def("average", [](nb::handle a, nb::handle axis, nb::handle weights, bool returned, bool keepdims) -> nb::object {
-    array arr = to_array(a, "average");
-    array w = opt_array(weights, "average");
-    if (!returned) return wrap(average(arr, to_axes(axis), w, keepdims));
-    auto [avg, scl] = average_returned(arr, to_axes(axis), w, keepdims);
-    return nb::make_tuple(wrap(std::move(avg)), wrap(std::move(scl)));
-  }, nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("weights").none() = nb::none(),
-     nb::arg("returned") = false, nb::kw_only(), nb::arg("keepdims") = false,
-     "Weighted average along the axes (with returned=True, also the sum of the weights).");
+  m.def(
+      "average",
+      [](nb::handle a, nb::handle axis, nb::handle weights, bool returned, bool keepdims) -> nb::object {
+        array arr = to_array(a, "average");
+        array w = opt_array(weights, "average");
+        if (!returned) return wrap(average(arr, to_axes(axis), w, keepdims));
+        auto [avg, scl] = average_returned(arr, to_axes(axis), w, keepdims);
+        return nb::make_tuple(wrap(std::move(avg)), wrap(std::move(scl)));
+      },
+      nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::arg("weights").none() = nb::none(),
+      nb::arg("returned") = false, nb::kw_only(), nb::arg("keepdims") = false,
+      "Weighted average along the axes (with returned=True, also the sum of the weights).");
 
-  m.def("trapezoid", [](nb::handle y, nb::handle x, nb::handle dx, nb::handle axis) {
+  m.def(
+      "trapezoid",
+      [](nb::handle y, nb::handle x, nb::handle dx, nb::handle axis) {
     return wrap(trapezoid(to_array(y, "trapezoid"), opt_array(x, "trapezoid"), to_spacing(dx),
                           to_c_int_axis(axis)));  // Note [huge axes]
-  }, nb::arg("y"), nb::arg("x").none() = nb::none(), nb::arg("dx") = 1.0, nb::arg("axis") = -1,
-     "Integral along an axis by the trapezoidal rule.");
+      },
+      nb::arg("y"), nb::arg("x").none() = nb::none(), nb::arg("dx") = 1.0, nb::arg("axis") = -1,
+      "Integral along an axis by the trapezoidal rule.");
 
-  m.def("cov", [](nb::handle mm, nb::handle y, bool rowvar, bool bias, nb::handle ddof, nb::handle fweights,
-                  nb::handle aweights, nb::handle dt) {
+  m.def(
+      "cov",
+      [](nb::handle mm, nb::handle y, bool rowvar, bool bias, nb::handle ddof, nb::handle fweights, nb::handle aweights,
+         nb::handle dt) {
     std::optional<double> d;
     if (!ddof.is_none()) {
       d = PyFloat_AsDouble(ddof.ptr());
@@ -154,32 +167,48 @@ void init_statistics(nb::module_& m) {
     }
     return wrap(cov(to_array(mm, "cov"), opt_array(y, "cov"), rowvar, bias, d, opt_array(fweights, "cov"),
                     opt_array(aweights, "cov"), opt_dtype(dt)));
-  }, nb::arg("m"), nb::arg("y").none() = nb::none(), nb::arg("rowvar") = true, nb::arg("bias") = false,
-     nb::arg("ddof").none() = nb::none(), nb::arg("fweights").none() = nb::none(),
-     nb::arg("aweights").none() = nb::none(), nb::kw_only(), nb::arg("dtype").none() = nb::none(),
-     "Covariance matrix of the variables (rows unless rowvar is False).");
+      },
+      nb::arg("m"), nb::arg("y").none() = nb::none(), nb::arg("rowvar") = true, nb::arg("bias") = false,
+      nb::arg("ddof").none() = nb::none(), nb::arg("fweights").none() = nb::none(),
+      nb::arg("aweights").none() = nb::none(), nb::kw_only(), nb::arg("dtype").none() = nb::none(),
+      "Covariance matrix of the variables (rows unless rowvar is False).");
 
-  m.def("corrcoef", [](nb::handle x, nb::handle y, bool rowvar, nb::handle dt) {
+  m.def(
+      "corrcoef",
+      [](nb::handle x, nb::handle y, bool rowvar, nb::handle dt) {
     return wrap(corrcoef(to_array(x, "corrcoef"), opt_array(y, "corrcoef"), rowvar, opt_dtype(dt)));
-  }, nb::arg("x"), nb::arg("y").none() = nb::none(), nb::arg("rowvar") = true, nb::kw_only(),
-     nb::arg("dtype").none() = nb::none(), "Pearson correlation coefficients.");
+      },
+      nb::arg("x"), nb::arg("y").none() = nb::none(), nb::arg("rowvar") = true, nb::kw_only(),
+      nb::arg("dtype").none() = nb::none(), "Pearson correlation coefficients.");
 
-  m.def("correlate", [](nb::handle a, nb::handle v, nb::handle mode) {
+  m.def(
+      "correlate",
+      [](nb::handle a, nb::handle v, nb::handle mode) {
     return wrap(correlate(to_array(a, "correlate"), to_array(v, "correlate"), to_mode(mode)));
-  }, nb::arg("a"), nb::arg("v"), nb::arg("mode") = "valid", "Cross-correlation of two 1-D arrays.");
-  m.def("convolve", [](nb::handle a, nb::handle v, nb::handle mode) {
+      },
+      nb::arg("a"), nb::arg("v"), nb::arg("mode") = "valid", "Cross-correlation of two 1-D arrays.");
+  m.def(
+      "convolve",
+      [](nb::handle a, nb::handle v, nb::handle mode) {
     return wrap(convolve(to_array(a, "convolve"), to_array(v, "convolve"), to_mode(mode)));
-  }, nb::arg("a"), nb::arg("v"), nb::arg("mode") = "full", "Discrete linear convolution of two 1-D arrays.");
+      },
+      nb::arg("a"), nb::arg("v"), nb::arg("mode") = "full", "Discrete linear convolution of two 1-D arrays.");
 
-  m.def("_statistics_kernels", [] {
+  m.def(
+      "_statistics_kernels",
+      [] {
     nb::list l;
     for (const auto& k : detail::statistics_kernels()) l.append(nb::make_tuple(k.name, k.body, k.preamble));
     return l;
-  }, "The statistics kernels (name, body, preamble), for tests that compile them.");
-  m.def("_quantile_types", [](nb::handle a, nb::handle q, bool weak, const std::string& method) {
+      },
+      "The statistics kernels (name, body, preamble), for tests that compile them.");
+  m.def(
+      "_quantile_types",
+      [](nb::handle a, nb::handle q, bool weak, const std::string& method) {
     auto [vt, rt] = detail::quantile_types(to_dtype(a), to_dtype(q), weak, parse_quantile_method(method), false);
     return nb::make_tuple(numpy_dtype(vt), numpy_dtype(rt));
-  }, "(index dtype, result dtype) of a quantile, for tests.");
+      },
+      "(index dtype, result dtype) of a quantile, for tests.");
 }
 
 }  // namespace cuarray::py

@@ -23,12 +23,13 @@ PyObject* ufunc_vectorcall(PyObject* self, PyObject* const* args, std::size_t na
 
 struct py_ufunc {
   const ufunc_def* def;
-  std::string name;  ///< NumPy's __name__ (an alias gives its target's name)
+  std::string name;                              ///< NumPy's __name__ (an alias gives its target's name)
   vectorcallfunc vectorcall = ufunc_vectorcall;  ///< Note [ufunc vectorcall]
 };
 
 [[noreturn]] void host_array_error(nb::handle obj) {
-  std::string tname = nb::cast<std::string>(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(obj.ptr()))).attr("__name__"));
+  std::string tname = nb::cast<std::string>(
+      nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(obj.ptr()))).attr("__name__"));
   throw type_error("Unsupported type " + tname +
                    " for a cuarray operation: move host data to the device explicitly with cuarray.asarray(), "
                    "or bring device data to the host with .get()");
@@ -264,15 +265,17 @@ nb::object call_checked(const py_ufunc& u, nb::args args, nb::kwargs kwargs) {
   }
   if (casting_kw.is_valid()) {
     if (!PyUnicode_Check(casting_kw.ptr())) {
-      throw type_error("casting must be str, not " + nb::cast<std::string>(nb::handle(
-                           reinterpret_cast<PyObject*>(Py_TYPE(casting_kw.ptr()))).attr("__name__")));
+      throw type_error(
+          "casting must be str, not " +
+          nb::cast<std::string>(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(casting_kw.ptr()))).attr("__name__")));
     }
     opts.rule = parse_casting(nb::cast<std::string>(casting_kw));
   }
   if (order_kw.is_valid() && !order_kw.is_none()) {
     if (!PyUnicode_Check(order_kw.ptr())) {
-      throw type_error("order must be str, not " + nb::cast<std::string>(nb::handle(
-                           reinterpret_cast<PyObject*>(Py_TYPE(order_kw.ptr()))).attr("__name__")));
+      throw type_error(
+          "order must be str, not " +
+          nb::cast<std::string>(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(order_kw.ptr()))).attr("__name__")));
     }
     opts.out_order = to_order(order_kw, order::K);
   }
@@ -378,21 +381,33 @@ nb::object unary(const ufunc_def* d, nb::handle a) {
 // small call). The dunder methods stay for introspection and explicit calls. The slots run their bodies
 // through `guarded` (Note [C slots] in common.hpp).
 const ufunc_def* slot_ufuncs[16];
-enum slot_id { s_add, s_sub, s_mul, s_div, s_floordiv, s_mod, s_lshift, s_rshift, s_and, s_or, s_xor, s_neg, s_pos, s_abs,
-               s_invert };
+enum slot_id {
+  s_add,
+  s_sub,
+  s_mul,
+  s_div,
+  s_floordiv,
+  s_mod,
+  s_lshift,
+  s_rshift,
+  s_and,
+  s_or,
+  s_xor,
+  s_neg,
+  s_pos,
+  s_abs,
+  s_invert
+};
 
-template <int K>
-PyObject* binary_slot(PyObject* a, PyObject* b) {
+template <int K> PyObject* binary_slot(PyObject* a, PyObject* b) {
   return guarded([&] { return binary(slot_ufuncs[K], a, b); });
 }
 
-template <int K>
-PyObject* inplace_slot(PyObject* a, PyObject* b) {
+template <int K> PyObject* inplace_slot(PyObject* a, PyObject* b) {
   return guarded([&] { return inplace(slot_ufuncs[K], a, b); });
 }
 
-template <int K>
-PyObject* unary_slot(PyObject* a) {
+template <int K> PyObject* unary_slot(PyObject* a) {
   return guarded([&] { return unary(slot_ufuncs[K], a); });
 }
 
@@ -465,9 +480,9 @@ PyObject* richcompare_slot(PyObject* a, PyObject* b, int op) {
 }
 
 void install_operator_slots(nb::handle cls) {
-  static const char* const names[] = {"add", "subtract", "multiply", "divide", "floor_divide", "remainder",
-                                      "left_shift", "right_shift", "bitwise_and", "bitwise_or", "bitwise_xor",
-                                      "negative", "positive", "absolute", "invert"};
+  static const char* const names[] = {"add",         "subtract",   "multiply",    "divide",      "floor_divide",
+                                      "remainder",   "left_shift", "right_shift", "bitwise_and", "bitwise_or",
+                                      "bitwise_xor", "negative",   "positive",    "absolute",    "invert"};
   for (int k = 0; k <= s_invert; ++k) slot_ufuncs[k] = find_ufunc(names[k]);
   static const char* const cmp[] = {"less", "less_equal", "equal", "not_equal", "greater", "greater_equal"};
   for (int k = 0; k < 6; ++k) compare_ufuncs[k] = find_ufunc(cmp[k]);
@@ -531,81 +546,100 @@ void init_ufunc(nb::module_& m) {
     if (!is_ndarray(o)) throw type_error("output must be a cuarray.ndarray");
     return as_py_array(o).a;
   };
-  ufunc_cls.def("reduce", [arr_of, out_of, returned](const py_ufunc& u, nb::handle a, nb::handle axis, nb::handle dt, nb::handle out,
-                                           bool keepdims, nb::handle initial, nb::handle where) -> nb::object {
+  ufunc_cls
+      .def(
+          "reduce",
+          [arr_of, out_of, returned](const py_ufunc& u, nb::handle a, nb::handle axis, nb::handle dt, nb::handle out,
+                                     bool keepdims, nb::handle initial, nb::handle where) -> nb::object {
+            array x = arr_of(a);
+            reduce_options o;
+            o.axis = args::to_reduce_axes(axis, x.ndim(), true);  // Note [reduction axes] (args.hpp)
+            if (!dt.is_none()) o.dtype_ = to_dtype(dt);
+            o.out = out_of(out);
+            o.keepdims = keepdims;
+            if (initial.is_valid() && !initial.is_none())
+              o.initial = to_scalar(initial, o.dtype_ ? *o.dtype_ : x.type(), false);
+            if (!where.is_none() && !(PyBool_Check(where.ptr()) && where.ptr() == Py_True)) o.where = arr_of(where);
+            return returned(out, ufunc_reduce(*u.def, x, o));
+          },
+          nb::arg("array"), nb::arg("axis").none() = 0, nb::arg("dtype").none() = nb::none(),
+          nb::arg("out").none() = nb::none(), nb::arg("keepdims") = false, nb::arg("initial").none() = nb::none(),
+          nb::arg("where").none() = true)
+      .def(
+          "accumulate",
+          [arr_of, out_of, returned](const py_ufunc& u, nb::handle a, nb::handle axis, nb::handle dt, nb::handle out) {
     array x = arr_of(a);
-    reduce_options o;
-    o.axis = args::to_reduce_axes(axis, x.ndim(), true);  // Note [reduction axes] (args.hpp)
-    if (!dt.is_none()) o.dtype_ = to_dtype(dt);
-    o.out = out_of(out);
-    o.keepdims = keepdims;
-    if (initial.is_valid() && !initial.is_none()) o.initial = to_scalar(initial, o.dtype_ ? *o.dtype_ : x.type(), false);
-    if (!where.is_none() && !(PyBool_Check(where.ptr()) && where.ptr() == Py_True)) o.where = arr_of(where);
-    return returned(out, ufunc_reduce(*u.def, x, o));
-  }, nb::arg("array"), nb::arg("axis").none() = 0, nb::arg("dtype").none() = nb::none(), nb::arg("out").none() = nb::none(),
-     nb::arg("keepdims") = false, nb::arg("initial").none() = nb::none(), nb::arg("where").none() = true)
-      .def("accumulate", [arr_of, out_of, returned](const py_ufunc& u, nb::handle a, nb::handle axis, nb::handle dt, nb::handle out) {
-        array x = arr_of(a);
-        int ax = single_axis(axis, x.ndim(), "accumulate");
-        std::optional<dtype> d;
-        if (!dt.is_none()) d = to_dtype(dt);
-        return returned(out, ufunc_accumulate(*u.def, x, ax, d, out_of(out)));
-      }, nb::arg("array"), nb::arg("axis").none() = 0, nb::arg("dtype").none() = nb::none(), nb::arg("out").none() = nb::none())
-      .def("reduceat", [arr_of, out_of, returned](const py_ufunc& u, nb::handle a, nb::handle indices, nb::handle axis_obj,
-                                        nb::handle dt, nb::handle out) {
-        array x = arr_of(a);
-        int axis = single_axis(axis_obj, x.ndim(), "reduceat");
-        std::optional<dtype> d;
-        if (!dt.is_none()) d = to_dtype(dt);
-        array idx = is_ndarray(indices) ? as_py_array(indices).a
-                                        : as_py_array(nb::module_::import_("cuarray").attr("asarray")(indices)).a;
-        return returned(out, ufunc_reduceat(*u.def, x, idx, axis, d, out_of(out)));
-      }, nb::arg("array"), nb::arg("indices"), nb::arg("axis").none() = 0, nb::arg("dtype").none() = nb::none(),
-         nb::arg("out").none() = nb::none())
-      .def("at", [](const py_ufunc& u, nb::handle a, nb::handle indices, nb::handle b) {
-        if (!is_ndarray(a)) throw type_error("ufunc.at: the first argument must be a cuarray.ndarray");
-        array& x = as_py_array(a).a;
-        array idx = is_ndarray(indices) ? as_py_array(indices).a
-                                        : as_py_array(nb::module_::import_("cuarray").attr("asarray")(indices)).a;
-        std::optional<ufunc_arg> bv;
-        if (!b.is_none()) {
-          ufunc_arg arg;
-          to_arg(b, arg, true);
-          bv = arg;
-        }
-        ufunc_at(*u.def, x, idx, bv);
-      }, nb::arg("a"), nb::arg("indices"), nb::arg("b").none() = nb::none());
+    int ax = single_axis(axis, x.ndim(), "accumulate");
+    std::optional<dtype> d;
+    if (!dt.is_none()) d = to_dtype(dt);
+    return returned(out, ufunc_accumulate(*u.def, x, ax, d, out_of(out)));
+          },
+          nb::arg("array"), nb::arg("axis").none() = 0, nb::arg("dtype").none() = nb::none(),
+          nb::arg("out").none() = nb::none())
+      .def(
+          "reduceat",
+          [arr_of, out_of, returned](const py_ufunc& u, nb::handle a, nb::handle indices, nb::handle axis_obj,
+                                     nb::handle dt, nb::handle out) {
+    array x = arr_of(a);
+    int axis = single_axis(axis_obj, x.ndim(), "reduceat");
+    std::optional<dtype> d;
+    if (!dt.is_none()) d = to_dtype(dt);
+    array idx = is_ndarray(indices) ? as_py_array(indices).a
+                                    : as_py_array(nb::module_::import_("cuarray").attr("asarray")(indices)).a;
+    return returned(out, ufunc_reduceat(*u.def, x, idx, axis, d, out_of(out)));
+          },
+          nb::arg("array"), nb::arg("indices"), nb::arg("axis").none() = 0, nb::arg("dtype").none() = nb::none(),
+          nb::arg("out").none() = nb::none())
+      .def(
+          "at",
+          [](const py_ufunc& u, nb::handle a, nb::handle indices, nb::handle b) {
+    if (!is_ndarray(a)) throw type_error("ufunc.at: the first argument must be a cuarray.ndarray");
+    array& x = as_py_array(a).a;
+    array idx = is_ndarray(indices) ? as_py_array(indices).a
+                                    : as_py_array(nb::module_::import_("cuarray").attr("asarray")(indices)).a;
+    std::optional<ufunc_arg> bv;
+    if (!b.is_none()) {
+      ufunc_arg arg;
+      to_arg(b, arg, true);
+      bv = arg;
+    }
+    ufunc_at(*u.def, x, idx, bv);
+          },
+          nb::arg("a"), nb::arg("indices"), nb::arg("b").none() = nb::none());
   ufunc_cls.def("__call__", &call)
       .def_prop_ro("nin", [](const py_ufunc& u) { return u.def->nin; })
       .def_prop_ro("nout", [](const py_ufunc& u) { return u.def->nout; })
       .def_prop_ro("nargs", [](const py_ufunc& u) { return u.def->nin + u.def->nout; })
       .def_prop_ro("ntypes", [](const py_ufunc& u) { return u.def->loops.size(); })
-      .def_prop_ro("types", [](const py_ufunc& u) {
-        std::vector<std::string> t;
-        for (const auto& l : u.def->loops) t.push_back(l.types);
-        return t;
-      })
+      .def_prop_ro(
+          "types",
+          [](const py_ufunc& u) {
+    std::vector<std::string> t;
+    for (const auto& l : u.def->loops) t.push_back(l.types);
+    return t;
+          })
       .def_prop_ro("identity", [](const py_ufunc& u) { return identity_of(*u.def); })
       .def_prop_ro("signature", [](const py_ufunc&) { return nb::none(); })
-      .def("outer", [](const py_ufunc& u, nb::handle a, nb::handle b, nb::kwargs kwargs) -> nb::object {
-        if (u.def->nin != 2) throw value_error("outer product only supported for binary functions");
-        // A[..., None...] op B: reshape A to A.shape + (1,) * B.ndim.
-        nb::object cuarray_mod = nb::module_::import_("cuarray");
-        nb::object A = cuarray_mod.attr("asarray")(a), B = cuarray_mod.attr("asarray")(b);
-        int bnd = nb::cast<int>(B.attr("ndim"));
-        nb::tuple shape = nb::cast<nb::tuple>(A.attr("shape"));
-        nb::list s;
-        for (auto h : shape) s.append(h);
-        for (int i = 0; i < bnd; ++i) s.append(1);
-        nb::object Ar = A.attr("reshape")(nb::tuple(s));
-        return call(u, nb::borrow<nb::args>(nb::make_tuple(Ar, B)), kwargs);
-      })
+      .def("outer",
+           [](const py_ufunc& u, nb::handle a, nb::handle b, nb::kwargs kwargs) -> nb::object {
+             if (u.def->nin != 2) throw value_error("outer product only supported for binary functions");
+             // A[..., None...] op B: reshape A to A.shape + (1,) * B.ndim.
+             nb::object cuarray_mod = nb::module_::import_("cuarray");
+             nb::object A = cuarray_mod.attr("asarray")(a), B = cuarray_mod.attr("asarray")(b);
+             int bnd = nb::cast<int>(B.attr("ndim"));
+             nb::tuple shape = nb::cast<nb::tuple>(A.attr("shape"));
+             nb::list s;
+             for (auto h : shape) s.append(h);
+             for (int i = 0; i < bnd; ++i) s.append(1);
+             nb::object Ar = A.attr("reshape")(nb::tuple(s));
+             return call(u, nb::borrow<nb::args>(nb::make_tuple(Ar, B)), kwargs);
+           })
       .def("__repr__", [](const py_ufunc& u) { return "<ufunc '" + u.name + "'>"; });
   {
     // `__name__` of the instances: type.__setattr__ would rename the class itself, so the property goes
     // into the type's dictionary directly.
-    nb::object prop = nb::module_::import_("builtins").attr("property")(
-        nb::cpp_function([](const py_ufunc& u) { return u.name; }));
+    nb::object prop =
+        nb::module_::import_("builtins").attr("property")(nb::cpp_function([](const py_ufunc& u) { return u.name; }));
     auto* tp = reinterpret_cast<PyTypeObject*>(ufunc_cls.ptr());
     PyDict_SetItemString(tp->tp_dict, "__name__", prop.ptr());
     PyType_Modified(tp);
@@ -614,7 +648,9 @@ void init_ufunc(nb::module_& m) {
 
   // cuarray._fusion's traced-value type and function hook (Note [fuse by value] in fusion_hook.hpp); kept for
   // the life of the process (a module-level type outlives every call that could meet its instances).
-  m.def("_set_fusion_hooks", [](nb::handle traced, nb::handle hook) {
+  m.def(
+      "_set_fusion_hooks",
+      [](nb::handle traced, nb::handle hook) {
     if (!PyType_Check(traced.ptr()) || !PyCallable_Check(hook.ptr())) {
       throw type_error("_set_fusion_hooks(type, callable)");
     }
@@ -622,7 +658,8 @@ void init_ufunc(nb::module_& m) {
     Py_XDECREF(traced_function_hook);
     traced_type = reinterpret_cast<PyTypeObject*>(nb::borrow(traced).release().ptr());
     traced_function_hook = nb::borrow(hook).release().ptr();
-  }, nb::arg("traced_type"), nb::arg("hook"));
+      },
+      nb::arg("traced_type"), nb::arg("hook"));
   m.def("get_ufunc", [](const std::string& name) {
     const ufunc_def* d = find_ufunc(name);
     if (!d) throw value_error("no ufunc named " + name);
@@ -630,7 +667,9 @@ void init_ufunc(nb::module_& m) {
   });
   // Loop resolution without a call, for fuse(): each argument is a dtype (a strong operand, such as an array)
   // or a Python/NumPy scalar; returns (types, input dtypes, output dtypes, kernel body) of NumPy's loop.
-  m.def("ufunc_resolve", [](const std::string& name, nb::list args, nb::handle dtype_kw) {
+  m.def(
+      "ufunc_resolve",
+      [](const std::string& name, nb::list args, nb::handle dtype_kw) {
     const ufunc_def* d = find_ufunc(name);
     if (!d) throw value_error("no ufunc named " + name);
     std::vector<ufunc_arg> in;
@@ -653,14 +692,16 @@ void init_ufunc(nb::module_& m) {
     for (dtype t : l.in) ins.append(numpy_dtype(t));
     for (dtype t : l.out) outs.append(numpy_dtype(t));
     return nb::make_tuple(l.types, ins, outs, l.body);
-  }, nb::arg("name"), nb::arg("args"), nb::arg("dtype") = nb::none());
+      },
+      nb::arg("name"), nb::arg("args"), nb::arg("dtype") = nb::none());
   m.def("jit_type_name", [](nb::handle dt) { return std::string(ew::type_name(to_dtype(dt))); });
   // The source an ElementwisePlan run would compile, without a device (tests compile it with nvrtc_compile in CI).
   // in_kinds: per input "array", "scalar" or "raw"; out_raw: per output.
-  m.def("elementwise_source", [](const std::string& name, const std::string& body, const std::string& preamble,
-                                 const std::string& loop_prep, const std::string& after_loop, bool c_order,
-                                 nb::list in_types, nb::list in_kinds, nb::list out_types, nb::list out_raw, int ndim,
-                                 bool index64, bool vectorized, bool where) {
+  m.def(
+      "elementwise_source",
+      [](const std::string& name, const std::string& body, const std::string& preamble, const std::string& loop_prep,
+         const std::string& after_loop, bool c_order, nb::list in_types, nb::list in_kinds, nb::list out_types,
+         nb::list out_raw, int ndim, bool index64, bool vectorized, bool where) {
     ew::kernel_spec spec{nullptr, name, body, preamble, loop_prep, after_loop, c_order};
     spec.id = ew::intern(spec);
     std::vector<ew::operand_layout> in, out;
@@ -674,12 +715,15 @@ void init_ufunc(nb::module_& m) {
       out.push_back(ew::operand_layout{t, t, false, nb::cast<bool>(out_raw[k])});
     }
     return ew::kernel_source(spec, in, out, ndim, index64, where, vectorized, "cuarray_" + name + "_ew");
-  }, nb::arg("name"), nb::arg("body"), nb::arg("preamble"), nb::arg("loop_prep"), nb::arg("after_loop"),
-     nb::arg("c_order"), nb::arg("in_types"), nb::arg("in_kinds"), nb::arg("out_types"), nb::arg("out_raw"),
-     nb::arg("ndim"), nb::arg("index64"), nb::arg("vectorized"), nb::arg("where") = false);
+      },
+      nb::arg("name"), nb::arg("body"), nb::arg("preamble"), nb::arg("loop_prep"), nb::arg("after_loop"),
+      nb::arg("c_order"), nb::arg("in_types"), nb::arg("in_kinds"), nb::arg("out_types"), nb::arg("out_raw"),
+      nb::arg("ndim"), nb::arg("index64"), nb::arg("vectorized"), nb::arg("where") = false);
   // NVRTC compilation with the elementwise headers available, for an architecture given as 80, 90...;
   // needs no device. Returns the cubin's size; raises CompileException.
-  m.def("nvrtc_compile", [](const std::string& source, const std::string& name, int arch, std::vector<std::string> options) {
+  m.def(
+      "nvrtc_compile",
+      [](const std::string& source, const std::string& name, int arch, std::vector<std::string> options) {
     jit::compile_request req;
     req.source = source;
     req.name = name;
@@ -687,13 +731,15 @@ void init_ufunc(nb::module_& m) {
     req.headers = ew::jit_headers();
     req.arch = arch;
     return jit::compile(req).cubin.size();
-  }, nb::arg("source"), nb::arg("name") = "kernel.cu", nb::arg("arch") = 90,
-     nb::arg("options") = std::vector<std::string>{});
+      },
+      nb::arg("source"), nb::arg("name") = "kernel.cu", nb::arg("arch") = 90,
+      nb::arg("options") = std::vector<std::string>{});
   // The device-side headers of generated kernels as [(include name, contents)]: cuarray.jit inlines them into
   // the sources it hands to RawModule, which compiles a single source without headers.
   m.def("_jit_headers", [] {
     nb::list out;
-    for (const auto& [name, text] : ew::jit_headers()) out.append(nb::make_tuple(name, nb::bytes(text.data(), text.size())));
+    for (const auto& [name, text] : ew::jit_headers())
+      out.append(nb::make_tuple(name, nb::bytes(text.data(), text.size())));
     return out;
   });
   // The NVRTC in use, for `python -m cuarray`: (path, major, minor); raises CUDARuntimeError when missing.
@@ -703,7 +749,9 @@ void init_ufunc(nb::module_& m) {
   });
   // Diagnostics of the per-call cost (benchmarks only): `n` calls of a binary ufunc from a C++ loop, no
   // Python in between; with `out`, into that array (no allocation). Host microseconds per call, no sync.
-  m.def("_ufunc_loop_us", [](const std::string& name, nb::handle a, nb::handle b, int n, nb::handle out) {
+  m.def(
+      "_ufunc_loop_us",
+      [](const std::string& name, nb::handle a, nb::handle b, int n, nb::handle out) {
     const ufunc_def* d = find_ufunc(name);
     if (!d || d->nin != 2 || d->nout != 1) throw value_error("_ufunc_loop_us takes a binary ufunc");
     ufunc_arg in[2];
@@ -721,7 +769,8 @@ void init_ufunc(nb::module_& m) {
     }
     auto t1 = std::chrono::steady_clock::now();
     return std::chrono::duration<double, std::micro>(t1 - t0).count() / n;
-  }, nb::arg("name"), nb::arg("a"), nb::arg("b"), nb::arg("n"), nb::arg("out") = nb::none());
+      },
+      nb::arg("name"), nb::arg("a"), nb::arg("b"), nb::arg("n"), nb::arg("out") = nb::none());
   m.def("kernel_cache_stats", [] {
     auto s = ew::get_stats();
     return nb::make_tuple(s.hits, s.misses);
@@ -740,42 +789,60 @@ void init_ufunc(nb::module_& m) {
     bool reflected;
   };
   static const binop binops[] = {
-      {"__add__", "add", false},           {"__radd__", "add", true},
-      {"__sub__", "subtract", false},      {"__rsub__", "subtract", true},
-      {"__mul__", "multiply", false},      {"__rmul__", "multiply", true},
-      {"__truediv__", "divide", false},    {"__rtruediv__", "divide", true},
-      {"__floordiv__", "floor_divide", false}, {"__rfloordiv__", "floor_divide", true},
-      {"__mod__", "remainder", false},     {"__rmod__", "remainder", true},
-      {"__pow__", "power", false},         {"__rpow__", "power", true},
-      {"__lshift__", "left_shift", false}, {"__rlshift__", "left_shift", true},
-      {"__rshift__", "right_shift", false}, {"__rrshift__", "right_shift", true},
-      {"__and__", "bitwise_and", false},   {"__rand__", "bitwise_and", true},
-      {"__or__", "bitwise_or", false},     {"__ror__", "bitwise_or", true},
-      {"__xor__", "bitwise_xor", false},   {"__rxor__", "bitwise_xor", true},
-      {"__lt__", "less", false},           {"__le__", "less_equal", false},
-      {"__gt__", "greater", false},        {"__ge__", "greater_equal", false},
-      {"__eq__", "equal", false},          {"__ne__", "not_equal", false},
+      {"__add__", "add", false},
+      {"__radd__", "add", true},
+      {"__sub__", "subtract", false},
+      {"__rsub__", "subtract", true},
+      {"__mul__", "multiply", false},
+      {"__rmul__", "multiply", true},
+      {"__truediv__", "divide", false},
+      {"__rtruediv__", "divide", true},
+      {"__floordiv__", "floor_divide", false},
+      {"__rfloordiv__", "floor_divide", true},
+      {"__mod__", "remainder", false},
+      {"__rmod__", "remainder", true},
+      {"__pow__", "power", false},
+      {"__rpow__", "power", true},
+      {"__lshift__", "left_shift", false},
+      {"__rlshift__", "left_shift", true},
+      {"__rshift__", "right_shift", false},
+      {"__rrshift__", "right_shift", true},
+      {"__and__", "bitwise_and", false},
+      {"__rand__", "bitwise_and", true},
+      {"__or__", "bitwise_or", false},
+      {"__ror__", "bitwise_or", true},
+      {"__xor__", "bitwise_xor", false},
+      {"__rxor__", "bitwise_xor", true},
+      {"__lt__", "less", false},
+      {"__le__", "less_equal", false},
+      {"__gt__", "greater", false},
+      {"__ge__", "greater_equal", false},
+      {"__eq__", "equal", false},
+      {"__ne__", "not_equal", false},
   };
   for (const auto& op : binops) {
     const ufunc_def* uf = find_ufunc(op.ufunc);
     if (op.reflected) {
-      nb::setattr(cls, op.method, nb::cpp_function([uf](nb::handle self, nb::handle other) { return binary(uf, other, self); },
-                                                    nb::is_method()));
+      nb::setattr(cls, op.method,
+                  nb::cpp_function([uf](nb::handle self, nb::handle other) { return binary(uf, other, self); },
+                                   nb::is_method()));
     } else {
-      nb::setattr(cls, op.method, nb::cpp_function([uf](nb::handle self, nb::handle other) { return binary(uf, self, other); },
-                                                    nb::is_method()));
+      nb::setattr(cls, op.method,
+                  nb::cpp_function([uf](nb::handle self, nb::handle other) { return binary(uf, self, other); },
+                                   nb::is_method()));
     }
   }
   static const std::pair<const char*, const char*> inplace_ops[] = {
-      {"__iadd__", "add"},           {"__isub__", "subtract"},   {"__imul__", "multiply"},
-      {"__itruediv__", "divide"},    {"__ifloordiv__", "floor_divide"}, {"__imod__", "remainder"},
-      {"__ipow__", "power"},         {"__ilshift__", "left_shift"}, {"__irshift__", "right_shift"},
-      {"__iand__", "bitwise_and"},   {"__ior__", "bitwise_or"},  {"__ixor__", "bitwise_xor"},
+      {"__iadd__", "add"},         {"__isub__", "subtract"},          {"__imul__", "multiply"},
+      {"__itruediv__", "divide"},  {"__ifloordiv__", "floor_divide"}, {"__imod__", "remainder"},
+      {"__ipow__", "power"},       {"__ilshift__", "left_shift"},     {"__irshift__", "right_shift"},
+      {"__iand__", "bitwise_and"}, {"__ior__", "bitwise_or"},         {"__ixor__", "bitwise_xor"},
   };
   for (const auto& [method, uf] : inplace_ops) {
     const ufunc_def* name = find_ufunc(uf);
-    nb::setattr(cls, method, nb::cpp_function([name](nb::handle self, nb::handle other) { return inplace(name, self, other); },
-                                              nb::is_method()));
+    nb::setattr(cls, method,
+                nb::cpp_function([name](nb::handle self, nb::handle other) { return inplace(name, self, other); },
+                                 nb::is_method()));
   }
   static const std::pair<const char*, const char*> unary_ops[] = {
       {"__neg__", "negative"}, {"__pos__", "positive"}, {"__abs__", "absolute"}, {"__invert__", "invert"}};
@@ -786,21 +853,26 @@ void init_ufunc(nb::module_& m) {
   // NumPy's `array ** 2` is square(array): the same result but for bool, whose square is int8.
   const ufunc_def* power_def = find_ufunc("power");
   const ufunc_def* square_def = find_ufunc("square");
-  nb::setattr(cls, "__pow__", nb::cpp_function([power_def, square_def](nb::handle self, nb::handle other) {
+  nb::setattr(cls, "__pow__",
+              nb::cpp_function(
+                  [power_def, square_def](nb::handle self, nb::handle other) {
     int overflow = 0;  // a Python int beyond long is not 2 (and must leave no exception pending)
     if (PyLong_CheckExact(other.ptr()) && PyLong_AsLongAndOverflow(other.ptr(), &overflow) == 2 && is_ndarray(self) &&
         as_py_array(self).a.type() == dtype::bool_) {
       return unary(square_def, self);
     }
     return binary(power_def, self, other);
-  }, nb::is_method()));
+                  },
+                  nb::is_method()));
   const ufunc_def* divmod_def = find_ufunc("divmod");
-  nb::setattr(cls, "__divmod__", nb::cpp_function([divmod_def](nb::handle self, nb::handle other) {
-    return binary(divmod_def, self, other);
-  }, nb::is_method()));
-  nb::setattr(cls, "__rdivmod__", nb::cpp_function([divmod_def](nb::handle self, nb::handle other) {
-    return binary(divmod_def, other, self);
-  }, nb::is_method()));
+  nb::setattr(
+      cls, "__divmod__",
+      nb::cpp_function([divmod_def](nb::handle self, nb::handle other) { return binary(divmod_def, self, other); },
+                       nb::is_method()));
+  nb::setattr(
+      cls, "__rdivmod__",
+      nb::cpp_function([divmod_def](nb::handle self, nb::handle other) { return binary(divmod_def, other, self); },
+                       nb::is_method()));
   // After the dunder methods: setting them rewrote the slots to Python-level wrappers.
   install_operator_slots(cls);
 }

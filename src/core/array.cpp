@@ -31,7 +31,8 @@ array new_array(dtype t, const shape_t& shape, const strides_t& strides, int dev
 
 array new_array(dtype t, const shape_t& shape, order o, int device) {
   std::int64_t n = checked_size(shape, itemsize(t));
-  return allocate_array(t, shape, contiguous_strides(shape, itemsize(t), o == order::F ? order::F : order::C), device, n);
+  return allocate_array(t, shape, contiguous_strides(shape, itemsize(t), o == order::F ? order::F : order::C), device,
+                        n);
 }
 
 // NumPy's no-copy reshape: walk old and new extents in groups of equal product; each group of old axes must
@@ -111,7 +112,8 @@ loop_layout make_layout(const shape_t& shape, const strides_t& dst_strides, cons
   for (int i = 0; i < shape.size(); ++i) {
     if (shape[i] != 1) axes[n++] = i;
   }
-  std::stable_sort(axes, axes + n, [&](int a, int b) { return std::llabs(dst_strides[a]) > std::llabs(dst_strides[b]); });
+  std::stable_sort(axes, axes + n,
+                   [&](int a, int b) { return std::llabs(dst_strides[a]) > std::llabs(dst_strides[b]); });
   l.ndim = 0;
   for (int k = 0; k < n; ++k) {
     int ax = axes[k];
@@ -217,8 +219,8 @@ array array::broadcast_to(const shape_t& shape) const {
     if (desc_.shape[i] == shape[j]) {
       d.strides[j] = desc_.strides[i];
     } else if (desc_.shape[i] != 1) {
-      throw value_error("could not broadcast input array from shape " + shape_to_string(desc_.shape) +
-                        " into shape " + shape_to_string(shape));
+      throw value_error("could not broadcast input array from shape " + shape_to_string(desc_.shape) + " into shape " +
+                        shape_to_string(shape));
     }
   }
   return array(storage_, std::move(d));

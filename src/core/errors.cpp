@@ -23,8 +23,7 @@ std::string oom_message(std::size_t requested, std::size_t used, std::size_t tot
 }
 }  // namespace
 
-out_of_memory_error::out_of_memory_error(std::size_t requested, std::size_t used, std::size_t total,
-                                         std::size_t limit)
+out_of_memory_error::out_of_memory_error(std::size_t requested, std::size_t used, std::size_t total, std::size_t limit)
     : std::runtime_error(oom_message(requested, used, total, limit)),
       requested(requested),
       used(used),

@@ -48,7 +48,7 @@ inline std::uint16_t double_to_half(double d) {
   int e = static_cast<int>(exp) - 1023 + 15;
   if (e >= 0x1f) return sign | 0x7c00u;  // overflow to inf
   if (e <= 0) {
-    if (e < -10) return sign;  // underflows to zero (rounding cannot reach the smallest subnormal)
+    if (e < -10) return sign;    // underflows to zero (rounding cannot reach the smallest subnormal)
     man |= 0x10000000000000ull;  // implicit bit
     int shift = 42 + 1 - e;      // bits to drop
     std::uint64_t half_man = man >> shift;

@@ -9,8 +9,7 @@ namespace cuarray {
 
 namespace {
 
-template <class T>
-scalar make(dtype t, T v) {
+template <class T> scalar make(dtype t, T v) {
   scalar s;
   s.type = t;
   static_assert(sizeof(T) <= 16);
@@ -18,8 +17,7 @@ scalar make(dtype t, T v) {
   return s;
 }
 
-template <class T>
-T read(const scalar& s) {
+template <class T> T read(const scalar& s) {
   T v;
   std::memcpy(&v, s.bytes, sizeof(T));
   return v;
@@ -36,20 +34,66 @@ struct parts {
 parts decompose(const scalar& s) {
   parts p;
   switch (s.type) {
-    case dtype::bool_: p.is_int = true; p.i = read<unsigned char>(s) ? 1 : 0; p.re = static_cast<double>(p.i); break;
-    case dtype::int8: p.is_int = true; p.i = read<std::int8_t>(s); p.re = static_cast<double>(p.i); break;
-    case dtype::int16: p.is_int = true; p.i = read<std::int16_t>(s); p.re = static_cast<double>(p.i); break;
-    case dtype::int32: p.is_int = true; p.i = read<std::int32_t>(s); p.re = static_cast<double>(p.i); break;
-    case dtype::int64: p.is_int = true; p.i = read<std::int64_t>(s); p.re = static_cast<double>(p.i); break;
-    case dtype::uint8: p.is_int = p.is_unsigned = true; p.u = read<std::uint8_t>(s); break;
-    case dtype::uint16: p.is_int = p.is_unsigned = true; p.u = read<std::uint16_t>(s); break;
-    case dtype::uint32: p.is_int = p.is_unsigned = true; p.u = read<std::uint32_t>(s); break;
-    case dtype::uint64: p.is_int = p.is_unsigned = true; p.u = read<std::uint64_t>(s); break;
+    case dtype::bool_:
+      p.is_int = true;
+      p.i = read<unsigned char>(s) ? 1 : 0;
+      p.re = static_cast<double>(p.i);
+      break;
+    case dtype::int8:
+      p.is_int = true;
+      p.i = read<std::int8_t>(s);
+      p.re = static_cast<double>(p.i);
+      break;
+    case dtype::int16:
+      p.is_int = true;
+      p.i = read<std::int16_t>(s);
+      p.re = static_cast<double>(p.i);
+      break;
+    case dtype::int32:
+      p.is_int = true;
+      p.i = read<std::int32_t>(s);
+      p.re = static_cast<double>(p.i);
+      break;
+    case dtype::int64:
+      p.is_int = true;
+      p.i = read<std::int64_t>(s);
+      p.re = static_cast<double>(p.i);
+      break;
+    case dtype::uint8:
+      p.is_int = p.is_unsigned = true;
+      p.u = read<std::uint8_t>(s);
+      break;
+    case dtype::uint16:
+      p.is_int = p.is_unsigned = true;
+      p.u = read<std::uint16_t>(s);
+      break;
+    case dtype::uint32:
+      p.is_int = p.is_unsigned = true;
+      p.u = read<std::uint32_t>(s);
+      break;
+    case dtype::uint64:
+      p.is_int = p.is_unsigned = true;
+      p.u = read<std::uint64_t>(s);
+      break;
     case dtype::float16: p.re = detail::half_to_float(read<std::uint16_t>(s)); break;
     case dtype::float32: p.re = read<float>(s); break;
     case dtype::float64: p.re = read<double>(s); break;
-    case dtype::complex64: p.re = read<float>(s); { float im; std::memcpy(&im, s.bytes + 4, 4); p.im = im; } break;
-    case dtype::complex128: p.re = read<double>(s); { double im; std::memcpy(&im, s.bytes + 8, 8); p.im = im; } break;
+    case dtype::complex64:
+      p.re = read<float>(s);
+      {
+        float im;
+        std::memcpy(&im, s.bytes + 4, 4);
+        p.im = im;
+      }
+      break;
+    case dtype::complex128:
+      p.re = read<double>(s);
+      {
+        double im;
+        std::memcpy(&im, s.bytes + 8, 8);
+        p.im = im;
+      }
+      break;
   }
   if (p.is_unsigned) {
     p.i = static_cast<std::int64_t>(p.u);

@@ -12,10 +12,14 @@ namespace cuarray {
 
 order parse_order(char c) {
   switch (c) {
-    case 'C': case 'c': return order::C;
-    case 'F': case 'f': return order::F;
-    case 'A': case 'a': return order::A;
-    case 'K': case 'k': return order::K;
+    case 'C':
+    case 'c': return order::C;
+    case 'F':
+    case 'f': return order::F;
+    case 'A':
+    case 'a': return order::A;
+    case 'K':
+    case 'k': return order::K;
     default: throw value_error(std::string("order must be one of 'C', 'F', 'A', or 'K' (got '") + c + "')");
   }
 }
@@ -34,7 +38,8 @@ std::int64_t checked_size(const shape_t& shape, std::size_t itemsize) {
     if (!overflow && __builtin_mul_overflow(n, d, &next)) overflow = true;
     if (!overflow) n = next;
   }
-  for (auto d : shape) if (d == 0) return 0;
+  for (auto d : shape)
+    if (d == 0) return 0;
   std::int64_t bytes;
   if (overflow || __builtin_mul_overflow(n, static_cast<std::int64_t>(itemsize), &bytes)) {
     throw value_error("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
@@ -67,7 +72,8 @@ strides_t contiguous_strides(const shape_t& shape, std::size_t itemsize, order o
 
 bool is_c_contiguous(const shape_t& shape, const strides_t& strides, std::size_t itemsize) {
   std::int64_t expected = static_cast<std::int64_t>(itemsize);
-  for (auto d : shape) if (d == 0) return true;
+  for (auto d : shape)
+    if (d == 0) return true;
   for (int i = shape.size() - 1; i >= 0; --i) {
     if (shape[i] == 1) continue;
     if (strides[i] != expected) return false;
@@ -78,7 +84,8 @@ bool is_c_contiguous(const shape_t& shape, const strides_t& strides, std::size_t
 
 bool is_f_contiguous(const shape_t& shape, const strides_t& strides, std::size_t itemsize) {
   std::int64_t expected = static_cast<std::int64_t>(itemsize);
-  for (auto d : shape) if (d == 0) return true;
+  for (auto d : shape)
+    if (d == 0) return true;
   for (int i = 0; i < shape.size(); ++i) {
     if (shape[i] == 1) continue;
     if (strides[i] != expected) return false;

@@ -41,7 +41,7 @@ constexpr std::size_t parallel_piece = 1u << 20;  // host copies split into piec
 
 // A small fixed pool of threads for parallel host memcpy, recreated after fork.
 class copy_workers {
- public:
+public:
   static copy_workers& get() {
     static copy_workers* w = new copy_workers();  // never destroyed: threads may outlive static destructors
     if (w->pid_ != getpid()) w = new copy_workers();
@@ -74,7 +74,7 @@ class copy_workers {
     done_cv_.wait(lock, [&] { return pending_ == 0; });
   }
 
- private:
+private:
   copy_workers() : pid_(getpid()) {
     unsigned hw = std::thread::hardware_concurrency();
     unsigned n = std::clamp(hw ? hw / 2 : 1u, 1u, 8u);
@@ -191,10 +191,12 @@ bool synchronize_allowed() { return tls_synchronize_allowed; }
 
 void memcpy_device_to_host(void* dst, const void* src, std::size_t bytes, stream_ref s) {
   if (bytes == 0) return;
-  if (!tls_synchronize_allowed) throw device_synchronized_error("Device synchronization was detected while disallowed.");
+  if (!tls_synchronize_allowed)
+    throw device_synchronized_error("Device synchronization was detected while disallowed.");
   require_device();
-  require_not_capturing(s, "A copy from the device to the host (get(), item(), bool(), printing, or a result whose size "
-                           "depends on the data)");
+  require_not_capturing(s,
+                        "A copy from the device to the host (get(), item(), bool(), printing, or a result whose size "
+                        "depends on the data)");
   if (bytes >= staging_threshold && !is_pinned(dst)) {
     d2h_staged(static_cast<char*>(dst), static_cast<const char*>(src), bytes, s.get());
     return;

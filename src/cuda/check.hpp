@@ -10,8 +10,8 @@ namespace cuarray::detail {
 
 }  // namespace cuarray::detail
 
-#define CUARRAY_CUDA_CHECK(expr)                                                  \
-  do {                                                                            \
-    cudaError_t cuarray_status_ = (expr);                                         \
-    if (cuarray_status_ != cudaSuccess) ::cuarray::detail::throw_cuda_error(cuarray_status_, #expr); \
+#define CUARRAY_CUDA_CHECK(expr)                                                                                       \
+  do {                                                                                                                 \
+    cudaError_t cuarray_status_ = (expr);                                                                              \
+    if (cuarray_status_ != cudaSuccess) ::cuarray::detail::throw_cuda_error(cuarray_status_, #expr);                   \
   } while (0)

@@ -124,7 +124,10 @@ graph::graph(CUgraph_st* g, CUgraphExec_st* e, std::shared_ptr<void> resources, 
 }
 
 graph::graph(graph&& o) noexcept
-    : graph_(o.graph_), exec_(o.exec_), last_launch_(o.last_launch_), resources_(std::move(o.resources_)),
+    : graph_(o.graph_),
+      exec_(o.exec_),
+      last_launch_(o.last_launch_),
+      resources_(std::move(o.resources_)),
       device_(o.device_) {
   o.graph_ = nullptr;
   o.exec_ = nullptr;

@@ -189,7 +189,8 @@ cuda_library load_library(const library_spec& spec, std::span<const library_symb
   lib.error = what + " could not be loaded; install " + wheels + " or " +
               (spec.system ? spec.system : "the CUDA toolkit");
   if (override_var) lib.error += std::string(", or set ") + override_var + " to the library";
-  if (flag_set("CUARRAY_NO_SYSTEM_CUDA")) lib.error += " (CUARRAY_NO_SYSTEM_CUDA is set: only the wheels were searched)";
+  if (flag_set("CUARRAY_NO_SYSTEM_CUDA"))
+    lib.error += " (CUARRAY_NO_SYSTEM_CUDA is set: only the wheels were searched)";
   lib.error += ". Searched:" + (searched.empty() ? std::string(" nothing (no wheel directory was found)") : searched);
   if (!failures.empty()) lib.error += "\nfailures:" + failures;
   return lib;

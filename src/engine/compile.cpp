@@ -181,10 +181,11 @@ compile_result compile(const compile_request& req) {
 
   program_guard guard{a};
   nvrtc_check(a,
-        a.create_program(&guard.prog, req.source.c_str(), req.name.c_str(), static_cast<int>(header_sources.size()),
-                         header_sources.empty() ? nullptr : header_sources.data(),
-                         header_names.empty() ? nullptr : header_names.data()),
-        "nvrtcCreateProgram");
+              a.create_program(&guard.prog, req.source.c_str(), req.name.c_str(),
+                               static_cast<int>(header_sources.size()),
+                               header_sources.empty() ? nullptr : header_sources.data(),
+                               header_names.empty() ? nullptr : header_names.data()),
+              "nvrtcCreateProgram");
   for (const std::string& e : req.name_expressions) {
     nvrtc_check(a, a.add_name_expression(guard.prog, e.c_str()), "nvrtcAddNameExpression");
   }

@@ -5,11 +5,11 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <sstream>
 #include <string_view>
-#include <memory>
-#include <new>
 #include <unordered_map>
 
 #include "cuarray/device.hpp"
@@ -153,8 +153,7 @@ void emit_element(std::ostringstream& s, const kernel_spec& spec, const kernel_k
 }
 
 // Joins by appending: GCC 12 reports a false -Wrestrict on `"literal" + std::string&&` (GCC bug 105329).
-template <class... Parts>
-std::string concat(const Parts&... parts) {
+template <class... Parts> std::string concat(const Parts&... parts) {
   std::string r;
   (r.append(std::string_view(parts)), ...);
   return r;
@@ -221,8 +220,9 @@ std::string generate(const kernel_spec& spec, const kernel_key& key, const std::
         s << "    u" << op << ".v = reinterpret_cast<const " << vector_type(bytes) << "*>(p" << op << ")[v];\n";
       }
     }
-    if (where) s << "    union { " << vector_type(static_cast<std::size_t>(vec)) << " v; unsigned char b[" << vec
-                 << "]; } uw; uw.v = reinterpret_cast<const " << vector_type(static_cast<std::size_t>(vec)) << "*>(pw)[v];\n";
+    if (where)
+      s << "    union { " << vector_type(static_cast<std::size_t>(vec)) << " v; unsigned char b[" << vec
+        << "]; } uw; uw.v = reinterpret_cast<const " << vector_type(static_cast<std::size_t>(vec)) << "*>(pw)[v];\n";
     for (int j = 0; j < key.nout; ++j) {
       int op = key.nin + j;
       if (where) {
@@ -234,7 +234,8 @@ std::string generate(const kernel_spec& spec, const kernel_key& key, const std::
     s << "    #pragma unroll\n    for (int e = 0; e < " << vec << "; ++e) {\n";
     if (where) s << "      if (!uw.b[e]) continue;\n";
     emit_element(s, spec, key, "      ", [&](int op) {
-      return concat("u", std::to_string(op), ".b + e * ", std::to_string(itemsize(static_cast<dtype>(key.storage[op]))));
+      return concat("u", std::to_string(op), ".b + e * ",
+                    std::to_string(itemsize(static_cast<dtype>(key.storage[op]))));
     });
     s << "    }\n";
     for (int j = 0; j < key.nout; ++j) {
@@ -244,7 +245,8 @@ std::string generate(const kernel_spec& spec, const kernel_key& key, const std::
       s << "    reinterpret_cast<" << vector_type(bytes) << "*>(p" << op << ")[v] = u" << op << ".v;\n";
     }
     s << "  }\n";
-    s << "  for (" << idx << " i = nvec * " << vec << " + (" << idx << ")blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {\n";
+    s << "  for (" << idx << " i = nvec * " << vec << " + (" << idx
+      << ")blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {\n";
   } else {
     s << "  for (" << idx << " i = (" << idx << ")blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (" << idx
       << ")gridDim.x * blockDim.x) {\n";
@@ -272,7 +274,8 @@ std::string generate(const kernel_spec& spec, const kernel_key& key, const std::
     int k = slot[static_cast<std::size_t>(op)];
     std::string st = storage_name(static_cast<dtype>(key.storage[op]));
     if (key.ndim > 0) return concat("o", std::to_string(k));
-    return concat("i * (", idx, ")sizeof(", key.storage[op] == static_cast<int>(dtype::bool_) ? std::string("unsigned char") : st, ")");
+    return concat("i * (", idx, ")sizeof(",
+                  key.storage[op] == static_cast<int>(dtype::bool_) ? std::string("unsigned char") : st, ")");
   };
   if (where) {
     std::string off = key.ndim > 0 ? concat("o", std::to_string(where_slot)) : std::string("i");
@@ -322,7 +325,8 @@ const char* type_name(dtype t) {
 std::string kernel_source(const kernel_spec& spec, const std::vector<operand_layout>& inputs,
                           const std::vector<operand_layout>& outputs, int ndim, bool index64, bool where,
                           bool vectorized, const std::string& kernel_name) {
-  if (inputs.size() + outputs.size() > max_operands - 1) throw value_error("too many operands for an elementwise kernel");
+  if (inputs.size() + outputs.size() > max_operands - 1)
+    throw value_error("too many operands for an elementwise kernel");
   kernel_key key;
   std::memset(&key, 0, sizeof(key));
   key.id = spec.id;
@@ -555,7 +559,8 @@ void run(const kernel_spec& spec, const operand_ref* inputs, int nin, const oper
       for (std::size_t d = 0; d < nd; ++d) put(nd * (1 + static_cast<std::size_t>(k)) + d, m.strides[k][d]);
     args[na++] = layout;
   }
-  std::int64_t per_thread_n = (key.flags & 4) ? n >> __builtin_ctz(static_cast<unsigned>(vw)) : n;  // vw: a power of two
+  std::int64_t per_thread_n = (key.flags & 4) ? n >> __builtin_ctz(static_cast<unsigned>(vw))
+                                              : n;  // vw: a power of two
   const unsigned grid = policy::grid(per_thread_n, device);
   // Every kernel from generate() opens with griddepcontrol.wait (Note [programmatic dependent launch]); the
   // legacy stream keeps plain launches (its implicit synchronisation with other streams is left untouched).

@@ -19,8 +19,8 @@ struct kernel_spec {
   std::string_view name;
   std::string_view body;
   std::string_view preamble;
-  std::string_view loop_prep;    ///< code before the loop (ElementwiseKernel's loop_prep)
-  std::string_view after_loop;   ///< code after it
+  std::string_view loop_prep;   ///< code before the loop (ElementwiseKernel's loop_prep)
+  std::string_view after_loop;  ///< code after it
   /// Keep C order (no axis reordering, no vectorisation): the body reads `i`, the flat index of the
   /// broadcast shape in C order, or indexes raw operands.
   bool c_order_index = false;
@@ -52,8 +52,7 @@ struct operand_ref {
 /// Up to N arrays made during a call (broadcast views, contiguous copies), constructed only when added: the
 /// hot path makes none, and default-constructing a dozen arrays on every call would cost more than the rest
 /// of the bookkeeping. Pointers returned by add() stay valid for the holder's lifetime.
-template <int N>
-struct array_slots {
+template <int N> struct array_slots {
   alignas(array) unsigned char bytes[N][sizeof(array)];
   int count = 0;
   array_slots() = default;

@@ -18,8 +18,8 @@ namespace {
 std::mutex g_mutex;
 // Keyed by the code object's address: the code object is kept alive by the map itself.
 std::map<std::pair<const compile_result*, int>, std::pair<std::shared_ptr<const compile_result>, CUmodule>>& modules() {
-  static auto* m = new std::map<std::pair<const compile_result*, int>,
-                                std::pair<std::shared_ptr<const compile_result>, CUmodule>>();
+  static auto* m =
+      new std::map<std::pair<const compile_result*, int>, std::pair<std::shared_ptr<const compile_result>, CUmodule>>();
   return *m;
 }
 std::map<std::tuple<CUmodule, std::string>, CUfunction>& functions() {
@@ -144,7 +144,8 @@ void launch_dependent(CUfunction f, unsigned grid, unsigned block, unsigned shar
 
 void launch_2d(CUfunction f, unsigned grid_x, unsigned grid_y, unsigned block, unsigned shared_mem, CUstream stream,
                void** args) {
-  check(driver().cuLaunchKernel(f, grid_x, grid_y, 1, block, 1, 1, shared_mem, stream, args, nullptr), "cuLaunchKernel");
+  check(driver().cuLaunchKernel(f, grid_x, grid_y, 1, block, 1, 1, shared_mem, stream, args, nullptr),
+        "cuLaunchKernel");
 }
 
 }  // namespace cuarray::jit

@@ -29,8 +29,7 @@ namespace cuarray::jit {
 
 /// Hash of a POD key a 64-bit word at a time. Keys are zero-filled (memset) before they are set, so any
 /// tail bytes are zero and two equal keys hash and compare equal.
-template <class Key>
-struct pod_hash {
+template <class Key> struct pod_hash {
   static_assert(sizeof(Key) % 8 == 0, "a kernel key is hashed a word at a time");
   static_assert(std::is_trivially_copyable_v<Key>, "a kernel key is a POD");
   std::size_t operator()(const Key& k) const noexcept {
@@ -43,8 +42,7 @@ struct pod_hash {
 };
 
 /// Byte equality of two POD keys.
-template <class Key>
-struct pod_equal {
+template <class Key> struct pod_equal {
   bool operator()(const Key& a, const Key& b) const noexcept { return std::memcmp(&a, &b, sizeof(Key)) == 0; }
 };
 
@@ -55,16 +53,14 @@ struct kernel_cache_stats {
 
 /// One engine's kernel cache (Note [kernel lookup]). The per-thread levels belong to the type, so each
 /// (Key, Tag) pair must have a single instance: give each engine its own key type or tag.
-template <class Key, class Tag = Key>
-class kernel_cache {
- public:
+template <class Key, class Tag = Key> class kernel_cache {
+public:
   kernel_cache() = default;
   kernel_cache(const kernel_cache&) = delete;
   kernel_cache& operator=(const kernel_cache&) = delete;
 
   /// The function for `key`; on a miss, `make()` (returning a CUfunction) generates, compiles and loads it.
-  template <class Make>
-  CUfunction get(const Key& key, Make&& make) {
+  template <class Make> CUfunction get(const Key& key, Make&& make) {
     const std::size_t h = pod_hash<Key>{}(key);
     front_entry& front = front_[h % front_slots];
     if (front.f && pod_equal<Key>{}(front.key, key)) {
@@ -76,7 +72,7 @@ class kernel_cache {
 
   kernel_cache_stats stats() const { return kernel_cache_stats{hits_.load(), misses_.load()}; }
 
- private:
+private:
   using map_t = std::unordered_map<Key, CUfunction, pod_hash<Key>, pod_equal<Key>>;
   struct front_entry {
     Key key;
@@ -98,8 +94,7 @@ class kernel_cache {
     hits_.store(hits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
 
-  template <class Make>
-  CUfunction get_slow(const Key& key, front_entry& front, Make&& make) {
+  template <class Make> CUfunction get_slow(const Key& key, front_entry& front, Make&& make) {
     map_t& local = local_map();
     auto it = local.find(key);
     if (it != local.end()) {

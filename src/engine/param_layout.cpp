@@ -25,8 +25,7 @@ namespace cuarray::jit {
 
 namespace {
 
-template <class T>
-bool read_at(std::string_view b, std::size_t off, T& v) {
+template <class T> bool read_at(std::string_view b, std::size_t off, T& v) {
   if (off > b.size() || b.size() - off < sizeof(T)) return false;
   std::memcpy(&v, b.data() + off, sizeof(T));
   return true;
@@ -112,8 +111,7 @@ std::optional<std::vector<std::size_t>> from_elf(std::string_view b, std::string
 }
 
 bool ident_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
-         c == '.';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '.';
 }
 
 std::size_t ptx_type_size(std::string_view t) {
@@ -149,7 +147,8 @@ std::optional<std::vector<std::size_t>> from_ptx(std::string_view b, std::string
     std::size_t start = 0;
     while (start <= list.size()) {
       std::size_t comma = list.find(',', start);
-      std::string_view item = list.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+      std::string_view item = list.substr(start,
+                                          comma == std::string_view::npos ? std::string_view::npos : comma - start);
       start = comma == std::string_view::npos ? list.size() + 1 : comma + 1;
       // Tokens: .param [.align n] .type [.ptr ...] name[count]
       std::size_t psize = 0, count = 1;
@@ -187,7 +186,10 @@ std::optional<std::vector<std::size_t>> from_ptx(std::string_view b, std::string
 }  // namespace
 
 std::optional<std::vector<std::size_t>> kernel_param_sizes(std::string_view image, std::string_view name) {
-  if (image.size() >= 4 && image.substr(0, 4) == std::string_view("\x7f" "ELF", 4)) return from_elf(image, name);
+  if (image.size() >= 4 && image.substr(0, 4) == std::string_view("\x7f"
+                                                                  "ELF",
+                                                                  4))
+    return from_elf(image, name);
   if (image.find(".entry") != std::string_view::npos) return from_ptx(image, name);
   return std::nullopt;
 }

@@ -13,8 +13,8 @@
 #include "cuarray/device.hpp"
 #include "cuarray/errors.hpp"
 #include "cuarray/kernel.hpp"
-#include "src/engine/cache.hpp"
 #include "src/cuda/driver.hpp"
+#include "src/engine/cache.hpp"
 #include "src/engine/kernel.hpp"
 #include "src/engine/param_layout.hpp"
 

@@ -18,9 +18,9 @@
 #include "cuarray/shape.hpp"
 #include "src/core/internal.hpp"
 #include "src/engine/cache.hpp"
-#include "src/engine/kernel.hpp"
 #include "src/engine/compile.hpp"
 #include "src/engine/elementwise.hpp"
+#include "src/engine/kernel.hpp"
 #include "src/engine/kernel_cache.hpp"
 #include "src/engine/launch_policy.hpp"
 
@@ -81,12 +81,14 @@ std::string generate(const spec& s, const variant& v, const std::string& kname) 
   std::size_t nx = v.partial_in ? 0 : v.nextra;
   for (std::size_t k = 0; k < nx; ++k) o << "typedef " << s.extra_compute[k] << " in" << k + 1 << "_t;\n";
   int nops = 1 + static_cast<int>(nx) + (v.mask ? 1 : 0);  // inputs, then the mask
-  int wop = static_cast<int>(nx) + 1;                       // the mask's operand index
+  int wop = static_cast<int>(nx) + 1;                      // the mask's operand index
   o << "CA_FN acc_t ca_identity() { return " << s.identity << "; }\n";
   o << "CA_FN acc_t ca_combine(const acc_t& a, const acc_t& b) { acc_t r; " << s.combine << " return r; }\n";
   std::string extra_params, extra_args_unused;
-  for (std::size_t k = 0; k < nx; ++k) extra_params += ", const in" + std::to_string(k + 1) + "_t& x" + std::to_string(k + 1);
-  o << "CA_FN acc_t ca_map(const in_t& x" << extra_params << ", long long _j, const mu_t& mu) { (void)_j; (void)mu; acc_t m; "
+  for (std::size_t k = 0; k < nx; ++k)
+    extra_params += ", const in" + std::to_string(k + 1) + "_t& x" + std::to_string(k + 1);
+  o << "CA_FN acc_t ca_map(const in_t& x" << extra_params
+    << ", long long _j, const mu_t& mu) { (void)_j; (void)mu; acc_t m; "
     << (v.partial_in ? std::string("m = x;") : s.map) << " return m; }\n";
   o << "CA_FN out_t ca_post(const acc_t& a, long long _n, double p0) { (void)_n; (void)p0; out_t y; " << s.post
     << " return y; }\n";
@@ -94,8 +96,8 @@ std::string generate(const spec& s, const variant& v, const std::string& kname) 
     << " rshape[" << rd << "]; " << I << " rstride[" << nops << "][" << rd << "]; };\n";
   o << "struct ca_ptrs { const char* p[" << nops << "]; };\n";
   o << "extern \"C\" __global__ void __launch_bounds__(" << block_threads << ") " << kname
-    << "(ca_ptrs P, const char* __restrict__ mup, char* __restrict__ out, "
-    << I << " M, " << I << " R, " << I << " chunk, long long nfull, double p0, ca_rlayout L) {\n";
+    << "(ca_ptrs P, const char* __restrict__ mup, char* __restrict__ out, " << I << " M, " << I << " R, " << I
+    << " chunk, long long nfull, double p0, ca_rlayout L) {\n";
   o << "  const int t = threadIdx.x;\n";
   int step = 1;
   if (v.m == mode::rows) {
@@ -123,8 +125,11 @@ std::string generate(const spec& s, const variant& v, const std::string& kname) 
       << "        for (int k = 0; k < " << nops << "; ++k) base[k] += c * L.kstride[k][d]; } }\n";
   }
   o << "    const char* in = P.p[0] + base[0];\n";
-  for (std::size_t k = 0; k < nx; ++k) o << "    const char* in" << k + 1 << " = P.p[" << k + 1 << "] + base[" << k + 1 << "];\n";
-  if (v.mask) o << "    const unsigned char* w = reinterpret_cast<const unsigned char*>(P.p[" << wop << "]) + base[" << wop << "];\n";
+  for (std::size_t k = 0; k < nx; ++k)
+    o << "    const char* in" << k + 1 << " = P.p[" << k + 1 << "] + base[" << k + 1 << "];\n";
+  if (v.mask)
+    o << "    const unsigned char* w = reinterpret_cast<const unsigned char*>(P.p[" << wop << "]) + base[" << wop
+      << "];\n";
   if (v.per_output) {
     o << "    const mu_t mu = ca_load<mu_t>(mup + (long long)o * sizeof(mu_t));\n";
   } else {
@@ -194,7 +199,8 @@ std::string generate(const spec& s, const variant& v, const std::string& kname) 
       o << "    if (lane < s) sh[t] = ca_combine(sh[t], sh[t + s]);\n    __syncthreads();\n  }\n";
     } else {
       o << "  #pragma unroll\n  for (int s = " << column_lanes / 2 << "; s > 0; s >>= 1) {\n";
-      o << "    if (lane < s) sh[t] = ca_combine(sh[t], sh[t + " << column_outputs << " * s]);\n    __syncthreads();\n  }\n";
+      o << "    if (lane < s) sh[t] = ca_combine(sh[t], sh[t + " << column_outputs
+        << " * s]);\n    __syncthreads();\n  }\n";
     }
     o << "  if (lane != 0 || !active) return;\n  acc = sh[t];\n";
   } else {
@@ -276,8 +282,8 @@ void spec_identity(const spec& s, std::uint64_t out[2], bool& is_id) {
     return;
   }
   text_hash h;
-  for (const std::string* t : {&s.name, &s.preamble, &s.acc, &s.in_compute, &s.out_compute, &s.map, &s.combine,
-                               &s.post, &s.identity}) {
+  for (const std::string* t :
+       {&s.name, &s.preamble, &s.acc, &s.in_compute, &s.out_compute, &s.map, &s.combine, &s.post, &s.identity}) {
     h.text(*t);
   }
   h.word(s.extra_compute.size());
@@ -376,8 +382,9 @@ struct launch_plan {
   std::int64_t chunk = 0;
 };
 
-void launch(const spec& s, const spec_ref& sr, const launch_plan& p, const dims& kept, const dims& red, const std::vector<const void*>& ptrs,
-            const void* mu, void* out, std::int64_t M, std::int64_t R, std::int64_t nfull, double p0, int device) {
+void launch(const spec& s, const spec_ref& sr, const launch_plan& p, const dims& kept, const dims& red,
+            const std::vector<const void*>& ptrs, const void* mu, void* out, std::int64_t M, std::int64_t R,
+            std::int64_t nfull, double p0, int device) {
   CUstream stream = reinterpret_cast<CUstream>(detail::enter_device(device));
   CUfunction f = lookup(s, sr, p.v, device);
   int kd = std::max(p.v.kd, 1), rd = std::max(p.v.rd, 1);
@@ -398,19 +405,25 @@ void launch(const spec& s, const spec_ref& sr, const launch_plan& p, const dims&
     for (int i = 0; i < n; ++i) put(i < static_cast<int>(xs.size()) ? xs[static_cast<std::size_t>(i)] : 0);
   };
   put_all(kept.shape, kd);
-  for (std::size_t k = 0; k < nops; ++k) put_all(k < kept.stride.size() ? kept.stride[k] : std::vector<std::int64_t>{}, kd);
+  for (std::size_t k = 0; k < nops; ++k)
+    put_all(k < kept.stride.size() ? kept.stride[k] : std::vector<std::int64_t>{}, kd);
   put_all(red.shape, rd);
-  for (std::size_t k = 0; k < nops; ++k) put_all(k < red.stride.size() ? red.stride[k] : std::vector<std::int64_t>{}, rd);
+  for (std::size_t k = 0; k < nops; ++k)
+    put_all(k < red.stride.size() ? red.stride[k] : std::vector<std::int64_t>{}, rd);
   std::vector<const void*> ptr_block(ptrs);
   const void* mu_p = mu;
   void* out_p = out;
   long long M64 = M, R64 = R, C64 = p.chunk, n64 = nfull;
   int M32 = static_cast<int>(M), R32 = static_cast<int>(R), C32 = static_cast<int>(p.chunk);
-  void* args[] = {ptr_block.data(), &mu_p, &out_p,
+  void* args[] = {ptr_block.data(),
+                  &mu_p,
+                  &out_p,
                   p.v.index64 ? static_cast<void*>(&M64) : static_cast<void*>(&M32),
                   p.v.index64 ? static_cast<void*>(&R64) : static_cast<void*>(&R32),
                   p.v.index64 ? static_cast<void*>(&C64) : static_cast<void*>(&C32),
-                  &n64, &p0, layout.data()};
+                  &n64,
+                  &p0,
+                  layout.data()};
   jit::launch_2d(f, p.grid_x, p.grid_y, block_threads, 0, stream, args);
 }
 
@@ -644,8 +657,8 @@ const void* intern(const spec& s) {
     k += ':';
     k += t;
   };
-  for (const std::string* t : {&s.name, &s.preamble, &s.acc, &s.in_compute, &s.out_compute, &s.map, &s.combine,
-                               &s.post, &s.identity}) {
+  for (const std::string* t :
+       {&s.name, &s.preamble, &s.acc, &s.in_compute, &s.out_compute, &s.map, &s.combine, &s.post, &s.identity}) {
     put(*t);
   }
   put(std::to_string(s.extra_compute.size()));

@@ -16,16 +16,16 @@ namespace cuarray::red {
 struct spec {
   std::string name;
   std::string preamble;
-  std::string acc;        ///< accumulator type name
-  std::string in_compute; ///< type the input is loaded as (`x`)
+  std::string acc;                         ///< accumulator type name
+  std::string in_compute;                  ///< type the input is loaded as (`x`)
   std::vector<std::string> extra_compute;  ///< types of further inputs (`x1`, `x2`, ...), same shape as `in`
-  std::string out_compute; ///< type of `y`
+  std::string out_compute;                 ///< type of `y`
   std::string map = "m = x;";
   std::string combine;
   std::string post = "y = a;";
   std::string identity;
   std::size_t acc_bytes = 0;  ///< sizeof(acc_t) on the device (partials are stored raw)
-  bool sequential = false;  ///< the combine is not associative: one thread folds each output in order
+  bool sequential = false;    ///< the combine is not associative: one thread folds each output in order
   /// Optional: stands for every field above in the kernel cache (Note [reduction key] in reduction.cpp),
   /// so a warm call hashes none of the texts. Take it from intern() and change no field afterwards.
   const void* id = nullptr;
@@ -36,12 +36,12 @@ const void* intern(const spec& s);
 
 /// Everything one call needs beyond the spec.
 struct call {
-  array in;              ///< input (any layout)
+  array in;                  ///< input (any layout)
   std::vector<array> extra;  ///< further inputs of in's shape (broadcast views are fine), one per extra_compute
-  std::vector<int> axes; ///< normalised, sorted, unique
-  dtype out_type;        ///< storage dtype of the result
-  array mask;            ///< optional bool mask broadcast to `in`'s shape
-  array per_output;      ///< optional operand read at each output (C-contiguous over the kept axes), `mu`
+  std::vector<int> axes;     ///< normalised, sorted, unique
+  dtype out_type;            ///< storage dtype of the result
+  array mask;                ///< optional bool mask broadcast to `in`'s shape
+  array per_output;          ///< optional operand read at each output (C-contiguous over the kept axes), `mu`
   double p0 = 0;
 };
 

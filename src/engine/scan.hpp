@@ -32,9 +32,7 @@ inline array slice_axis(const array& a, int axis, std::int64_t start, std::int64
 }
 
 /// A one-element int64 device value copied to the host (synchronises the stream).
-inline std::int64_t read_int64(const array& a) {
-  return a.host_value<std::int64_t>();
-}
+inline std::int64_t read_int64(const array& a) { return a.host_value<std::int64_t>(); }
 
 /// NumPy's concatenate along `axis` of arrays of equal ndim (result dtype: their promotion).
 inline array concatenate_axis(const std::vector<array>& parts, int axis) {
@@ -52,9 +50,9 @@ inline array concatenate_axis(const std::vector<array>& parts, int axis) {
     for (int d = 0; d < p.ndim(); ++d) {
       if (d != axis && p.shape()[d] != first.shape()[d]) {
         throw value_error("all the input array dimensions except for the concatenation axis must match exactly, but "
-                          "along dimension " + std::to_string(d) + ", the array at index 0 has size " +
-                          std::to_string(first.shape()[d]) + " and the array at index " + std::to_string(i) +
-                          " has size " + std::to_string(p.shape()[d]));
+                          "along dimension " +
+                          std::to_string(d) + ", the array at index 0 has size " + std::to_string(first.shape()[d]) +
+                          " and the array at index " + std::to_string(i) + " has size " + std::to_string(p.shape()[d]));
       }
     }
     if (i > 0) t = promote_types(t, p.type());

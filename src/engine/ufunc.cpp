@@ -27,9 +27,10 @@ struct raw_ufunc {
   std::vector<raw_loop> loops;
 };
 
-#define UFUNC_LOOPS(...) \
+#define UFUNC_LOOPS(...)                                                                                               \
   { __VA_ARGS__ }
-#define CUARRAY_UFUNC(name, nin, nout, identity, loops) raw_ufunc{#name, nin, nout, identity, std::vector<raw_loop> loops},
+#define CUARRAY_UFUNC(name, nin, nout, identity, loops)                                                                \
+  raw_ufunc{#name, nin, nout, identity, std::vector<raw_loop> loops},
 #define CUARRAY_UFUNC_ALIAS(alias, target)
 
 const std::vector<raw_ufunc>& raw_table() {
@@ -61,11 +62,13 @@ dtype from_char(char c) {
     case 'b': return dtype::int8;
     case 'h': return dtype::int16;
     case 'i': return dtype::int32;
-    case 'l': case 'q': return dtype::int64;
+    case 'l':
+    case 'q': return dtype::int64;
     case 'B': return dtype::uint8;
     case 'H': return dtype::uint16;
     case 'I': return dtype::uint32;
-    case 'L': case 'Q': return dtype::uint64;
+    case 'L':
+    case 'Q': return dtype::uint64;
     case 'e': return dtype::float16;
     case 'f': return dtype::float32;
     case 'd': return dtype::float64;
@@ -143,7 +146,8 @@ bool int_fits(const scalar& v, dtype t) {
   switch (t) {
     case dtype::int8: return i >= -128 && i <= 127;
     case dtype::int16: return i >= -32768 && i <= 32767;
-    case dtype::int32: return i >= std::numeric_limits<std::int32_t>::min() && i <= std::numeric_limits<std::int32_t>::max();
+    case dtype::int32:
+      return i >= std::numeric_limits<std::int32_t>::min() && i <= std::numeric_limits<std::int32_t>::max();
     case dtype::int64: return true;
     case dtype::uint8: return i >= 0 && i <= 255;
     case dtype::uint16: return i >= 0 && i <= 65535;
@@ -158,8 +162,7 @@ dtype arg_type(const ufunc_arg& a) { return a.is_scalar() ? a.value.type : a.arr
 dtype arg_type(const ufunc_arg_ref& a) { return a.is_scalar() ? a.value.type : a.arr->type(); }
 
 // NEP 50: the dtype a weak Python scalar takes next to the strong operands.
-template <class Arg>
-dtype weak_type(const Arg& a, std::optional<dtype> promoted) {
+template <class Arg> dtype weak_type(const Arg& a, std::optional<dtype> promoted) {
   char k = a.big_int ? 'i' : kind(a.value.type);  // a big Python int is still an int for promotion
   if (k == 'i' || k == 'u') {
     if (promoted && kind(*promoted) != 'b') return *promoted;
@@ -180,8 +183,7 @@ dtype weak_type(const Arg& a, std::optional<dtype> promoted) {
 constexpr int max_nin = 8;
 
 // NEP 50: the dtype each argument takes part in loop selection with (weak Python scalars adapt).
-template <class Arg>
-void effective_types(const Arg* args, int nargs, dtype* types) {
+template <class Arg> void effective_types(const Arg* args, int nargs, dtype* types) {
   std::optional<dtype> promoted;
   bool any_weak = false;
   for (int i = 0; i < nargs; ++i) {
@@ -206,8 +208,8 @@ void effective_types(const Arg* args, int nargs, dtype* types) {
   std::string list;
   for (int i = 0; i < u.nin; ++i) list += (i ? ", " : "") + dtype_repr(types[i]);
   if (opts.dtype_) {
-    throw type_error("ufunc '" + u.name + "' has no loop giving " + dtype_repr(*opts.dtype_) + " for the input types (" +
-                     list + ") with casting rule '" + casting_name(opts.rule) + "'");
+    throw type_error("ufunc '" + u.name + "' has no loop giving " + dtype_repr(*opts.dtype_) +
+                     " for the input types (" + list + ") with casting rule '" + casting_name(opts.rule) + "'");
   }
   throw type_error("ufunc '" + u.name + "' not supported for the input types (" + list +
                    "), and the inputs could not be safely coerced to any supported types according to the casting "
@@ -217,7 +219,8 @@ void effective_types(const Arg* args, int nargs, dtype* types) {
 const ufunc_loop& search_loop(const ufunc_def& u, const dtype* types, const ufunc_options& opts) {
   // Ufuncs whose NumPy resolvers refuse booleans although bool casts safely to int8; a dtype= other than bool
   // picks its loop as usual (numpy.sign(bools, dtype='F') is complex64).
-  if ((!opts.dtype_ || is_bool(*opts.dtype_)) && std::all_of(types, types + u.nin, [](dtype t) { return is_bool(t); })) {
+  if ((!opts.dtype_ || is_bool(*opts.dtype_)) &&
+      std::all_of(types, types + u.nin, [](dtype t) { return is_bool(t); })) {
     if (u.name == "subtract") {
       throw type_error("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
                        "operator, or the logical_xor function instead.");
@@ -331,14 +334,12 @@ bool can_cast(dtype from, dtype to, casting rule) {
 
 namespace {
 
-template <class Arg>
-bool is_weak_int(const Arg& a) {
+template <class Arg> bool is_weak_int(const Arg& a) {
   return a.weak && (a.big_int || kind(a.value.type) == 'i' || kind(a.value.type) == 'u');
 }
 
 // Give weak Python ints their own dtype (int64, or uint64 past its range); false if nothing changed.
-template <class Arg>
-bool widen_weak_ints(const Arg* args, int nargs, dtype* types) {
+template <class Arg> bool widen_weak_ints(const Arg* args, int nargs, dtype* types) {
   bool changed = false;
   for (int i = 0; i < nargs; ++i) {
     if (!is_weak_int(args[i])) continue;
@@ -352,8 +353,8 @@ bool widen_weak_ints(const Arg* args, int nargs, dtype* types) {
 }
 
 bool compares_values(const ufunc_def& u) {
-  static const char* const names[] = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
-                                      "logical_and", "logical_or", "logical_xor"};
+  static const char* const names[] = {"equal",         "not_equal",   "less",       "less_equal", "greater",
+                                      "greater_equal", "logical_and", "logical_or", "logical_xor"};
   return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return u.name == n; });
 }
 
@@ -363,8 +364,7 @@ bool compares_values(const ufunc_def& u) {
 // (NumPy 2's comparison promoter). There the int lies beyond every value of the array's dtype, so it is
 // compared in float64 as +-inf (scalar_in_slot), which orders it past them all, its float64 rounding
 // (2**64 for 2**64 itself, which uint64's largest value also rounds to) would not.
-template <class Arg>
-bool compared_with_int_array(const ufunc_def& u, const Arg* args, int nargs, int i) {
+template <class Arg> bool compared_with_int_array(const ufunc_def& u, const Arg* args, int nargs, int i) {
   if (!compares_values(u) || u.name.rfind("logical_", 0) == 0) return false;
   for (int j = 0; j < nargs; ++j) {
     if (j == i || args[j].weak) continue;
@@ -391,8 +391,7 @@ const ufunc_loop* settle_big_int(const ufunc_def& u, const Arg* args, int nargs,
 }
 
 // The value of the scalar argument `args[i]` in its loop slot `t` (Note [big Python ints]).
-template <class Arg>
-scalar scalar_in_slot(const ufunc_def& u, const Arg* args, int nargs, int i, dtype t) {
+template <class Arg> scalar scalar_in_slot(const ufunc_def& u, const Arg* args, int nargs, int i, dtype t) {
   const Arg& a = args[i];
   if (a.big_int && compared_with_int_array(u, args, nargs, i)) {
     double inf = std::numeric_limits<double>::infinity();
@@ -414,7 +413,8 @@ const ufunc_loop& resolve_types(const ufunc_def& u, const Arg* args, int nargs, 
   // here) unless dtype= with casting='unsafe' converts it (Note [big Python ints] then applies).
   if (u.nin == 1 && is_weak_int(args[0])) {
     if (args[0].big_int && opts.rule != casting::unsafe) {
-      throw type_error("ufunc '" + u.name + "' of a Python int beyond 64 bits needs NumPy's object loop "
+      throw type_error("ufunc '" + u.name +
+                       "' of a Python int beyond 64 bits needs NumPy's object loop "
                        "(loop of ufunc does not support argument 0 of type int); object arrays are not supported");
     }
     if (!args[0].big_int && args[0].value.type == dtype::uint64) types[0] = dtype::uint64;
@@ -439,8 +439,9 @@ const ufunc_loop& resolve_types(const ufunc_def& u, const Arg* args, int nargs, 
     if (compares_values(u) && (a.value.type != dtype::uint64 || !logical) && widen_weak_ints(args, nargs, types)) {
       return find_loop(u, types, opts);
     }
-    std::string text = a.value.type == dtype::uint64 ? std::to_string(static_cast<unsigned long long>(a.value.to_int64()))
-                                                     : std::to_string(a.value.to_int64());
+    std::string text = a.value.type == dtype::uint64
+                           ? std::to_string(static_cast<unsigned long long>(a.value.to_int64()))
+                           : std::to_string(a.value.to_int64());
     throw overflow_error("Python integer " + text + " out of bounds for " + std::string(name(lt)));
   }
   return *loop;

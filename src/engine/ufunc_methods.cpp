@@ -45,9 +45,9 @@ const ufunc_loop& reduce_loop(const ufunc_def& u, dtype t, const std::optional<d
 }
 
 bool associative(const ufunc_def& u) {
-  static const char* const names[] = {"add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and",
-                                      "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",
-                                      "gcd", "lcm"};
+  static const char* const names[] = {"add",        "multiply",    "maximum",    "minimum",     "fmax",
+                                      "fmin",       "logical_and", "logical_or", "logical_xor", "bitwise_and",
+                                      "bitwise_or", "bitwise_xor", "gcd",        "lcm"};
   return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return u.name == n; });
 }
 
@@ -77,7 +77,8 @@ array rows_of(const array& a, int axis, dtype t) {
 }
 
 // Stores through raw pointers of any element type (bool arrays are unsigned char there).
-constexpr const char* put_helper = "template <class P, class V> __device__ inline void ca_put(P& d, const V& v) { d = ca_cast<P>(v); }\n";
+constexpr const char* put_helper =
+    "template <class P, class V> __device__ inline void ca_put(P& d, const V& v) { d = ca_cast<P>(v); }\n";
 
 // One thread per row: acc folds the row in order; `body` sees raw0 (input), raw2 (output), `_n` and `acc`.
 void row_loop(const std::string& name, const array& in, const array& out, std::int64_t rows, std::int64_t n,
@@ -89,8 +90,7 @@ void row_loop(const std::string& name, const array& in, const array& out, std::i
   spec.preamble = put_helper;
   spec.c_order_index = true;
   spec.id = ew::intern(spec);
-  ew::operand ops[3] = {ew::operand::of_raw(in, in.type()),
-                        ew::operand::of_scalar(scalar::from_int(n), scalar_type),
+  ew::operand ops[3] = {ew::operand::of_raw(in, in.type()), ew::operand::of_scalar(scalar::from_int(n), scalar_type),
                         ew::operand::of_raw(out, out.type())};
   ew::run(spec, ops, 2, ops + 2, 1, shape_t{rows}, array());
 }
@@ -152,7 +152,8 @@ array ufunc_reduce(const ufunc_def& u, const array& a, const reduce_options& o) 
     s.sequential = true;
     // NumPy folds a non-reorderable ufunc along one axis only.
     if (axes.size() > 1) {
-      throw value_error("reduction operation '" + u.name + "' is not reorderable, so at most one axis may be specified");
+      throw value_error("reduction operation '" + u.name +
+                        "' is not reorderable, so at most one axis may be specified");
     }
   }
   red::call c;
@@ -198,9 +199,9 @@ array ufunc_accumulate(const ufunc_def& u, const array& a, int axis, const std::
   std::int64_t n = rows.shape()[1], nrows = rows.shape()[0];
   array res = detail::new_array(t, rows.shape(), order::C, a.device());
   std::string ct = cname(t);
-  std::string body = "const long long _n = in1; const long long base = (long long)i * _n; " + ct +
-                     " acc = ca_cast<" + ct + ">(raw0[base]); ca_put(raw2[base], acc); for (long long k = 1; k < _n; ++k) { " +
-                     ct + " x = ca_cast<" + ct + ">(raw0[base + k]); " + fold_step(l) + " ca_put(raw2[base + k], acc); }";
+  std::string body = "const long long _n = in1; const long long base = (long long)i * _n; " + ct + " acc = ca_cast<" +
+                     ct + ">(raw0[base]); ca_put(raw2[base], acc); for (long long k = 1; k < _n; ++k) { " + ct +
+                     " x = ca_cast<" + ct + ">(raw0[base + k]); " + fold_step(l) + " ca_put(raw2[base + k], acc); }";
   row_loop(u.name + "_accumulate", rows, res, nrows, n, body, dtype::int64);
   // Back to the input's axis order.
   shape_t moved = without_axis(a.shape(), ax);
@@ -219,7 +220,8 @@ array ufunc_reduceat(const ufunc_def& u, const array& a, const array& indices, i
   if (a.ndim() == 0) throw type_error("cannot reduceat on a scalar");
   int ax = normalize_axis(axis, a.ndim());
   if (indices.ndim() != 1) throw value_error("index must be 1-dimensional");
-  if (!is_integer(indices.type())) throw type_error("Cannot cast array data from indices to int64 according to the rule 'safe'");
+  if (!is_integer(indices.type()))
+    throw type_error("Cannot cast array data from indices to int64 according to the rule 'safe'");
   const ufunc_loop& l = reduce_loop(u, a.type(), dt);
   dtype t = l.out[0];
   array rows = rows_of(a, ax, t);
@@ -306,15 +308,17 @@ void ufunc_at(const ufunc_def& u, array& a, const array& indices, const std::opt
   array target = a.is_c_contiguous() ? a : a.copy(order::C);
   array vals;
   if (b) {
-    array bv = b->is_scalar() ? full(shape_t{}, b->value.cast(l.in[1]), l.in[1]) : b->arr.astype(l.in[1], order::K, false);
+    array bv = b->is_scalar() ? full(shape_t{}, b->value.cast(l.in[1]), l.in[1])
+                              : b->arr.astype(l.in[1], order::K, false);
     vals = bv.broadcast_to(vs).copy(order::C);
   }
   // Unbuffered: repeated indices apply one after another, as NumPy's; one thread per inner element walks the
   // index list in order, so no two threads touch the same element.
   std::string in0t = cname(l.in[0]);
-  std::string body = "const long long _m = in1, _n0 = in2, _inner = in3; for (long long k = 0; k < _m; ++k) { long long j "
-                     "= raw0[k]; if (j < 0) j += _n0; auto& dst = raw4[j * _inner + i]; " + in0t +
-                     " in0 = ca_cast<" + in0t + ">(dst); ";
+  std::string body =
+      "const long long _m = in1, _n0 = in2, _inner = in3; for (long long k = 0; k < _m; ++k) { long long j "
+      "= raw0[k]; if (j < 0) j += _n0; auto& dst = raw4[j * _inner + i]; " +
+      in0t + " in0 = ca_cast<" + in0t + ">(dst); ";
   if (b) body += cname(l.in[1]) + " in1 = ca_cast<" + cname(l.in[1]) + ">(raw5[k * _inner + i]); ";
   body += cname(l.out[0]) + " out0; { " + l.body + " } ca_put(dst, out0); }";
   const std::string kname = u.name + "_at";  // the spec holds views: the strings must outlive run()

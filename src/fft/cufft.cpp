@@ -29,8 +29,8 @@ struct cufft_api {
   cufftResult (*create)(cufftHandle*) = nullptr;
   cufftResult (*destroy)(cufftHandle) = nullptr;
   cufftResult (*set_auto_allocation)(cufftHandle, int) = nullptr;
-  cufftResult (*make_plan_many64)(cufftHandle, int, long long*, long long*, long long, long long, long long*,
-                                  long long, long long, cufftType, long long, size_t*) = nullptr;
+  cufftResult (*make_plan_many64)(cufftHandle, int, long long*, long long*, long long, long long, long long*, long long,
+                                  long long, cufftType, long long, size_t*) = nullptr;
   cufftResult (*set_work_area)(cufftHandle, void*) = nullptr;
   cufftResult (*set_stream)(cufftHandle, cudaStream_t) = nullptr;
   cufftResult (*exec_c2c)(cufftHandle, cufftComplex*, cufftComplex*, int) = nullptr;
@@ -311,7 +311,12 @@ user_plan::~user_plan() {
 std::shared_ptr<user_plan> make_user_plan(int device, const plan_layout& layout, int type, bool basic) {
   if (layout.rank < 1 || layout.rank > 3) throw value_error("a cuFFT plan has 1 to 3 dimensions");
   switch (type) {
-    case CUFFT_C2C: case CUFFT_Z2Z: case CUFFT_R2C: case CUFFT_D2Z: case CUFFT_C2R: case CUFFT_Z2D: break;
+    case CUFFT_C2C:
+    case CUFFT_Z2Z:
+    case CUFFT_R2C:
+    case CUFFT_D2Z:
+    case CUFFT_C2R:
+    case CUFFT_Z2D: break;
     default: throw value_error("invalid cuFFT type " + std::to_string(type));
   }
   const cufft_api& api = cufft();

@@ -204,10 +204,10 @@ std::string describe(const plan_layout& p, int cufft_type) {
     case 0x2c: type = "C2R"; break;
     case 0x6c: type = "Z2D"; break;
   }
-  return std::string(type) + " n=" + tuple(p.n) + " batch=" + std::to_string(p.batch) + " in(embed=" +
-         tuple(p.inembed) + ", stride=" + std::to_string(p.istride) + ", dist=" + std::to_string(p.idist) +
-         ") out(embed=" + tuple(p.onembed) + ", stride=" + std::to_string(p.ostride) +
-         ", dist=" + std::to_string(p.odist) + ")";
+  return std::string(type) + " n=" + tuple(p.n) + " batch=" + std::to_string(p.batch) +
+         " in(embed=" + tuple(p.inembed) + ", stride=" + std::to_string(p.istride) +
+         ", dist=" + std::to_string(p.idist) + ") out(embed=" + tuple(p.onembed) +
+         ", stride=" + std::to_string(p.ostride) + ", dist=" + std::to_string(p.odist) + ")";
 }
 
 }  // namespace cuarray::detail::fft

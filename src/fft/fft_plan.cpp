@@ -19,8 +19,10 @@ bool halved_output(int t) { return t == cufft_type::r2c || t == cufft_type::d2z;
 
 dtype in_type(int t) {
   switch (t) {
-    case cufft_type::c2c: case cufft_type::c2r: return dtype::complex64;
-    case cufft_type::z2z: case cufft_type::z2d: return dtype::complex128;
+    case cufft_type::c2c:
+    case cufft_type::c2r: return dtype::complex64;
+    case cufft_type::z2z:
+    case cufft_type::z2d: return dtype::complex128;
     case cufft_type::r2c: return dtype::float32;
     default: return dtype::float64;
   }
@@ -28,8 +30,10 @@ dtype in_type(int t) {
 
 dtype out_type(int t) {
   switch (t) {
-    case cufft_type::c2c: case cufft_type::r2c: return dtype::complex64;
-    case cufft_type::z2z: case cufft_type::d2z: return dtype::complex128;
+    case cufft_type::c2c:
+    case cufft_type::r2c: return dtype::complex64;
+    case cufft_type::z2z:
+    case cufft_type::d2z: return dtype::complex128;
     case cufft_type::c2r: return dtype::float32;
     default: return dtype::float64;
   }

@@ -7,8 +7,8 @@
 #include <type_traits>
 
 #include "src/cuda/check.hpp"
-#include "src/kernels/element_bytes.cuh"
 #include "src/kernels/basic_kernels.hpp"
+#include "src/kernels/element_bytes.cuh"
 #include "src/kernels/manip_kernels.hpp"
 
 namespace cuarray::detail {
@@ -28,67 +28,29 @@ struct alignas(16) c128 {
   double re, im;
 };
 
-template <class T>
-struct value_kind {
+template <class T> struct value_kind {
   static constexpr int k = std::is_floating_point_v<T> ? 2 : (std::is_signed_v<T> ? 1 : 0);
 };
 
 // Conversions follow NumPy's casts: complex to real keeps the real part, anything to bool tests for
 // non-zero, and floating values convert to integers as NumPy's casts do on x86-64 (Note [float to int
 // casts]), never by the GPU's saturating conversion instructions.
-template <class To>
-struct convert_to;
+template <class To> struct convert_to;
 
-template <class From>
-__device__ inline double as_double(From v) {
-  return static_cast<double>(v);
-}
-template <>
-__device__ inline double as_double(__half v) {
-  return static_cast<double>(__half2float(v));
-}
-template <>
-__device__ inline double as_double(bool8 v) {
-  return v.v ? 1.0 : 0.0;
-}
-template <>
-__device__ inline double as_double(c64 v) {
-  return v.re;
-}
-template <>
-__device__ inline double as_double(c128 v) {
-  return v.re;
-}
+template <class From> __device__ inline double as_double(From v) { return static_cast<double>(v); }
+template <> __device__ inline double as_double(__half v) { return static_cast<double>(__half2float(v)); }
+template <> __device__ inline double as_double(bool8 v) { return v.v ? 1.0 : 0.0; }
+template <> __device__ inline double as_double(c64 v) { return v.re; }
+template <> __device__ inline double as_double(c128 v) { return v.re; }
 
-template <class From>
-__device__ inline double imag_part(From) {
-  return 0.0;
-}
-template <>
-__device__ inline double imag_part(c64 v) {
-  return v.im;
-}
-template <>
-__device__ inline double imag_part(c128 v) {
-  return v.im;
-}
+template <class From> __device__ inline double imag_part(From) { return 0.0; }
+template <> __device__ inline double imag_part(c64 v) { return v.im; }
+template <> __device__ inline double imag_part(c128 v) { return v.im; }
 
-template <class From>
-__device__ inline bool is_nonzero(From v) {
-  return v != From(0);
-}
-template <>
-__device__ inline bool is_nonzero(__half v) {
-  return __half2float(v) != 0.0f;
-}
-template <>
-__device__ inline bool is_nonzero(c64 v) {
-  return v.re != 0.0f || v.im != 0.0f;
-}
-template <>
-__device__ inline bool is_nonzero(c128 v) {
-  return v.re != 0.0 || v.im != 0.0;
-}
+template <class From> __device__ inline bool is_nonzero(From v) { return v != From(0); }
+template <> __device__ inline bool is_nonzero(__half v) { return __half2float(v) != 0.0f; }
+template <> __device__ inline bool is_nonzero(c64 v) { return v.re != 0.0f || v.im != 0.0f; }
+template <> __device__ inline bool is_nonzero(c128 v) { return v.re != 0.0 || v.im != 0.0; }
 
 // Note [float to int casts]: NumPy calls a float-to-integer cast of NaN or of an out-of-range value
 // undefined; on x86-64 its casts go through cvttsd2si, 32-bit for int8..int32, uint8 and uint16, 64-bit
@@ -100,8 +62,9 @@ __device__ inline int float_to_i32(double d) {
   return (d > -2147483649.0 && d < 2147483648.0) ? static_cast<int>(d) : static_cast<int>(-2147483647 - 1);
 }
 __device__ inline long long float_to_i64(double d) {
-  return (d >= -9223372036854775808.0 && d < 9223372036854775808.0) ? static_cast<long long>(d)
-                                                                      : static_cast<long long>(-9223372036854775807LL - 1);
+  return (d >= -9223372036854775808.0 && d < 9223372036854775808.0)
+             ? static_cast<long long>(d)
+             : static_cast<long long>(-9223372036854775807LL - 1);
 }
 __device__ inline unsigned long long float_to_u64(double d) {
   if (!(d >= 9223372036854775808.0)) return static_cast<unsigned long long>(float_to_i64(d));
@@ -109,8 +72,7 @@ __device__ inline unsigned long long float_to_u64(double d) {
   return 0;
 }
 
-template <class To, class From>
-__device__ inline To float_to_int(From v) {
+template <class To, class From> __device__ inline To float_to_int(From v) {
   double d = as_double(v);
   if constexpr (sizeof(To) == 8) {
     if constexpr (std::is_signed_v<To>) return static_cast<To>(float_to_i64(d));
@@ -122,8 +84,7 @@ __device__ inline To float_to_int(From v) {
   }
 }
 
-template <class To, class From>
-__device__ inline To convert(From v) {
+template <class To, class From> __device__ inline To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
   } else if constexpr (std::is_same_v<To, bool8>) {
@@ -151,8 +112,7 @@ __device__ inline To convert(From v) {
 // ---------------------------------------------------------------------------------------------------------
 // Layout arguments passed by value: a small inline form for the common case, the full form beyond.
 
-template <int D>
-struct layout_arg {
+template <int D> struct layout_arg {
   int ndim;
   long long size;
   long long shape[D];
@@ -160,8 +120,7 @@ struct layout_arg {
   long long src_strides[D];
 };
 
-template <int D>
-layout_arg<D> make_arg(const loop_layout& l) {
+template <int D> layout_arg<D> make_arg(const loop_layout& l) {
   layout_arg<D> a;
   a.ndim = l.ndim;
   a.size = l.size;
@@ -173,8 +132,7 @@ layout_arg<D> make_arg(const loop_layout& l) {
   return a;
 }
 
-template <int D>
-__device__ inline void offsets(const layout_arg<D>& a, long long i, long long& dst, long long& src) {
+template <int D> __device__ inline void offsets(const layout_arg<D>& a, long long i, long long& dst, long long& src) {
   dst = 0;
   src = 0;
   for (int d = a.ndim - 1; d >= 0; --d) {
@@ -206,8 +164,7 @@ __global__ void copy_strided_kernel(char* dst, const char* src, layout_arg<D> a)
   }
 }
 
-template <class To, class From>
-__global__ void copy_contiguous_kernel(To* dst, const From* src, long long n) {
+template <class To, class From> __global__ void copy_contiguous_kernel(To* dst, const From* src, long long n) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
     dst[i] = convert<To>(src[i]);
@@ -218,20 +175,16 @@ __global__ void copy_contiguous_kernel(To* dst, const From* src, long long n) {
 // 16-byte access (float32 -> float16: a 16-byte load and an 8-byte store). One element per thread leaves
 // too few bytes in flight for a narrow side to keep up with the copy bandwidth. Used when both pointers
 // are aligned to their chunk; the last n % K elements are done one by one.
-template <class T, int K>
-struct alignas(sizeof(T) * K) chunk {
-  T v[K];
-};
+template <class T, int K> struct alignas(sizeof(T) * K) chunk { T v[K]; };
 
-template <class To, class From>
-constexpr int cast_width() {
+template <class To, class From> constexpr int cast_width() {
   constexpr std::size_t wide = sizeof(To) > sizeof(From) ? sizeof(To) : sizeof(From);
   return wide >= 16 ? 1 : static_cast<int>(16 / wide);
 }
 
 template <class To, class From, int K>
-__global__ void copy_vectorised_kernel(chunk<To, K>* dst, const chunk<From, K>* src, long long chunks,
-                                       To* dst_tail, const From* src_tail, int tail) {
+__global__ void copy_vectorised_kernel(chunk<To, K>* dst, const chunk<From, K>* src, long long chunks, To* dst_tail,
+                                       const From* src_tail, int tail) {
   long long first = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   for (long long i = first; i < chunks; i += static_cast<long long>(gridDim.x) * blockDim.x) {
     chunk<From, K> in = src[i];
@@ -243,8 +196,7 @@ __global__ void copy_vectorised_kernel(chunk<To, K>* dst, const chunk<From, K>* 
   if (first < tail) dst_tail[first] = convert<To>(src_tail[first]);
 }
 
-template <class T, int D>
-__global__ void fill_strided_kernel(char* dst, T value, layout_arg<D> a) {
+template <class T, int D> __global__ void fill_strided_kernel(char* dst, T value, layout_arg<D> a) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < a.size;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
     long long od, os;
@@ -256,8 +208,7 @@ __global__ void fill_strided_kernel(char* dst, T value, layout_arg<D> a) {
 // ---------------------------------------------------------------------------------------------------------
 // Dispatch over dtypes.
 
-template <class F>
-void dispatch_type(dtype t, F&& f) {
+template <class F> void dispatch_type(dtype t, F&& f) {
   switch (t) {
     case dtype::bool_: return f(bool8{});
     case dtype::int8: return f(static_cast<signed char>(0));
@@ -278,8 +229,7 @@ void dispatch_type(dtype t, F&& f) {
 
 void check_launch() { CUARRAY_CUDA_CHECK(cudaGetLastError()); }
 
-template <class To, class From>
-void copy_typed(const loop_layout& l, void* dst, const void* src, cudaStream_t s) {
+template <class To, class From> void copy_typed(const loop_layout& l, void* dst, const void* src, cudaStream_t s) {
   int grid = grid_for(l.size);
   bool contiguous = l.ndim == 1 && l.dst_strides[0] == static_cast<long long>(sizeof(To)) &&
                     l.src_strides[0] == static_cast<long long>(sizeof(From));
@@ -290,12 +240,12 @@ void copy_typed(const loop_layout& l, void* dst, const void* src, cudaStream_t s
     long long chunks = l.size / K;
     int tail = static_cast<int>(l.size - chunks * K);
     int g = grid_for(chunks > 0 ? chunks : 1);
-    copy_vectorised_kernel<To, From, K><<<g, block_size, 0, s>>>(
-        static_cast<chunk<To, K>*>(dst), static_cast<const chunk<From, K>*>(src), chunks,
-        static_cast<To*>(dst) + chunks * K, static_cast<const From*>(src) + chunks * K, tail);
+    copy_vectorised_kernel<To, From, K>
+        <<<g, block_size, 0, s>>>(static_cast<chunk<To, K>*>(dst), static_cast<const chunk<From, K>*>(src), chunks,
+                                  static_cast<To*>(dst) + chunks * K, static_cast<const From*>(src) + chunks * K, tail);
   } else if (contiguous) {
-    copy_contiguous_kernel<To, From><<<grid, block_size, 0, s>>>(static_cast<To*>(dst),
-                                                                  static_cast<const From*>(src), l.size);
+    copy_contiguous_kernel<To, From>
+        <<<grid, block_size, 0, s>>>(static_cast<To*>(dst), static_cast<const From*>(src), l.size);
   } else if (l.ndim <= small_kernel_ndim) {
     copy_strided_kernel<To, From, small_kernel_ndim><<<grid, block_size, 0, s>>>(
         static_cast<char*>(dst), static_cast<const char*>(src), make_arg<small_kernel_ndim>(l));
@@ -359,8 +309,7 @@ void launch_fill(const loop_layout& layout, void* dst, std::size_t isize, const 
 
 namespace {
 
-template <class T>
-__global__ void arange_kernel(T* out, long long n, T start, T step) {
+template <class T> __global__ void arange_kernel(T* out, long long n, T start, T step) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
     if constexpr (std::is_same_v<T, __half>) {
@@ -406,8 +355,7 @@ struct space_arg {
   bool set_last, log, geometric, floor, complex_math;
 };
 
-template <class T>
-__global__ void space_kernel(T* out, long long n, space_arg p) {
+template <class T> __global__ void space_kernel(T* out, long long n, space_arg p) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
     double fi = static_cast<double>(i);
@@ -456,9 +404,8 @@ void launch_arange(void* out, dtype t, std::int64_t n, const unsigned char* star
 void launch_space(void* out, dtype t, std::int64_t n, const space_params& p, cudaStream_t stream) {
   if (n <= 0) return;
   auto c = [](std::complex<double> v) { return cplx{v.real(), v.imag()}; };
-  space_arg a{c(p.start), c(p.step),  c(p.delta),    c(p.stop),     c(p.base),    c(p.first),
-              c(p.last),  c(p.sign),  p.div,         p.linear_mode, p.set_last,   p.log,
-              p.geometric, p.floor,   p.complex_math};
+  space_arg a{c(p.start), c(p.step),     c(p.delta), c(p.stop), c(p.base),   c(p.first), c(p.last),     c(p.sign),
+              p.div,      p.linear_mode, p.set_last, p.log,     p.geometric, p.floor,    p.complex_math};
   dispatch_type(t, [&](auto z) {
     using T = decltype(z);
     space_kernel<T><<<grid_for(n), block_size, 0, stream>>>(static_cast<T*>(out), n, a);

@@ -38,13 +38,13 @@ void launch_arange(void* out, dtype t, std::int64_t n, const unsigned char* star
 struct space_params {
   std::complex<double> start, step, delta, stop;
   double div = 1;
-  int linear_mode = 0;     ///< 0: start + i*step, 1: start + (i/div)*delta, 2: start + i*delta
-  bool set_last = false;   ///< y[n-1] = stop
-  bool log = false;        ///< y = base ** y
+  int linear_mode = 0;    ///< 0: start + i*step, 1: start + (i/div)*delta, 2: start + i*delta
+  bool set_last = false;  ///< y[n-1] = stop
+  bool log = false;       ///< y = base ** y
   std::complex<double> base = 10.0;
   bool geometric = false;  ///< y[0] = first, y[n-1] = last (when set_last), then y *= sign
   std::complex<double> first, last, sign = 1.0;
-  bool floor = false;      ///< integer output: floor before the cast
+  bool floor = false;  ///< integer output: floor before the cast
   bool complex_math = false;
 };
 

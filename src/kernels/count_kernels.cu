@@ -12,19 +12,14 @@ namespace cuarray::detail {
 
 namespace {
 
-template <class T>
-struct min_max {
-  T lo, hi;
-};
+template <class T> struct min_max { T lo, hi; };
 
-template <class T>
-struct to_min_max {
+template <class T> struct to_min_max {
   __host__ __device__ min_max<T> operator()(T v) const { return {v, v}; }
 };
 
 // NaN wins, as in NumPy's minimum/maximum reductions.
-template <class T>
-struct min_max_op {
+template <class T> struct min_max_op {
   __host__ __device__ min_max<T> operator()(const min_max<T>& a, const min_max<T>& b) const {
     return {pick(a.lo, b.lo, true), pick(a.hi, b.hi, false)};
   }
@@ -36,8 +31,7 @@ struct min_max_op {
 };
 
 template <class T>
-void minmax(const T* in, std::int64_t n, T* d_out, T lo_init, T hi_init, scratch_allocator& scratch,
-            cudaStream_t s) {
+void minmax(const T* in, std::int64_t n, T* d_out, T lo_init, T hi_init, scratch_allocator& scratch, cudaStream_t s) {
   thrust::transform_iterator<to_min_max<T>, const T*> it(in, to_min_max<T>{});
   auto* out = reinterpret_cast<min_max<T>*>(d_out);
   min_max<T> init{lo_init, hi_init};
@@ -60,8 +54,7 @@ int grid_for(long long n) {
 
 // Integer counts are exact whatever the order of the atomics; double weights are summed in whatever order
 // the atomics land, so weighted results may differ in the last bits from run to run.
-template <bool Weighted>
-__device__ inline void add_to(void* base, long long j, const double* w, long long i) {
+template <bool Weighted> __device__ inline void add_to(void* base, long long j, const double* w, long long i) {
   if constexpr (Weighted) {
     atomicAdd(static_cast<double*>(base) + j, w[i]);
   } else {
@@ -69,8 +62,7 @@ __device__ inline void add_to(void* base, long long j, const double* w, long lon
   }
 }
 
-template <bool Weighted, bool Shared>
-__device__ inline void flush(void* smem, void* out, long long total) {
+template <bool Weighted, bool Shared> __device__ inline void flush(void* smem, void* out, long long total) {
   if constexpr (Shared) {
     __syncthreads();
     for (long long j = threadIdx.x; j < total; j += blockDim.x) {
@@ -85,8 +77,7 @@ __device__ inline void flush(void* smem, void* out, long long total) {
   }
 }
 
-template <bool Shared>
-__device__ inline void* zero_shared(void* smem, long long total) {
+template <bool Shared> __device__ inline void* zero_shared(void* smem, long long total) {
   if constexpr (Shared) {
     for (long long j = threadIdx.x; j < total; j += blockDim.x) static_cast<unsigned long long*>(smem)[j] = 0;
     __syncthreads();

@@ -11,8 +11,7 @@ struct alignas(16) bytes16 {
 };
 
 /// Calls f with a value of the unsigned type (or bytes16) as wide as `itemsize` (1, 2, 4, 8 or 16 bytes).
-template <class F>
-void dispatch_bytes(std::size_t itemsize, F&& f) {
+template <class F> void dispatch_bytes(std::size_t itemsize, F&& f) {
   switch (itemsize) {
     case 1: return f(static_cast<unsigned char>(0));
     case 2: return f(static_cast<unsigned short>(0));

@@ -15,8 +15,7 @@ namespace {
 constexpr int block = 256;
 constexpr int unroll = 4;  // elements per thread per step: four independent loads in flight (random gathers)
 
-template <class I>
-__device__ __forceinline__ long long index_offset(const index_copy_params& p, long long b) {
+template <class I> __device__ __forceinline__ long long index_offset(const index_copy_params& p, long long b) {
   // Streaming loads and stores (evict first) for the index and the plain side: L2 keeps the gathered rows.
   long long i = static_cast<long long>(__ldcs(static_cast<const I*>(p.idx) + b));
   if (p.offsets) return i;
@@ -117,8 +116,7 @@ void launch_rows(bool scatter, const index_copy_params& p, long long row_bytes, 
 
 // The rows path of Note [row gather] when it applies: one contiguous rest run on both sides, raw indices, rows of
 // at least 64 bytes (shorter rows leave most lanes of a warp idle: the element loop is as good there).
-template <class I>
-bool try_rows(std::size_t itemsize, bool scatter, const index_copy_params& p, cudaStream_t s) {
+template <class I> bool try_rows(std::size_t itemsize, bool scatter, const index_copy_params& p, cudaStream_t s) {
   const auto item = static_cast<std::int64_t>(itemsize);
   if (p.p_constant || p.offsets || p.rest_ndim != 1 || p.rest_i[0] != item || p.rest_p[0] != item) return false;
   const long long row_bytes = p.rest_size * item;
@@ -135,8 +133,7 @@ bool try_rows(std::size_t itemsize, bool scatter, const index_copy_params& p, cu
   return true;
 }
 
-template <class E, class I>
-void launch_typed(bool scatter, const index_copy_params& p, cudaStream_t s) {
+template <class E, class I> void launch_typed(bool scatter, const index_copy_params& p, cudaStream_t s) {
   long long total = p.nb * p.rest_size;
   long long blocks = std::min<long long>((total + block * unroll - 1) / (block * unroll), 1LL << 30);
   bool rest = p.rest_size != 1 || p.rest_ndim != 0;

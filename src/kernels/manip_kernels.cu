@@ -89,7 +89,8 @@ __global__ void pad_constant_kernel(T* __restrict__ out, const char* __restrict_
       // The last axis still owns its own before/after stretches.
       const T v = *reinterpret_cast<const T*>(l.values[outside][side]);
 #pragma unroll 4
-      for (long long j = threadIdx.x; j < row_len; j += blockDim.x) orow[j] = j < lo ? before : (j - lo >= n ? after : v);
+      for (long long j = threadIdx.x; j < row_len; j += blockDim.x)
+        orow[j] = j < lo ? before : (j - lo >= n ? after : v);
     } else {
       const char* irow = in + off;
 #pragma unroll 4
@@ -139,8 +140,9 @@ bool try_launch_transpose_copy(const loop_layout& l, void* dst, const void* src,
     const char* v = std::getenv("CUARRAY_TRANSPOSE_TILE");
     return v ? std::atoi(v) : 0;
   }();
-  const int tile_size = forced == 32 || forced == 64 ? forced
-                        : (itemsize <= 4 && a.np >= 1024 && a.nq >= 1024) ? 64 : 32;
+  const int tile_size = forced == 32 || forced == 64                      ? forced
+                        : (itemsize <= 4 && a.np >= 1024 && a.nq >= 1024) ? 64
+                                                                          : 32;
   long long tiles = ((a.np + tile_size - 1) / tile_size) * ((a.nq + tile_size - 1) / tile_size);
   // Enough blocks to fill the device several times; the loops in the kernel cover the rest.
   long long gx = tiles < 65535 ? tiles : 65535;
@@ -173,9 +175,10 @@ void launch_axis_map_copy(const axis_map_layout& l, void* dst, const void* src, 
   if (blocks > 65536) blocks = 65536;
   dispatch_bytes(itemsize, [&](auto t) {
     using T = decltype(t);
-    axis_map_kernel<T><<<static_cast<int>(blocks), block, 0, stream>>>(
-        static_cast<char*>(dst), static_cast<const char*>(src), l, reinterpret_cast<const long long*>(dmap),
-        reinterpret_cast<const long long*>(smap), total);
+    axis_map_kernel<T><<<static_cast<int>(blocks), block, 0, stream>>>(static_cast<char*>(dst),
+                                                                       static_cast<const char*>(src), l,
+                                                                       reinterpret_cast<const long long*>(dmap),
+                                                                       reinterpret_cast<const long long*>(smap), total);
   });
   CUARRAY_CUDA_CHECK(cudaGetLastError());
 }
@@ -189,7 +192,7 @@ void launch_pad_constant(const pad_constant_layout& l, void* dst, const void* sr
   dispatch_bytes(itemsize, [&](auto t) {
     using T = decltype(t);
     pad_constant_kernel<T><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(static_cast<T*>(dst),
-                                                                           static_cast<const char*>(src), l, rows);
+                                                                              static_cast<const char*>(src), l, rows);
   });
   CUARRAY_CUDA_CHECK(cudaGetLastError());
 }
@@ -204,12 +207,11 @@ struct join_args {
   join_segment seg[join_max_segments];
   long long first_block[join_max_segments + 1];  // blocks before each segment; [count] = all
   long long tiles_per_row[join_max_segments];
-  unsigned char vec[join_max_segments];           // widest common alignment: 16, 8, 4, 2 or 1 bytes
+  unsigned char vec[join_max_segments];  // widest common alignment: 16, 8, 4, 2 or 1 bytes
   int count;
 };
 
-template <class V>
-__device__ __forceinline__ void join_tile(const char* src, char* dst, long long bytes) {
+template <class V> __device__ __forceinline__ void join_tile(const char* src, char* dst, long long bytes) {
   const long long n = bytes / static_cast<long long>(sizeof(V));
   const V* s = reinterpret_cast<const V*>(src);
   V* d = reinterpret_cast<V*>(dst);
@@ -353,7 +355,7 @@ void launch_rows_copy(const rows_copy_layout& l, void* dst, const void* src, cud
   long long blocks = rows * tiles;
   unsigned grid = static_cast<unsigned>(std::min<long long>(blocks, 1LL << 30));
   rows_copy_kernel<<<grid, join_block, 0, stream>>>(l, static_cast<char*>(dst), static_cast<const char*>(src), vec,
-                                                     tiles, blocks);
+                                                    tiles, blocks);
   CUARRAY_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -366,8 +368,8 @@ void launch_repeat_flat(void* dst, const void* src, std::int64_t n, std::int64_t
   unsigned grid = static_cast<unsigned>(std::min<long long>((n + threads - 1) / threads, 1LL << 30));
   dispatch_bytes(itemsize, [&](auto e) {
     using E = decltype(e);
-    repeat_flat_kernel<E><<<grid, threads, 0, stream>>>(static_cast<E*>(dst), static_cast<const E*>(src), n, r,
-                                                       vectors);
+    repeat_flat_kernel<E>
+        <<<grid, threads, 0, stream>>>(static_cast<E*>(dst), static_cast<const E*>(src), n, r, vectors);
   });
   CUARRAY_CUDA_CHECK(cudaGetLastError());
 }

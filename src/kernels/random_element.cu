@@ -22,8 +22,7 @@ __device__ __forceinline__ long long as_count(double v) { return static_cast<lon
 
 template <dist D, class T>
 __global__ void __launch_bounds__(block_size) element_kernel(T* out, long long n, unsigned long long key,
-                                                             unsigned long long offset, param p0, param p1,
-                                                             param p2) {
+                                                             unsigned long long offset, param p0, param p1, param p2) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
     element_stream s(key, offset + static_cast<unsigned long long>(i));
@@ -38,16 +37,15 @@ __global__ void __launch_bounds__(block_size) element_kernel(T* out, long long n
     } else if constexpr (D == dist::poisson) {
       out[i] = static_cast<T>(sample_poisson(s, param_at(p0, i)));
     } else {
-      out[i] = static_cast<T>(sample_hypergeometric(s, as_count(param_at(p0, i)), as_count(param_at(p1, i)),
-                                                    as_count(param_at(p2, i))));
+      out[i] = static_cast<T>(
+          sample_hypergeometric(s, as_count(param_at(p0, i)), as_count(param_at(p1, i)), as_count(param_at(p2, i))));
     }
   }
 }
 
-__global__ void __launch_bounds__(block_size) multinomial_kernel(long long* out, long long rows, long long k,
-                                                                 unsigned long long key,
-                                                                 unsigned long long offset, const double* n,
-                                                                 const double* pvals) {
+__global__ void __launch_bounds__(block_size)
+    multinomial_kernel(long long* out, long long rows, long long k, unsigned long long key, unsigned long long offset,
+                       const double* n, const double* pvals) {
   for (long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; r < rows;
        r += static_cast<long long>(gridDim.x) * blockDim.x) {
     element_stream s(key, offset + static_cast<unsigned long long>(r));
@@ -98,11 +96,11 @@ void launch_element_dist(dist d, void* out, dtype t, std::int64_t n, std::uint64
   }
 }
 
-void launch_multinomial(std::int64_t* out, std::int64_t rows, std::int64_t k, std::uint64_t key,
-                        std::uint64_t offset, const double* n, const double* pvals, cudaStream_t s) {
+void launch_multinomial(std::int64_t* out, std::int64_t rows, std::int64_t k, std::uint64_t key, std::uint64_t offset,
+                        const double* n, const double* pvals, cudaStream_t s) {
   if (rows <= 0) return;
   multinomial_kernel<<<grid(rows), block_size, 0, s>>>(reinterpret_cast<long long*>(out), rows, k, key, offset, n,
-                                                        pvals);
+                                                       pvals);
   CUARRAY_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -41,8 +41,8 @@ struct param {
 std::uint64_t counters_used(dist d, dtype t, std::int64_t n);
 
 /// out[0..n) (contiguous, dtype `t`) drawn from `d` with parameters p[0..2].
-void launch_dist(dist d, void* out, dtype t, std::int64_t n, std::uint64_t key, std::uint64_t offset,
-                 const param* p, cudaStream_t stream);
+void launch_dist(dist d, void* out, dtype t, std::int64_t n, std::uint64_t key, std::uint64_t offset, const param* p,
+                 cudaStream_t stream);
 
 /// out[i] = low[i] + U{0..range[i]} in the unsigned arithmetic of `t`'s width (any integer dtype or bool);
 /// low/range null: the scalar values. One counter per output.
@@ -54,8 +54,8 @@ void launch_integers(void* out, dtype t, std::int64_t n, std::uint64_t key, std:
 void launch_bits(std::uint64_t* out, std::int64_t n, std::uint64_t key, std::uint64_t offset, cudaStream_t stream);
 
 /// Multinomial rows: out (rows x k int64) from n (rows) trials and pvals (rows x k); one counter per row.
-void launch_multinomial(std::int64_t* out, std::int64_t rows, std::int64_t k, std::uint64_t key,
-                        std::uint64_t offset, const double* n, const double* pvals, cudaStream_t stream);
+void launch_multinomial(std::int64_t* out, std::int64_t rows, std::int64_t k, std::uint64_t key, std::uint64_t offset,
+                        const double* n, const double* pvals, cudaStream_t stream);
 
 /// out[r, j, k] = src[r, idx[j] (or idx[r, j] when per_row), k] for C-contiguous (R, J, K) and (R, Js, K)
 /// layouts of `itemsize`-byte elements; indices are trusted to lie in [0, Js).

@@ -53,10 +53,7 @@ __device__ inline unsigned long long interval_at(unsigned long long key, unsigne
 // Four consecutive outputs per thread, each from its own stream index (the values do not depend on the
 // grouping), written with one vector store when the output is aligned: the four Philox blocks are independent
 // work for the scheduler, and the stores are full sectors.
-template <class U>
-struct alignas(4 * sizeof(U)) integers_pack {
-  U v[4];
-};
+template <class U> struct alignas(4 * sizeof(U)) integers_pack { U v[4]; };
 
 template <class U>
 __global__ void integers_kernel(U* out, long long n, unsigned long long key, unsigned long long offset,
@@ -72,8 +69,8 @@ __global__ void integers_kernel(U* out, long long n, unsigned long long key, uns
       const long long j = i + k;
       p.v[k] = U{};
       if (j < n) {
-        unsigned long long r =
-            interval_at(key, offset + static_cast<unsigned long long>(j), range ? range[j] : range_value);
+        unsigned long long r = interval_at(key, offset + static_cast<unsigned long long>(j),
+                                           range ? range[j] : range_value);
         p.v[k] = static_cast<U>(static_cast<unsigned long long>(low ? low[j] : low_value) + r);
       }
     }
@@ -88,8 +85,7 @@ __global__ void integers_kernel(U* out, long long n, unsigned long long key, uns
   }
 }
 
-__global__ void bits_kernel(unsigned long long* out, long long n, unsigned long long key,
-                            unsigned long long offset) {
+__global__ void bits_kernel(unsigned long long* out, long long n, unsigned long long key, unsigned long long offset) {
   long long groups = (n + 1) / 2;
   for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups;
        g += static_cast<long long>(gridDim.x) * blockDim.x) {
@@ -100,8 +96,8 @@ __global__ void bits_kernel(unsigned long long* out, long long n, unsigned long 
 }
 
 template <class E>
-__global__ void gather_kernel(E* out, const E* src, long long rows, long long cols, long long src_cols,
-                              long long inner, const long long* idx, bool per_row) {
+__global__ void gather_kernel(E* out, const E* src, long long rows, long long cols, long long src_cols, long long inner,
+                              const long long* idx, bool per_row) {
   long long total = rows * cols * inner;
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < total;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
@@ -133,8 +129,8 @@ std::uint64_t counters_used(dist d, dtype t, std::int64_t n) {
   return (static_cast<std::uint64_t>(n) + k - 1) / k;
 }
 
-void launch_dist(dist d, void* out, dtype t, std::int64_t n, std::uint64_t key, std::uint64_t offset,
-                 const param* p, cudaStream_t s) {
+void launch_dist(dist d, void* out, dtype t, std::int64_t n, std::uint64_t key, std::uint64_t offset, const param* p,
+                 cudaStream_t s) {
   if (n <= 0) return;
   if (per_counter_stream(d)) launch_stream_dist(d, out, t, n, key, offset, p, s);
   else launch_element_dist(d, out, t, n, key, offset, p, s);
@@ -150,8 +146,8 @@ void launch_integers(void* out, dtype t, std::int64_t n, std::uint64_t key, std:
     using U = decltype(tag);
     if constexpr (sizeof(U) <= 8) {
       bool aligned = reinterpret_cast<std::uintptr_t>(out) % sizeof(integers_pack<U>) == 0;
-      integers_kernel<U><<<grid((n + 3) / 4), block_size, 0, s>>>(static_cast<U*>(out), n, key, offset, lo,
-                                                                  low_value, rg, range_value, aligned);
+      integers_kernel<U><<<grid((n + 3) / 4), block_size, 0, s>>>(static_cast<U*>(out), n, key, offset, lo, low_value,
+                                                                  rg, range_value, aligned);
     }
   });
   CUARRAY_CUDA_CHECK(cudaGetLastError());
@@ -164,15 +160,14 @@ void launch_bits(std::uint64_t* out, std::int64_t n, std::uint64_t key, std::uin
 }
 
 void launch_gather(void* out, const void* src, std::size_t itemsize, std::int64_t rows, std::int64_t cols,
-                   std::int64_t src_cols, std::int64_t inner, const std::int64_t* idx, bool per_row,
-                   cudaStream_t s) {
+                   std::int64_t src_cols, std::int64_t inner, const std::int64_t* idx, bool per_row, cudaStream_t s) {
   long long total = rows * cols * inner;
   if (total <= 0) return;
   dispatch_bytes(itemsize, [&](auto tag) {
     using E = decltype(tag);
-    gather_kernel<E><<<grid(total), block_size, 0, s>>>(static_cast<E*>(out), static_cast<const E*>(src), rows,
-                                                        cols, src_cols, inner,
-                                                        reinterpret_cast<const long long*>(idx), per_row);
+    gather_kernel<E><<<grid(total), block_size, 0, s>>>(static_cast<E*>(out), static_cast<const E*>(src), rows, cols,
+                                                        src_cols, inner, reinterpret_cast<const long long*>(idx),
+                                                        per_row);
   });
   CUARRAY_CUDA_CHECK(cudaGetLastError());
 }

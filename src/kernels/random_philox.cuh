@@ -161,7 +161,7 @@ struct element_stream {
 
 /// Marsaglia and Tsang's gamma(shape, 1); shape < 1 through gamma(shape + 1) * U^(1/shape).
 __device__ inline double sample_gamma(element_stream& s, double shape) {
-  if (shape <= 0) return 0;  // NumPy: standard_gamma(0) == 0
+  if (shape <= 0) return 0;                        // NumPy: standard_gamma(0) == 0
   if (isinf(shape) || isnan(shape)) return shape;  // NaN would never pass the acceptance tests below
   double boost = 1;
   if (shape < 1) {
@@ -278,8 +278,7 @@ __device__ inline long long sample_poisson(element_stream& s, double lam) {
 
 /// Hypergeometric: draws from the urn one at a time (NumPy's hypergeometric_sample), over the smaller of
 /// the sample and its complement. O(min(nsample, total - nsample)) per output.
-__device__ inline long long sample_hypergeometric(element_stream& s, long long good, long long bad,
-                                                  long long sample) {
+__device__ inline long long sample_hypergeometric(element_stream& s, long long good, long long bad, long long sample) {
   long long total = good + bad;
   bool complement = sample > total / 2;
   long long left = complement ? total - sample : sample;

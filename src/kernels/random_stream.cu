@@ -19,20 +19,16 @@ constexpr long long max_blocks = 65536;
 
 __device__ __forceinline__ double param_at(const param& p, long long i) { return p.ptr ? p.ptr[i] : p.value; }
 
-template <class T>
-struct vec_of;
-template <>
-struct vec_of<float> {
+template <class T> struct vec_of;
+template <> struct vec_of<float> {
   using type = float4;
   static constexpr int n = 4;
 };
-template <>
-struct vec_of<double> {
+template <> struct vec_of<double> {
   using type = double2;
   static constexpr int n = 2;
 };
-template <>
-struct vec_of<long long> {
+template <> struct vec_of<long long> {
   using type = longlong2;
   static constexpr int n = 2;
 };
@@ -79,8 +75,7 @@ __device__ __forceinline__ float log_open01(float u) {
 }
 
 // The raw variates of one counter: uniforms, normals or exponentials before any parameter is applied.
-template <dist D>
-__device__ __forceinline__ void raw(const u32x4& r, float (&v)[4]) {
+template <dist D> __device__ __forceinline__ void raw(const u32x4& r, float (&v)[4]) {
   if constexpr (D == dist::normal) {
     // Box-Muller on the fast paths that keep float32 accuracy (Note [float32 Box-Muller]).
     float r1 = sqrt_approx(-2.0f * log_open01(u01f_mid23(r.x)));
@@ -105,8 +100,7 @@ __device__ __forceinline__ void raw(const u32x4& r, float (&v)[4]) {
   }
 }
 
-template <dist D>
-__device__ __forceinline__ void raw(const u32x4& r, double (&v)[2]) {
+template <dist D> __device__ __forceinline__ void raw(const u32x4& r, double (&v)[2]) {
   if constexpr (D == dist::normal || D == dist::lognormal) {
     double rad = sqrt(-2.0 * log(u01d_open0(r.x, r.y))), s, c;
     sincospi(2.0 * u01d(r.z, r.w), &s, &c);
@@ -115,8 +109,7 @@ __device__ __forceinline__ void raw(const u32x4& r, double (&v)[2]) {
   } else if constexpr (D == dist::exponential) {
     v[0] = -log1p(-u01d(r.x, r.y));
     v[1] = -log1p(-u01d(r.z, r.w));
-  } else if constexpr (D == dist::logistic || D == dist::laplace || D == dist::gumbel ||
-                       D == dist::geometric) {
+  } else if constexpr (D == dist::logistic || D == dist::laplace || D == dist::gumbel || D == dist::geometric) {
     v[0] = u01d_open(r.x, r.y);  // these take logarithms of U and of 1 - U
     v[1] = u01d_open(r.z, r.w);
   } else {
@@ -154,8 +147,7 @@ __device__ __forceinline__ T finish(double v, const param& p0, const param& p1, 
 }
 
 // float32 keeps float arithmetic for the standard forms (the parameters are then exactly 0 and 1).
-template <dist D>
-__device__ __forceinline__ float finish_f(float v, const param& p0, const param& p1, long long i) {
+template <dist D> __device__ __forceinline__ float finish_f(float v, const param& p0, const param& p1, long long i) {
   if constexpr (D == dist::normal) {
     return fmaf(static_cast<float>(param_at(p1, i)), v, static_cast<float>(param_at(p0, i)));
   } else if constexpr (D == dist::exponential) {
@@ -166,9 +158,9 @@ __device__ __forceinline__ float finish_f(float v, const param& p0, const param&
 }
 
 template <dist D, class T, bool Plain>
-__global__ void __launch_bounds__(block_size) stream_kernel(T* out, long long n, unsigned long long key,
-                                                            unsigned long long offset, param p0, param p1,
-                                                            bool aligned) {
+__global__ void __launch_bounds__(block_size)
+    stream_kernel(T* out, long long n, unsigned long long key, unsigned long long offset, param p0, param p1,
+                  bool aligned) {
   using V = vec_of<T>;
   constexpr int K = V::n;
   const long long groups = (n + K - 1) / K;
@@ -206,8 +198,8 @@ void launch(void* out, long long n, std::uint64_t key, std::uint64_t offset, con
   long long blocks = (groups + block_size - 1) / block_size;
   if (blocks > max_blocks) blocks = max_blocks;
   bool aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-  stream_kernel<D, T, Plain><<<static_cast<unsigned>(blocks), block_size, 0, s>>>(static_cast<T*>(out), n, key,
-                                                                                  offset, p[0], p[1], aligned);
+  stream_kernel<D, T, Plain>
+      <<<static_cast<unsigned>(blocks), block_size, 0, s>>>(static_cast<T*>(out), n, key, offset, p[0], p[1], aligned);
   CUARRAY_CUDA_CHECK(cudaGetLastError());
 }
 

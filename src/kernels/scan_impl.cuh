@@ -22,10 +22,7 @@ __host__ __device__ inline c64 operator+(c64 a, c64 b) { return {a.re + b.re, a.
 __host__ __device__ inline c128 operator+(c128 a, c128 b) { return {a.re + b.re, a.im + b.im}; }
 
 struct mul_op {
-  template <class T>
-  __host__ __device__ T operator()(T a, T b) const {
-    return a * b;
-  }
+  template <class T> __host__ __device__ T operator()(T a, T b) const { return a * b; }
   // NumPy's complex multiply: the plain formula, no special handling of infinities.
   __host__ __device__ c64 operator()(c64 a, c64 b) const {
     return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
@@ -36,10 +33,7 @@ struct mul_op {
 };
 
 struct add_op {
-  template <class T>
-  __host__ __device__ T operator()(T a, T b) const {
-    return a + b;
-  }
+  template <class T> __host__ __device__ T operator()(T a, T b) const { return a + b; }
 };
 
 // Keys of a segmented scan are the flat indices themselves: two belong together when in the same row. No
@@ -49,8 +43,7 @@ struct same_row {
   __host__ __device__ bool operator()(long long a, long long b) const { return a / row == b / row; }
 };
 
-template <class F>
-void dispatch_scan_type(scan_type t, F&& f) {
+template <class F> void dispatch_scan_type(scan_type t, F&& f) {
   switch (t) {
     case scan_type::u64: return f(static_cast<unsigned long long>(0));
     case scan_type::f32: return f(0.0f);

@@ -13,7 +13,7 @@ namespace cuarray::detail {
 struct scratch_allocator {
   virtual void* allocate(std::size_t bytes) = 0;
 
- protected:
+protected:
   ~scratch_allocator() = default;
 };
 

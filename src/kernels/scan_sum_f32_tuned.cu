@@ -26,8 +26,7 @@ namespace cuarray::detail {
 
 namespace {
 
-template <int Threads, int Items>
-struct f32_sum_policy_hub {
+template <int Threads, int Items> struct f32_sum_policy_hub {
   template <int T, int I, class Delay>
   using policy = cub::AgentScanPolicy<T, I, float, cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT,
                                       cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_WARP_SCANS,
@@ -44,8 +43,8 @@ struct f32_sum_policy_hub {
 template <class Hub>
 void scan_f32(const float* in, float* out, std::uint32_t n, scratch_allocator& scratch, cudaStream_t stream) {
   using op = ::cuda::std::plus<float>;
-  using dispatch = cub::DispatchScan<const float*, float*, op, cub::NullType, std::uint32_t, float,
-                                     cub::ForceInclusive::No, Hub>;
+  using dispatch =
+      cub::DispatchScan<const float*, float*, op, cub::NullType, std::uint32_t, float, cub::ForceInclusive::No, Hub>;
   std::size_t bytes = 0;
   CUARRAY_CUDA_CHECK(dispatch::Dispatch(nullptr, bytes, in, out, op{}, cub::NullType{}, n, stream));
   void* temp = scratch.allocate(bytes);

@@ -119,8 +119,8 @@ void launch_unravel(const std::int64_t* flat, std::int64_t count, int ndim, cons
   CUARRAY_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_gather_rows(const void* in, const std::int64_t* rows, std::int64_t count, std::int64_t row_bytes,
-                        void* out, cudaStream_t s) {
+void launch_gather_rows(const void* in, const std::int64_t* rows, std::int64_t count, std::int64_t row_bytes, void* out,
+                        cudaStream_t s) {
   if (count <= 0 || row_bytes <= 0) return;
   auto r = reinterpret_cast<const long long*>(rows);
   // The widest unit that divides the row and both addresses (pool blocks are 512-byte aligned).
@@ -131,8 +131,8 @@ void launch_gather_rows(const void* in, const std::int64_t* rows, std::int64_t c
   auto run = [&](auto unit) {
     using T = decltype(unit);
     long long len = row_bytes / static_cast<long long>(sizeof(T));
-    gather_rows_kernel<T><<<grid_for(count * len), block, 0, s>>>(static_cast<const T*>(in), r, count, len,
-                                                                 static_cast<T*>(out));
+    gather_rows_kernel<T>
+        <<<grid_for(count * len), block, 0, s>>>(static_cast<const T*>(in), r, count, len, static_cast<T*>(out));
   };
   if (aligned(16)) run(bytes16{});
   else if (aligned(8)) run(0ULL);

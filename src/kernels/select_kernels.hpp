@@ -28,7 +28,7 @@ void launch_unravel(const std::int64_t* flat, std::int64_t count, int ndim, cons
                     std::int64_t* out, cudaStream_t stream);
 
 /// out row k <- in row rows[k], rows of `row_bytes` bytes; both contiguous.
-void launch_gather_rows(const void* in, const std::int64_t* rows, std::int64_t count, std::int64_t row_bytes,
-                        void* out, cudaStream_t stream);
+void launch_gather_rows(const void* in, const std::int64_t* rows, std::int64_t count, std::int64_t row_bytes, void* out,
+                        cudaStream_t stream);
 
 }  // namespace cuarray::detail

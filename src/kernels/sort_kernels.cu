@@ -28,31 +28,28 @@ int grid_for(long long n) {
 
 void check_launch() { CUARRAY_CUDA_CHECK(cudaGetLastError()); }
 
-#define CA_GRID_LOOP(i, n)                                                                 \
-  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < (n); \
+#define CA_GRID_LOOP(i, n)                                                                                             \
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < (n);                           \
        i += static_cast<long long>(gridDim.x) * blockDim.x)
 
 // Bits of one element (complex: of one part) of each dtype.
-template <dtype T>
-struct elem {
+template <dtype T> struct elem {
   static constexpr bool complex = T == dtype::complex64 || T == dtype::complex128;
   static constexpr bool floating = T == dtype::float16 || T == dtype::float32 || T == dtype::float64 || complex;
   static constexpr int part_bytes = complex ? static_cast<int>(itemsize(T)) / 2 : static_cast<int>(itemsize(T));
-  using bits = std::conditional_t<part_bytes == 1, unsigned char,
-                                  std::conditional_t<part_bytes == 2, unsigned short,
-                                                     std::conditional_t<part_bytes == 4, unsigned int,
-                                                                        unsigned long long>>>;
+  using bits =
+      std::conditional_t<part_bytes == 1, unsigned char,
+                         std::conditional_t<part_bytes == 2, unsigned short,
+                                            std::conditional_t<part_bytes == 4, unsigned int, unsigned long long>>>;
 };
 
-template <dtype T>
-__device__ inline typename elem<T>::bits load_part(const char* base, long long i, int part) {
+template <dtype T> __device__ inline typename elem<T>::bits load_part(const char* base, long long i, int part) {
   using B = typename elem<T>::bits;
   return reinterpret_cast<const B*>(base)[(elem<T>::complex ? 2 * i : i) + part];
 }
 
 // The stable-order key of a real element, zero-extended (Note [sort keys]).
-template <dtype T>
-__device__ inline unsigned long long real_key(typename elem<T>::bits x, bool arg) {
+template <dtype T> __device__ inline unsigned long long real_key(typename elem<T>::bits x, bool arg) {
   if constexpr (T == dtype::bool_) {
     return x != 0 ? 1u : 0u;
   } else if constexpr (elem<T>::floating) {
@@ -64,8 +61,7 @@ __device__ inline unsigned long long real_key(typename elem<T>::bits x, bool arg
   }
 }
 
-template <dtype T>
-__device__ inline unsigned long long key_at(const char* src, long long j, key_part part) {
+template <dtype T> __device__ inline unsigned long long key_at(const char* src, long long j, key_part part) {
   if constexpr (elem<T>::complex) {
     auto re = load_part<T>(src, j, 0), im = load_part<T>(src, j, 1);
     switch (part) {
@@ -107,8 +103,7 @@ __global__ void make_keys_kernel(const char* src, key_part part, index_ref perm,
   }
 }
 
-template <class B>
-__global__ void keys_to_values_kernel(B* keys, long long total, int how) {
+template <class B> __global__ void keys_to_values_kernel(B* keys, long long total, int how) {
   // how: 0 unsigned or bool (identity), 1 signed (flip the sign bit), 2 float (untwiddle)
   CA_GRID_LOOP(i, total) {
     B k = keys[i];
@@ -120,8 +115,7 @@ __global__ void keys_to_values_kernel(B* keys, long long total, int how) {
   }
 }
 
-template <class E>
-__global__ void gather_kernel(const E* src, index_ref idx, long long total, long long n, E* dst) {
+template <class E> __global__ void gather_kernel(const E* src, index_ref idx, long long total, long long n, E* dst) {
   CA_GRID_LOOP(i, total) {
     long long base = n > 0 ? i - i % n : 0;
     dst[i] = src[base + index_at(idx, i)];
@@ -163,8 +157,7 @@ __global__ void row_offsets_kernel(long long* offsets, long long rows, long long
   CA_GRID_LOOP(i, rows + 1) { offsets[i] = i * n; }
 }
 
-template <class F>
-void dispatch_dtype(dtype t, F&& f) {
+template <class F> void dispatch_dtype(dtype t, F&& f) {
   switch (t) {
     case dtype::bool_: return f(std::integral_constant<dtype, dtype::bool_>{});
     case dtype::int8: return f(std::integral_constant<dtype, dtype::int8>{});
@@ -186,18 +179,15 @@ void dispatch_dtype(dtype t, F&& f) {
 // ---------------------------------------------------------------------------------------------------------
 // Order and equality of elements, on bits (searchsorted, isin, unique).
 
-template <dtype T>
-__device__ inline bool elem_less(const char* a, long long i, const char* b, long long j) {
+template <dtype T> __device__ inline bool elem_less(const char* a, long long i, const char* b, long long j) {
   if constexpr (elem<T>::complex) {
-    return sk::complex_less(load_part<T>(a, i, 0), load_part<T>(a, i, 1), load_part<T>(b, j, 0),
-                            load_part<T>(b, j, 1));
+    return sk::complex_less(load_part<T>(a, i, 0), load_part<T>(a, i, 1), load_part<T>(b, j, 0), load_part<T>(b, j, 1));
   } else {
     return real_key<T>(load_part<T>(a, i, 0), true) < real_key<T>(load_part<T>(b, j, 0), true);
   }
 }
 
-template <dtype T>
-__device__ inline bool part_nan(typename elem<T>::bits x) {
+template <dtype T> __device__ inline bool part_nan(typename elem<T>::bits x) {
   if constexpr (elem<T>::floating) return sk::float_is_nan(x);
   else return false;
 }
@@ -259,8 +249,7 @@ __global__ void boundary_flags_kernel(const char* s, long long rows, long long m
   }
 }
 
-template <dtype T>
-__global__ void neighbor_mask_kernel(const char* s, long long n, int mode, bool* out) {
+template <dtype T> __global__ void neighbor_mask_kernel(const char* s, long long n, int mode, bool* out) {
   if (mode == 0) {
     CA_GRID_LOOP(i, n - 1) { out[i] = elem_equal<T>(s, i, s, i + 1, false); }
   } else {
@@ -404,8 +393,7 @@ __global__ void rotate_nans_kernel(const U* out, long long n, const nan_summary*
   }
 }
 
-template <class U>
-__global__ void copy_back_kernel(U* out, long long n, const nan_summary* summary, const U* scratch) {
+template <class U> __global__ void copy_back_kernel(U* out, long long n, const nan_summary* summary, const U* scratch) {
   if (summary->negative == 0) return;
   CA_GRID_LOOP(i, n) { out[i] = scratch[i]; }
 }
@@ -453,8 +441,8 @@ void launch_gather(const void* src, std::size_t isz, index_ref idx, std::int64_t
   if (total <= 0) return;
   dispatch_bytes(isz, [&](auto z) {
     using E = decltype(z);
-    gather_kernel<E><<<grid_for(total), block_size, 0, stream>>>(static_cast<const E*>(src), idx, total, n,
-                                                                 static_cast<E*>(dst));
+    gather_kernel<E>
+        <<<grid_for(total), block_size, 0, stream>>>(static_cast<const E*>(src), idx, total, n, static_cast<E*>(dst));
   });
   check_launch();
 }
@@ -484,7 +472,7 @@ void launch_widen(const std::int32_t* in, std::int64_t* out, std::int64_t total,
   if (total <= 0) return;
   long long nvec = aligned16(in) && aligned16(out) ? total / 4 : 0;
   widen_kernel<<<grid_for(nvec ? nvec : total), block_size, 0, stream>>>(in, reinterpret_cast<long long*>(out), total,
-                                                                          nvec);
+                                                                         nvec);
   check_launch();
 }
 
@@ -497,11 +485,11 @@ void launch_nan_scan(const void* src, int width, std::int64_t n, nan_summary* su
   int grid = resident_grid(aligned ? n / (16 / width) : n);
   auto* idx = reinterpret_cast<int*>(iota);
   if (width == 4) {
-    nan_scan_kernel<unsigned int><<<grid, block_size, 0, stream>>>(static_cast<const unsigned int*>(src), n, aligned,
-                                                                   summary, idx);
+    nan_scan_kernel<unsigned int>
+        <<<grid, block_size, 0, stream>>>(static_cast<const unsigned int*>(src), n, aligned, summary, idx);
   } else {
-    nan_scan_kernel<unsigned long long><<<grid, block_size, 0, stream>>>(static_cast<const unsigned long long*>(src),
-                                                                         n, aligned, summary, idx);
+    nan_scan_kernel<unsigned long long>
+        <<<grid, block_size, 0, stream>>>(static_cast<const unsigned long long*>(src), n, aligned, summary, idx);
   }
   check_launch();
 }
@@ -513,16 +501,16 @@ void launch_move_negative_nans(void* out, int width, std::int64_t n, const nan_s
   int grid = resident_grid(n);
   if (width == 4) {
     using U = unsigned int;
-    rotate_nans_kernel<U><<<grid, block_size, 0, stream>>>(static_cast<const U*>(out), n, summary,
-                                                           static_cast<U*>(scratch));
-    copy_back_kernel<U><<<grid, block_size, 0, stream>>>(static_cast<U*>(out), n, summary,
-                                                         static_cast<const U*>(scratch));
+    rotate_nans_kernel<U>
+        <<<grid, block_size, 0, stream>>>(static_cast<const U*>(out), n, summary, static_cast<U*>(scratch));
+    copy_back_kernel<U>
+        <<<grid, block_size, 0, stream>>>(static_cast<U*>(out), n, summary, static_cast<const U*>(scratch));
   } else {
     using U = unsigned long long;
-    rotate_nans_kernel<U><<<grid, block_size, 0, stream>>>(static_cast<const U*>(out), n, summary,
-                                                           static_cast<U*>(scratch));
-    copy_back_kernel<U><<<grid, block_size, 0, stream>>>(static_cast<U*>(out), n, summary,
-                                                         static_cast<const U*>(scratch));
+    rotate_nans_kernel<U>
+        <<<grid, block_size, 0, stream>>>(static_cast<const U*>(out), n, summary, static_cast<U*>(scratch));
+    copy_back_kernel<U>
+        <<<grid, block_size, 0, stream>>>(static_cast<U*>(out), n, summary, static_cast<const U*>(scratch));
   }
   check_launch();
 }
@@ -538,8 +526,7 @@ void launch_row_offsets(std::int64_t* offsets, std::int64_t rows, std::int64_t n
   check_launch();
 }
 
-std::size_t inclusive_sum(void* temp, std::size_t temp_bytes, std::int64_t* data, std::int64_t n,
-                          cudaStream_t stream) {
+std::size_t inclusive_sum(void* temp, std::size_t temp_bytes, std::int64_t* data, std::int64_t n, cudaStream_t stream) {
   auto* d = reinterpret_cast<long long*>(data);
   std::size_t bytes = temp_bytes;
   CUARRAY_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp, bytes, d, d, static_cast<long long>(n), stream));
@@ -595,7 +582,7 @@ void launch_compact(const void* src, std::size_t row_bytes, const std::int64_t* 
     dispatch_bytes(values ? row_bytes : 1, [&](auto z) {
       using E = decltype(z);
       compact_typed_kernel<E><<<grid_for(rows), block_size, 0, stream>>>(static_cast<const E*>(src), f, p, rows,
-                                                                          static_cast<E*>(values), fi);
+                                                                         static_cast<E*>(values), fi);
     });
   } else {
     compact_kernel<<<grid_for(rows), block_size, 0, stream>>>(static_cast<const unsigned char*>(src),

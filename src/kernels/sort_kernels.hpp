@@ -12,12 +12,12 @@ namespace cuarray::detail::sorting {
 
 /// The key a key kernel writes (Note [sort keys] in sort_keys.hpp).
 enum class key_part : int {
-  arg,           ///< stable-order key of a real dtype (-0 == +0, NaN largest), width of the dtype
-  sort,          ///< invertible key of a real dtype, width of the dtype
-  cplx_real,     ///< complex: key of the real part inside its class
-  cplx_imag,     ///< complex: key of the imaginary part inside its class
-  cplx_class,    ///< complex: the NaN class, one byte
-  cplx_packed,   ///< complex64: real key << 32 | imag key, eight bytes
+  arg,          ///< stable-order key of a real dtype (-0 == +0, NaN largest), width of the dtype
+  sort,         ///< invertible key of a real dtype, width of the dtype
+  cplx_real,    ///< complex: key of the real part inside its class
+  cplx_imag,    ///< complex: key of the imaginary part inside its class
+  cplx_class,   ///< complex: the NaN class, one byte
+  cplx_packed,  ///< complex64: real key << 32 | imag key, eight bytes
 };
 
 /// Bytes of the key `part` of dtype `t` (before any widening).

@@ -15,10 +15,9 @@ std::size_t native_pairs_typed(void* temp, std::size_t temp_bytes, const void* k
                                const std::int32_t* values_in, std::int32_t* values_out, std::int64_t n,
                                cudaStream_t stream) {
   std::size_t bytes = temp_bytes;
-  CUARRAY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp, bytes, static_cast<const K*>(keys_in),
-                                                     static_cast<K*>(keys_out), values_in, values_out,
-                                                     static_cast<std::uint32_t>(n), 0, static_cast<int>(8 * sizeof(K)),
-                                                     stream));
+  CUARRAY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+      temp, bytes, static_cast<const K*>(keys_in), static_cast<K*>(keys_out), values_in, values_out,
+      static_cast<std::uint32_t>(n), 0, static_cast<int>(8 * sizeof(K)), stream));
   return bytes;
 }
 

@@ -14,8 +14,8 @@ std::size_t sort_keys_typed(void* temp, std::size_t temp_bytes, void* k0, void* 
   cub::DoubleBuffer<K> keys(static_cast<K*>(k0), static_cast<K*>(k1));
   std::size_t bytes = temp_bytes;
   // int64 item counts: one instantiation serves every size (onesweep works in 32-bit portions anyway).
-  CUARRAY_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp, bytes, keys, static_cast<std::int64_t>(n), 0, end_bit,
-                                                    stream));
+  CUARRAY_CUDA_CHECK(
+      cub::DeviceRadixSort::SortKeys(temp, bytes, keys, static_cast<std::int64_t>(n), 0, end_bit, stream));
   selector = keys.selector;
   return bytes;
 }

@@ -13,8 +13,8 @@ std::size_t seg_keys_typed(void* temp, std::size_t temp_bytes, void* k0, void* k
                            std::int64_t rows, const std::int64_t* offsets, int& selector, cudaStream_t stream) {
   cub::DoubleBuffer<K> keys(static_cast<K*>(k0), static_cast<K*>(k1));
   std::size_t bytes = temp_bytes;
-  CUARRAY_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortKeys(temp, bytes, keys, total, rows, offsets, offsets + 1,
-                                                              stream));
+  CUARRAY_CUDA_CHECK(
+      cub::DeviceSegmentedSort::StableSortKeys(temp, bytes, keys, total, rows, offsets, offsets + 1, stream));
   selector = keys.selector;
   return bytes;
 }
@@ -24,9 +24,8 @@ template <class K>
 std::size_t seg_keys_from_typed(void* temp, std::size_t temp_bytes, const void* in, void* out, std::int64_t total,
                                 std::int64_t rows, const std::int64_t* offsets, cudaStream_t stream) {
   std::size_t bytes = temp_bytes;
-  CUARRAY_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortKeys(temp, bytes, static_cast<const K*>(in),
-                                                              static_cast<K*>(out), total, rows, offsets, offsets + 1,
-                                                              stream));
+  CUARRAY_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortKeys(
+      temp, bytes, static_cast<const K*>(in), static_cast<K*>(out), total, rows, offsets, offsets + 1, stream));
   return bytes;
 }
 

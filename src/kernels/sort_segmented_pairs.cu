@@ -15,8 +15,8 @@ std::size_t seg_pairs_typed(void* temp, std::size_t temp_bytes, void* k0, void* 
   cub::DoubleBuffer<K> keys(static_cast<K*>(k0), static_cast<K*>(k1));
   cub::DoubleBuffer<std::int32_t> values(static_cast<std::int32_t*>(v0), static_cast<std::int32_t*>(v1));
   std::size_t bytes = temp_bytes;
-  CUARRAY_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(temp, bytes, keys, values, total, rows, offsets,
-                                                               offsets + 1, stream));
+  CUARRAY_CUDA_CHECK(
+      cub::DeviceSegmentedSort::StableSortPairs(temp, bytes, keys, values, total, rows, offsets, offsets + 1, stream));
   selector = values.selector;  // the indices are the result; the keys are dropped
   return bytes;
 }
@@ -56,8 +56,8 @@ std::size_t segmented_sort_pairs_from(void* temp, std::size_t temp_bytes, const 
                                       cudaStream_t stream) {
   switch (width) {
     case 1:
-      return seg_pairs_from_typed<std::uint8_t>(temp, temp_bytes, keys_in, keys_out, values_in, values_out, total,
-                                                rows, offsets, stream);
+      return seg_pairs_from_typed<std::uint8_t>(temp, temp_bytes, keys_in, keys_out, values_in, values_out, total, rows,
+                                                offsets, stream);
     case 2:
       return seg_pairs_from_typed<std::uint16_t>(temp, temp_bytes, keys_in, keys_out, values_in, values_out, total,
                                                  rows, offsets, stream);

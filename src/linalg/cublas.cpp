@@ -146,7 +146,8 @@ bool choose_op(const gemm_operand& x, cublasOperation_t& op, std::int64_t& ld) {
 }
 
 int as_int(std::int64_t v, const char* what) {
-  if (v > INT_MAX) throw value_error(std::string("matrix product too large for cuBLAS: ") + what + " = " + std::to_string(v));
+  if (v > INT_MAX)
+    throw value_error(std::string("matrix product too large for cuBLAS: ") + what + " = " + std::to_string(v));
   return static_cast<int>(v);
 }
 
@@ -168,7 +169,8 @@ void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a,
   const cublas_api& api_ = api();
   cublasOperation_t op_a, op_b;
   std::int64_t lda, ldb;
-  if (!choose_op(a, op_a, lda) || !choose_op(b, op_b, ldb)) throw value_error("cublas_gemm: unsupported operand layout");
+  if (!choose_op(a, op_a, lda) || !choose_op(b, op_b, ldb))
+    throw value_error("cublas_gemm: unsupported operand layout");
   std::int64_t ldc = m > 1 ? c_row_stride : std::max<std::int64_t>(1, n);
 
   cudaDataType dt;
@@ -196,8 +198,7 @@ void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a,
       dt = CUDA_C_64F, ct = CUBLAS_COMPUTE_64F;
       *reinterpret_cast<double*>(alpha) = 1.0;
       break;
-    default:
-      throw type_error("cublas_gemm: unsupported dtype " + std::string(name(t)));
+    default: throw type_error("cublas_gemm: unsupported dtype " + std::string(name(t)));
   }
   cudaStream_t stream = enter_device(device);
   cublasHandle_t h = handle_for(api_, device);
@@ -212,8 +213,9 @@ void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a,
   // cuBLAS rejects k = 0 with some algorithms; the caller fills zeros instead (see batched_matmul).
   const auto algo = CUBLAS_GEMM_DEFAULT;
   if (batch == 1) {
-    check(api_, api_.gemm_ex(h, op_b, op_a, im, in, ik, alpha, b.data, dt, ilda, a.data, dt, ildb, beta, c, dt, ildc,
-                             ct, algo),
+    check(api_,
+          api_.gemm_ex(h, op_b, op_a, im, in, ik, alpha, b.data, dt, ilda, a.data, dt, ildb, beta, c, dt, ildc, ct,
+                       algo),
           "cublasGemmEx");
     return;
   }
@@ -223,9 +225,9 @@ void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a,
     const char* pa = static_cast<const char*>(a.data) + done * a.batch_stride * static_cast<std::int64_t>(isz);
     const char* pb = static_cast<const char*>(b.data) + done * b.batch_stride * static_cast<std::int64_t>(isz);
     char* pc = static_cast<char*>(c) + done * c_batch_stride * static_cast<std::int64_t>(isz);
-    check(api_, api_.gemm_strided_batched_ex(h, op_b, op_a, im, in, ik, alpha, pb, dt, ilda, b.batch_stride, pa, dt,
-                                             ildb, a.batch_stride, beta, pc, dt, ildc, c_batch_stride, count, ct,
-                                             algo),
+    check(api_,
+          api_.gemm_strided_batched_ex(h, op_b, op_a, im, in, ik, alpha, pb, dt, ilda, b.batch_stride, pa, dt, ildb,
+                                       a.batch_stride, beta, pc, dt, ildc, c_batch_stride, count, ct, algo),
           "cublasGemmStridedBatchedEx");
     done += count;
   }
@@ -252,9 +254,10 @@ void cublas_trsm(dtype t, int device, bool lower, int trans, bool unit_diagonal,
   array ws = new_array(dtype::uint8, shape_t{static_cast<std::int64_t>(ws_bytes)}, order::C, device);
   check(api_, api_.set_workspace(h, ws.data(), ws_bytes), "cublasSetWorkspace");
   cublasOperation_t op = trans == 0 ? CUBLAS_OP_N : trans == 1 ? CUBLAS_OP_T : CUBLAS_OP_C;
-  check(api_, api_.trsm[index](h, CUBLAS_SIDE_LEFT, lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER, op,
-                               unit_diagonal ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, as_int(n, "n"), as_int(k, "k"),
-                               alpha, a, as_int(lda, "lda"), b, as_int(ldb, "ldb")),
+  check(api_,
+        api_.trsm[index](h, CUBLAS_SIDE_LEFT, lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER, op,
+                         unit_diagonal ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, as_int(n, "n"), as_int(k, "k"), alpha,
+                         a, as_int(lda, "lda"), b, as_int(ldb, "ldb")),
         "cublas<t>trsm");
 }
 

@@ -44,8 +44,8 @@ struct api {
   st (*xsyevd)(dn, cusolverDnParams_t, cusolverEigMode_t, cublasFillMode_t, int64_t, cudaDataType, void*, int64_t,
                cudaDataType, void*, cudaDataType, void*, size_t, void*, size_t, int*);
   st (*xgesvd_buffer)(dn, cusolverDnParams_t, signed char, signed char, int64_t, int64_t, cudaDataType, const void*,
-                      int64_t, cudaDataType, const void*, cudaDataType, const void*, int64_t, cudaDataType,
-                      const void*, int64_t, cudaDataType, size_t*, size_t*);
+                      int64_t, cudaDataType, const void*, cudaDataType, const void*, int64_t, cudaDataType, const void*,
+                      int64_t, cudaDataType, size_t*, size_t*);
   st (*xgesvd)(dn, cusolverDnParams_t, signed char, signed char, int64_t, int64_t, cudaDataType, void*, int64_t,
                cudaDataType, void*, cudaDataType, void*, int64_t, cudaDataType, void*, int64_t, cudaDataType, void*,
                size_t, void*, size_t, int*);
@@ -69,8 +69,8 @@ struct api {
   st (*potrf_batched[4])(dn, cublasFillMode_t, int, void**, int, int*, int);
   st (*syevj_batched_buffer[4])(dn, cusolverEigMode_t, cublasFillMode_t, int, const void*, int, const void*, int*,
                                 syevjInfo_t, int);
-  st (*syevj_batched[4])(dn, cusolverEigMode_t, cublasFillMode_t, int, void*, int, void*, void*, int, int*,
-                         syevjInfo_t, int);
+  st (*syevj_batched[4])(dn, cusolverEigMode_t, cublasFillMode_t, int, void*, int, void*, void*, int, int*, syevjInfo_t,
+                         int);
   st (*gesvdj_batched_buffer[4])(dn, cusolverEigMode_t, int, int, const void*, int, const void*, const void*, int,
                                  const void*, int, int*, gesvdjInfo_t, int);
   st (*gesvdj_batched[4])(dn, cusolverEigMode_t, int, int, void*, int, void*, void*, int, void*, int, void*, int, int*,
@@ -99,7 +99,7 @@ std::uintptr_t device_handle(int device);
 /// A cuSOLVER handle (with its params object and Jacobi settings) lent for one call on `device`'s current
 /// stream: Note [cusolver handles].
 class handle {
- public:
+public:
   explicit handle(int device);
   ~handle();
   handle(const handle&) = delete;
@@ -118,7 +118,7 @@ class handle {
     gesvdjInfo_t gesvdj = nullptr;
   };
 
- private:
+private:
   int device_;
   cudaStream_t stream_;
   entry* entry_;

@@ -41,9 +41,9 @@ array cholesky(const array& a, bool upper) {
     for (std::int64_t i = 0; i < batch; ++i) ptrs[static_cast<std::size_t>(i)] = matrix_ptr(buf, i);
     array dptrs = ::cuarray::detail::new_array(dtype::uint64, shape_t{batch}, order::C, device);
     dptrs.copy_from_host(ptrs.data(), ptrs.size() * sizeof(void*));
-    cs::check(api.potrf_batched[cs::type_index(t)](h.get(), uplo, static_cast<int>(n), static_cast<void**>(dptrs.data()),
-                                                   static_cast<int>(n), static_cast<int*>(info.data()),
-                                                   static_cast<int>(batch)),
+    cs::check(api.potrf_batched[cs::type_index(t)](h.get(), uplo, static_cast<int>(n),
+                                                   static_cast<void**>(dptrs.data()), static_cast<int>(n),
+                                                   static_cast<int*>(info.data()), static_cast<int>(batch)),
               "cusolverDnpotrfBatched");
   } else {
     size_t dev_bytes = 0, host_bytes = 0;
@@ -108,8 +108,8 @@ qr_result qr(const array& a, std::string_view mode) {
     const std::int64_t tau_bytes = k * static_cast<std::int64_t>(itemsize(t));
     for (std::int64_t i = 0; i < batch; ++i) {
       cs::check(api.xgeqrf(h.get(), h.params(), m, n, ct, matrix_ptr(buf, i), m, ct,
-                           static_cast<char*>(tau.data()) + i * tau_bytes, ct, work.data(), dev_bytes,
-                           host_work.data(), host_bytes, static_cast<int*>(info.data())),
+                           static_cast<char*>(tau.data()) + i * tau_bytes, ct, work.data(), dev_bytes, host_work.data(),
+                           host_bytes, static_cast<int*>(info.data())),
                 "cusolverDnXgeqrf");
     }
   }
@@ -130,8 +130,8 @@ qr_result qr(const array& a, std::string_view mode) {
     cs::handle h(device);
     int ti = cs::type_index(t);
     int lwork = 0;
-    cs::check(api.orgqr_buffer[ti](h.get(), static_cast<int>(m), static_cast<int>(mc), static_cast<int>(k),
-                                   qbuf.data(), static_cast<int>(m), tau.data(), &lwork),
+    cs::check(api.orgqr_buffer[ti](h.get(), static_cast<int>(m), static_cast<int>(mc), static_cast<int>(k), qbuf.data(),
+                                   static_cast<int>(m), tau.data(), &lwork),
               "cusolverDnorgqr_bufferSize");
     array work = workspace(static_cast<std::size_t>(std::max(lwork, 1)) * itemsize(t), device);
     array info = ::cuarray::detail::new_array(dtype::int32, shape_t{1}, order::C, device);

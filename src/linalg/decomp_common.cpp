@@ -127,9 +127,7 @@ std::vector<int> read_info(const array& info) {
   return host;
 }
 
-bool host_bool(const array& b) {
-  return b.host_value<bool>();
-}
+bool host_bool(const array& b) { return b.host_value<bool>(); }
 
 bool any_nonfinite(const array& a) {
   if (!is_inexact(a.type()) || a.size() == 0) return false;

@@ -15,8 +15,8 @@ namespace cuarray::linalg::detail {
 /// NumPy's _commonType result dtype: float32 / complex64 unless some input is float64, complex128, bool or
 /// integer (then float64 / complex128); type_error for float16.
 dtype result_type(std::initializer_list<dtype> types);
-dtype real_of(dtype t);      ///< complex64 -> float32, complex128 -> float64, real unchanged
-dtype complex_of(dtype t);   ///< float32 -> complex64, float64 -> complex128, complex unchanged
+dtype real_of(dtype t);     ///< complex64 -> float32, complex128 -> float64, real unchanged
+dtype complex_of(dtype t);  ///< float32 -> complex64, float64 -> complex128, complex unchanged
 
 /// NumPy's _assert_stacked_2d / _assert_stacked_square (linalg_error with NumPy's messages).
 void assert_stacked_2d(const array& a);

@@ -52,9 +52,9 @@ eig_result eigh_impl(const array& a, std::string_view UPLO, bool vectors) {
                                            w.data(), &lwork, h.syevj(), static_cast<int>(batch)),
               "cusolverDnsyevjBatched_bufferSize");
     array work = workspace(static_cast<std::size_t>(std::max(lwork, 1)) * itemsize(t), device);
-    cs::check(api.syevj_batched[ti](h.get(), jobz, fill, static_cast<int>(n), buf.data(), static_cast<int>(n),
-                                    w.data(), work.data(), std::max(lwork, 1), static_cast<int*>(info.data()),
-                                    h.syevj(), static_cast<int>(batch)),
+    cs::check(api.syevj_batched[ti](h.get(), jobz, fill, static_cast<int>(n), buf.data(), static_cast<int>(n), w.data(),
+                                    work.data(), std::max(lwork, 1), static_cast<int*>(info.data()), h.syevj(),
+                                    static_cast<int>(batch)),
               "cusolverDnsyevjBatched");
   } else {
     cudaDataType ct = cs::data_type(t), rct = cs::data_type(rt);
@@ -107,9 +107,8 @@ eig_result eig_impl(const array& a, bool vectors) {
   cudaDataType ct = cs::data_type(ct_type);
   cusolverEigMode_t jobvr = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   size_t dev_bytes = 0, host_bytes = 0;
-  cs::check(api.xgeev_buffer(h.get(), h.params(), CUSOLVER_EIG_MODE_NOVECTOR, jobvr, n, ct, buf.data(), n, ct,
-                             w.data(), ct, nullptr, n, ct, vectors ? vr.data() : nullptr, n, ct, &dev_bytes,
-                             &host_bytes),
+  cs::check(api.xgeev_buffer(h.get(), h.params(), CUSOLVER_EIG_MODE_NOVECTOR, jobvr, n, ct, buf.data(), n, ct, w.data(),
+                             ct, nullptr, n, ct, vectors ? vr.data() : nullptr, n, ct, &dev_bytes, &host_bytes),
             "cusolverDnXgeev_bufferSize");
   array work = workspace(dev_bytes, device);
   std::vector<unsigned char> host_work(host_bytes);

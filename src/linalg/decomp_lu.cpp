@@ -37,8 +37,9 @@ void lu_factor(const array& buf, array& ipiv, array& info) {
   array work = workspace(dev_bytes, device);
   std::vector<unsigned char> host_work(host_bytes);
   for (std::int64_t i = 0; i < batch; ++i) {
-    cs::check(a.xgetrf(h.get(), h.params(), n, n, t, matrix_ptr(buf, i), n, static_cast<std::int64_t*>(ipiv.data()) + i * n,
-                       t, work.data(), dev_bytes, host_work.data(), host_bytes, static_cast<int*>(info.data()) + i),
+    cs::check(a.xgetrf(h.get(), h.params(), n, n, t, matrix_ptr(buf, i), n,
+                       static_cast<std::int64_t*>(ipiv.data()) + i * n, t, work.data(), dev_bytes, host_work.data(),
+                       host_bytes, static_cast<int*>(info.data()) + i),
               "cusolverDnXgetrf");
   }
 }

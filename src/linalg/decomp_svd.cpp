@@ -5,11 +5,11 @@
 
 #include "cuarray/creation.hpp"
 #include "cuarray/elementwise_funcs.hpp"
+#include "cuarray/indexing.hpp"
 #include "cuarray/manipulation.hpp"
 #include "cuarray/products.hpp"
 #include "cuarray/reduction.hpp"
 #include "cuarray/sorting.hpp"
-#include "cuarray/indexing.hpp"
 #include "src/core/internal.hpp"
 #include "src/linalg/cusolver.hpp"
 #include "src/linalg/decomp_common.hpp"
@@ -61,8 +61,8 @@ void gesvd_one(cs::handle& h, int device, dtype t, std::int64_t M, std::int64_t 
             "cusolverDnXgesvd_bufferSize");
   array work = workspace(dev_bytes, device);
   std::vector<unsigned char> host_work(host_bytes);
-  cs::check(api.xgesvd(h.get(), h.params(), job_u, job_vt, M, N, ct, w, M, rct, s, ct, u, M, ct, vt, N, ct,
-                       work.data(), dev_bytes, host_work.data(), host_bytes, info),
+  cs::check(api.xgesvd(h.get(), h.params(), job_u, job_vt, M, N, ct, w, M, rct, s, ct, u, M, ct, vt, N, ct, work.data(),
+                       dev_bytes, host_work.data(), host_bytes, info),
             "cusolverDnXgesvd");
 }
 
@@ -102,7 +102,7 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
   const bool full_u = compute_uv && full_matrices && m != n;
   array s = ::cuarray::detail::new_array(rt, with_tail(bshape, {N}), order::C, device);
   array info = ::cuarray::detail::new_array(dtype::int32, shape_t{batch}, order::C, device);
-  array ubuf, vhbuf;  // column-major U (..., cols, M); vhbuf: V^H of T read in C order (..., N, N)
+  array ubuf, vhbuf;      // column-major U (..., cols, M); vhbuf: V^H of T read in C order (..., N, N)
   bool vh_is_vt = false;  // whether vhbuf holds VT column-major (gesvd) rather than V column-major
   const cs::api& api = cs::get();
   cs::handle h(device);
@@ -146,8 +146,8 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
       cudaDataType ct = cs::data_type(t), rct = cs::data_type(rt);
       cusolverEigMode_t jobz = compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
       size_t dev_bytes = 0, host_bytes = 0;
-      cs::check(api.xgesvdp_buffer(h.get(), h.params(), jobz, 1, M, N, ct, w.data(), M, rct, s.data(), ct,
-                                   ubuf.data(), M, ct, vhbuf.data(), N, ct, &dev_bytes, &host_bytes),
+      cs::check(api.xgesvdp_buffer(h.get(), h.params(), jobz, 1, M, N, ct, w.data(), M, rct, s.data(), ct, ubuf.data(),
+                                   M, ct, vhbuf.data(), N, ct, &dev_bytes, &host_bytes),
                 "cusolverDnXgesvdp_bufferSize");
       array work = workspace(dev_bytes, device);
       std::vector<unsigned char> host_work(host_bytes);
@@ -179,14 +179,15 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
       for (std::int64_t i = 0; i < batch; ++i) {
         const double smax = sv[static_cast<std::size_t>(i * N)], smin = sv[static_cast<std::size_t>(i * N + N - 1)];
         const double perturbation = err_sigma[static_cast<std::size_t>(i)];
-        bool redo = inf[static_cast<std::size_t>(i)] != 0 || !(smin > ill * smax) || !(perturbation <= static_cast<double>(N) * eps * smax);
+        bool redo = inf[static_cast<std::size_t>(i)] != 0 || !(smin > ill * smax) ||
+                    !(perturbation <= static_cast<double>(N) * eps * smax);
         if (!redo) continue;
         if (!fresh.defined()) fresh = working_copy();
         array wi = matrix_view(fresh, i);
         array vt = ::cuarray::detail::new_array(t, shape_t{N, N}, order::C, device);
         array info1 = ::cuarray::detail::new_array(dtype::int32, shape_t{1}, order::C, device);
-        gesvd_one(h, device, t, M, N, wi.data(), static_cast<char*>(s.data()) + i * s_bytes, matrix_ptr(ubuf, i), vt.data(),
-                  compute_uv, false, static_cast<int*>(info1.data()));
+        gesvd_one(h, device, t, M, N, wi.data(), static_cast<char*>(s.data()) + i * s_bytes, matrix_ptr(ubuf, i),
+                  vt.data(), compute_uv, false, static_cast<int*>(info1.data()));
         if (read_info(info1)[0] > 0) throw linalg_error("SVD did not converge");
         // vhbuf holds V column-major here, i.e. V^T read in C order: conj of VT read as a column-major image.
         if (compute_uv) matrix_view(vhbuf, i).assign(conj_if_complex(swap_last(vt)));
@@ -196,8 +197,8 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
   svd_result r;
   r.S = s;
   if (!compute_uv) return r;
-  array ut = from_colmajor(ubuf);                                             // (..., M, cols)
-  array vht = vh_is_vt ? from_colmajor(vhbuf) : conj_if_complex(vhbuf);      // V^H of T, (..., N, N)
+  array ut = from_colmajor(ubuf);                                        // (..., M, cols)
+  array vht = vh_is_vt ? from_colmajor(vhbuf) : conj_if_complex(vhbuf);  // V^H of T, (..., N, N)
   if (tall) {
     r.U = ut;
     r.Vh = vht;

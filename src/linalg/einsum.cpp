@@ -41,8 +41,8 @@ int letter_code(char c) {
 struct einsum_spec {
   std::vector<std::vector<int>> inputs;  ///< per operand, one label per dimension (repeats kept)
   std::vector<int> output;
-  int n_ell = 0;                          ///< broadcast dimensions
-  std::vector<char> chars;                ///< label -> character for reports (ellipsis dims get unused letters)
+  int n_ell = 0;            ///< broadcast dimensions
+  std::vector<char> chars;  ///< label -> character for reports (ellipsis dims get unused letters)
 };
 
 // NumPy's C parser (einsum.c.src) for the messages; spaces are ignored.
@@ -58,7 +58,9 @@ einsum_spec parse(std::string_view subscripts_in, const std::vector<int>& ndims)
     out_part = s.substr(arrow + 2);
     explicit_out = true;
   }
-  auto bad_arrow = [](const std::string& x) { return x.find('-') != std::string::npos || x.find('>') != std::string::npos; };
+  auto bad_arrow = [](const std::string& x) {
+    return x.find('-') != std::string::npos || x.find('>') != std::string::npos;
+  };
   if (bad_arrow(in_part) || bad_arrow(out_part))
     throw value_error("einstein sum subscript string does not contain proper '->' output specified");
 
@@ -267,7 +269,8 @@ path_t optimal_path(const path_ctx& ctx, const std::vector<label_set>& input_set
     if (!iter.empty()) {
       full = std::move(iter);
     } else {
-      auto best = std::min_element(full.begin(), full.end(), [](const state& a, const state& b) { return a.cost < b.cost; });
+      auto best = std::min_element(full.begin(), full.end(),
+                                   [](const state& a, const state& b) { return a.cost < b.cost; });
       path_t path = best->positions;
       std::vector<int> rest;
       for (int i = 0; i < n - iteration; ++i) rest.push_back(i);
@@ -280,7 +283,8 @@ path_t optimal_path(const path_ctx& ctx, const std::vector<label_set>& input_set
     for (int i = 0; i < n; ++i) all.push_back(i);
     return {all};
   }
-  auto best = std::min_element(full.begin(), full.end(), [](const state& a, const state& b) { return a.cost < b.cost; });
+  auto best = std::min_element(full.begin(), full.end(),
+                               [](const state& a, const state& b) { return a.cost < b.cost; });
   return best->positions;
 }
 
@@ -434,7 +438,8 @@ path_info compute_path(const einsum_spec& sp, const std::vector<shape_t>& shapes
     std::sort(inds.rbegin(), inds.rend());
     for (std::size_t i = 0; i < inds.size(); ++i) {
       if (inds[i] < 0 || inds[i] >= static_cast<int>(sets.size()) || (i > 0 && inds[i] == inds[i - 1]))
-        throw value_error("Invalid einsum_path: contraction " + std::to_string(cnum) + " names operands that do not exist");
+        throw value_error("Invalid einsum_path: contraction " + std::to_string(cnum) +
+                          " names operands that do not exist");
     }
     contraction c = find_contraction(inds, sets, output_set);
     costs.push_back(flop_count(ctx, c.idx_contract, c.idx_removed.any(), static_cast<int>(inds.size())));
@@ -529,8 +534,8 @@ term take_diagonals(const array& a, const std::vector<int>& labels, std::size_t 
       int j = static_cast<int>(it - t.labels.begin());
       if (d.shape[j] != a.shape()[i]) {
         throw value_error("dimensions in operand " + std::to_string(operand) + " for collapsing index '" +
-                          std::string(1, symbols[l % 52]) +
-                          "' don't match (" + std::to_string(d.shape[j]) + " != " + std::to_string(a.shape()[i]) + ")");
+                          std::string(1, symbols[l % 52]) + "' don't match (" + std::to_string(d.shape[j]) +
+                          " != " + std::to_string(a.shape()[i]) + ")");
       }
       d.strides[j] += a.strides()[i];
     }
@@ -685,8 +690,8 @@ array einsum(std::string_view subscripts, const std::vector<array>& operands, co
         if (lab[j] == lab[i] && shapes[t][static_cast<int>(j)] != shapes[t][static_cast<int>(i)]) {
           throw value_error("dimensions in operand " + std::to_string(t) + " for collapsing index '" +
                             std::string(1, sp.chars[lab[i]]) + "' don't match (" +
-                            std::to_string(shapes[t][static_cast<int>(j)]) + " != " +
-                            std::to_string(shapes[t][static_cast<int>(i)]) + ")");
+                            std::to_string(shapes[t][static_cast<int>(j)]) +
+                            " != " + std::to_string(shapes[t][static_cast<int>(i)]) + ")");
         }
       }
     }
@@ -699,8 +704,8 @@ array einsum(std::string_view subscripts, const std::vector<array>& operands, co
     const array& x = operands[i];
     if (!can_cast(x.type(), t, o.rule)) {
       throw type_error("Iterator operand " + std::to_string(i) + " dtype could not be cast from " +
-                       detail::dtype_str(x.type()) + " to " +
-                       detail::dtype_str(t) + " according to the rule '" + casting_name(o.rule) + "'");
+                       detail::dtype_str(x.type()) + " to " + detail::dtype_str(t) + " according to the rule '" +
+                       casting_name(o.rule) + "'");
     }
   }
   if (o.out.defined() && !can_cast(t, o.out.type(), o.rule)) {
@@ -770,9 +775,8 @@ array einsum(std::string_view subscripts, const std::vector<array>& operands, co
   return result;
 }
 
-std::pair<std::vector<std::vector<int>>, std::string> einsum_path(std::string_view subscripts,
-                                                                   const std::vector<shape_t>& shapes,
-                                                                   const einsum_optimize& optimize) {
+std::pair<std::vector<std::vector<int>>, std::string>
+einsum_path(std::string_view subscripts, const std::vector<shape_t>& shapes, const einsum_optimize& optimize) {
   if (shapes.empty()) throw value_error("No input operands");
   std::vector<int> ndims;
   for (const shape_t& s : shapes) ndims.push_back(s.size());

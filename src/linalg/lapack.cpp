@@ -72,8 +72,8 @@ lu_factors getrf(const array& a) {
   std::vector<unsigned char> host_work(host_bytes);
   for (std::int64_t i = 0; i < batch; ++i) {
     cs::check(api.xgetrf(h.get(), h.params(), m, n, t, matrix_ptr(buf, i), ld,
-                         static_cast<std::int64_t*>(r.ipiv.data()) + i * k, t, work.data(), dev_bytes,
-                         host_work.data(), host_bytes, static_cast<int*>(r.info.data()) + i),
+                         static_cast<std::int64_t*>(r.ipiv.data()) + i * k, t, work.data(), dev_bytes, host_work.data(),
+                         host_bytes, static_cast<int*>(r.info.data()) + i),
               "cusolverDnXgetrf");
   }
   return r;

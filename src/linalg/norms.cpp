@@ -196,7 +196,8 @@ array cond(const array& x, const norm_ord& p) {
     assert_stacked_square(x);
     dtype rt = real_of(result_type({x.type()}));
     array invx = inv_impl(x, false);  // NumPy ignores singularity here: the NaN below becomes inf
-    r = multiply(norm(x, p, std::vector<int>{-2, -1}), norm(invx, p, std::vector<int>{-2, -1})).astype(rt, order::K, false);
+    r = multiply(norm(x, p, std::vector<int>{-2, -1}), norm(invx, p, std::vector<int>{-2, -1}))
+            .astype(rt, order::K, false);
   }
   // NaN from a singular matrix means an infinite condition number; NaN in the input stays NaN.
   array x_nan = is_inexact(x.type()) ? any(isnan(x), along({-2, -1})) : zeros(r.shape(), dtype::bool_);

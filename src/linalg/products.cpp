@@ -17,9 +17,9 @@
 #include "cuarray/manipulation.hpp"
 #include "cuarray/reduction.hpp"
 #include "src/core/internal.hpp"
+#include "src/engine/elementwise.hpp"
 #include "src/linalg/cublas.hpp"
 #include "src/linalg/products_internal.hpp"
-#include "src/engine/elementwise.hpp"
 
 namespace cuarray {
 
@@ -106,37 +106,35 @@ array merge_batch(const array& a) {
 // Inputs: raw0 = A, raw1 = B, then k, n, m, both batch strides as one complex128 scalar (exact below 2^53: the
 // engine takes at most ten inputs), A's row and column strides, B's column and row strides.
 const ew::kernel_spec& int_gemm_spec(bool is_bool) {
-  static const ew::kernel_spec specs[2] = {
-      [] {
-        ew::kernel_spec s;
-        s.name = "int_gemm";
-        s.body =
-            "const long long col = (long long)i % in3; const long long t_ = (long long)i / in3;"
-            "const long long row = t_ % in4; const long long bt = t_ / in4;"
-            "const auto* pa = raw0 + bt * (long long)in5.re + row * in6;"
-            "const auto* pb = raw1 + bt * (long long)in5.im + col * in8;"
-            "unsigned long long acc = 0;"
-            "for (long long q = 0; q < in2; ++q) acc += (unsigned long long)pa[q * in7] * (unsigned long long)pb[q * in9];"
-            "out0 = (decltype(out0))acc;";
-        s.c_order_index = true;
-        s.id = ew::intern(s);
-        return s;
-      }(),
-      [] {
-        ew::kernel_spec s;
-        s.name = "bool_gemm";
-        s.body =
-            "const long long col = (long long)i % in3; const long long t_ = (long long)i / in3;"
-            "const long long row = t_ % in4; const long long bt = t_ / in4;"
-            "const auto* pa = raw0 + bt * (long long)in5.re + row * in6;"
-            "const auto* pb = raw1 + bt * (long long)in5.im + col * in8;"
-            "bool acc = false;"
-            "for (long long q = 0; q < in2; ++q) { if (pa[q * in7] && pb[q * in9]) { acc = true; break; } }"
-            "out0 = acc;";
-        s.c_order_index = true;
-        s.id = ew::intern(s);
-        return s;
-      }()};
+  static const ew::kernel_spec specs[2] = {[] {
+    ew::kernel_spec s;
+    s.name = "int_gemm";
+    s.body =
+        "const long long col = (long long)i % in3; const long long t_ = (long long)i / in3;"
+        "const long long row = t_ % in4; const long long bt = t_ / in4;"
+        "const auto* pa = raw0 + bt * (long long)in5.re + row * in6;"
+        "const auto* pb = raw1 + bt * (long long)in5.im + col * in8;"
+        "unsigned long long acc = 0;"
+        "for (long long q = 0; q < in2; ++q) acc += (unsigned long long)pa[q * in7] * (unsigned long long)pb[q * in9];"
+        "out0 = (decltype(out0))acc;";
+    s.c_order_index = true;
+    s.id = ew::intern(s);
+    return s;
+                                           }(),
+                                           [] {
+    ew::kernel_spec s;
+    s.name = "bool_gemm";
+    s.body = "const long long col = (long long)i % in3; const long long t_ = (long long)i / in3;"
+             "const long long row = t_ % in4; const long long bt = t_ / in4;"
+             "const auto* pa = raw0 + bt * (long long)in5.re + row * in6;"
+             "const auto* pb = raw1 + bt * (long long)in5.im + col * in8;"
+             "bool acc = false;"
+             "for (long long q = 0; q < in2; ++q) { if (pa[q * in7] && pb[q * in9]) { acc = true; break; } }"
+             "out0 = acc;";
+    s.c_order_index = true;
+    s.id = ew::intern(s);
+    return s;
+  }()};
   return specs[is_bool ? 1 : 0];
 }
 
@@ -460,8 +458,8 @@ array dot(const array& a, const array& b, const array& out) {
   std::int64_t ka = a.shape()[a.ndim() - 1], kb = b.shape()[kb_dim];
   if (ka != kb) {
     throw value_error("shapes " + compact_shape(a.shape()) + " and " + compact_shape(b.shape()) +
-                      " not aligned: " + std::to_string(ka) + " (dim " + std::to_string(a.ndim() - 1) + ") != " +
-                      std::to_string(kb) + " (dim " + std::to_string(kb_dim) + ")");
+                      " not aligned: " + std::to_string(ka) + " (dim " + std::to_string(a.ndim() - 1) +
+                      ") != " + std::to_string(kb) + " (dim " + std::to_string(kb_dim) + ")");
   }
   dtype t = promote_types(a.type(), b.type());
   shape_t shape = slice_shape(a.shape(), 0, a.ndim() - 1);
@@ -492,9 +490,9 @@ array inner(const array& a, const array& b) {
     // NumPy reports b with its last axis moved first, as its dot sees it.
     shape_t bm{kb};
     for (int i = 0; i < b.ndim() - 1; ++i) bm.push_back(b.shape()[i]);
-    throw value_error("shapes " + compact_shape(a.shape()) + " and " + compact_shape(bm) + " not aligned: " +
-                      std::to_string(ka) + " (dim " + std::to_string(a.ndim() - 1) + ") != " + std::to_string(kb) +
-                      " (dim 0)");
+    throw value_error("shapes " + compact_shape(a.shape()) + " and " + compact_shape(bm) +
+                      " not aligned: " + std::to_string(ka) + " (dim " + std::to_string(a.ndim() - 1) +
+                      ") != " + std::to_string(kb) + " (dim 0)");
   }
   dtype t = promote_types(a.type(), b.type());
   shape_t sa = slice_shape(a.shape(), 0, a.ndim() - 1), sb = slice_shape(b.shape(), 0, b.ndim() - 1), shape = sa;
@@ -505,8 +503,9 @@ array inner(const array& a, const array& b) {
 }
 
 array vdot(const array& a, const array& b) {
-  if (a.size() != b.size()) throw value_error("vdot: vectors have different lengths (" + std::to_string(a.size()) +
-                                              " and " + std::to_string(b.size()) + ")");
+  if (a.size() != b.size())
+    throw value_error("vdot: vectors have different lengths (" + std::to_string(a.size()) + " and " +
+                      std::to_string(b.size()) + ")");
   dtype t = promote_types(a.type(), b.type());
   std::int64_t n = a.size();
   array A = as_type(a, t).reshape(shape_t{1, 1, n});
@@ -531,7 +530,8 @@ array vecdot(const array& a, const array& b, int axis, const array& out) {
   std::int64_t na = A.shape()[A.ndim() - 1], nb = B.shape()[B.ndim() - 1];
   if (na != nb) {
     throw value_error("vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-                      "(n),(n)->() (size " + std::to_string(nb) + " is different from " + std::to_string(na) + ")");
+                      "(n),(n)->() (size " +
+                      std::to_string(nb) + " is different from " + std::to_string(na) + ")");
   }
   dtype t = promote_types(a.type(), b.type());
   A = as_type(A, t);
@@ -695,7 +695,8 @@ void assert_stacked_square(const array& a) {
   if (a.ndim() < 2) {
     throw linalg_error(std::to_string(a.ndim()) + "-dimensional array given. Array must be at least two-dimensional");
   }
-  if (a.shape()[a.ndim() - 1] != a.shape()[a.ndim() - 2]) throw linalg_error("Last 2 dimensions of the array must be square");
+  if (a.shape()[a.ndim() - 1] != a.shape()[a.ndim() - 2])
+    throw linalg_error("Last 2 dimensions of the array must be square");
 }
 }  // namespace
 
@@ -703,7 +704,7 @@ array matrix_power(const array& a_in, std::int64_t n) {
   assert_stacked_square(a_in);
   array a = a_in;
   if (n < 0) {
-    a = inv(a_in);  // linalg_error("Singular matrix") as NumPy's
+    a = inv(a_in);                        // linalg_error("Singular matrix") as NumPy's
     n = n == INT64_MIN ? INT64_MAX : -n;  // NumPy's abs(n) is exact; one power more of a huge count changes nothing
   }
   if (n == 0) {
@@ -762,7 +763,7 @@ array multi_dot(const std::vector<array>& arrays_in, const array& out) {
       }
     }
     std::function<array(std::size_t, std::size_t, const array&)> chain = [&](std::size_t i, std::size_t j,
-                                                                            const array& o) -> array {
+                                                                             const array& o) -> array {
       if (i == j) return arrays[i];
       return cuarray::dot(chain(i, s[i][j], array()), chain(s[i][j] + 1, j, array()), o);
     };

@@ -24,20 +24,19 @@ namespace cuarray {
 namespace {
 
 class external_memory final : public memory {
- public:
+public:
   external_memory(void* p, std::size_t n, int dev, std::function<void()> release)
       : memory(p, n, dev), release_(std::move(release)) {}
   ~external_memory() override {
     if (release_) release_();
   }
 
- private:
+private:
   std::function<void()> release_;
 };
 
 // Runs cudaFree-like calls on the right device without disturbing the thread's active device for long.
-template <class F>
-void on_device(int device, F&& f) {
+template <class F> void on_device(int device, F&& f) {
   int previous = current_device();
   activate_device(device);
   f();
@@ -104,7 +103,7 @@ std::mutex g_deferred_mutex;
 std::vector<std::pair<int, void*>> g_deferred_frees;  // (device, pointer)
 
 class cuda_backend final : public detail::raw_backend {
- public:
+public:
   explicit cuda_backend(int device) : device_(device) {}
   void* raw_alloc(std::size_t bytes) override {
     void* p = nullptr;
@@ -137,7 +136,7 @@ class cuda_backend final : public detail::raw_backend {
     (void)cudaGetLastError();
   }
 
- private:
+private:
   int device_;
 };
 
@@ -194,12 +193,10 @@ struct record_list_closer {
 thread_local record_list_closer tls_records_closer;
 
 // One size of block is kept (the first one freed: the control block with its record); others go to the heap.
-template <class T>
-struct record_allocator {
+template <class T> struct record_allocator {
   using value_type = T;
   record_allocator() noexcept = default;
-  template <class U>
-  record_allocator(const record_allocator<U>&) noexcept {}
+  template <class U> record_allocator(const record_allocator<U>&) noexcept {}
   T* allocate(std::size_t n) {
     (void)&tls_records_closer;  // odr-use: constructs the closer on this thread
     if (n * sizeof(T) == tls_records.size && tls_records.count > 0 && !tls_records.closed) {
@@ -215,12 +212,11 @@ struct record_allocator {
     }
     ::operator delete(p);
   }
-  template <class U>
-  bool operator==(const record_allocator<U>&) const noexcept { return true; }
+  template <class U> bool operator==(const record_allocator<U>&) const noexcept { return true; }
 };
 
 class pooled_memory final : public memory {
- public:
+public:
   pooled_memory(void* p, std::size_t n, int dev, std::shared_ptr<void> pool, detail::pool_core* core)
       : memory(p, n, dev), pool_(std::move(pool)), core_(core) {}
   ~pooled_memory() override {
@@ -236,7 +232,7 @@ class pooled_memory final : public memory {
     core_->deallocate(ptr_);
   }
 
- private:
+private:
   std::shared_ptr<void> pool_;  // keeps the pool (the device pools, or a capture's pool) alive while its memory is
   detail::pool_core* core_;
 };
@@ -451,7 +447,7 @@ std::size_t memory_pool::get_limit() const { return impl_->get(current_device())
 namespace {
 
 class async_memory final : public memory {
- public:
+public:
   async_memory(void* p, std::size_t n, int dev) : memory(p, n, dev) {}
   ~async_memory() override {
     // Freed in the order of the stream current at release, as CuPy does: work already enqueued there that
@@ -530,7 +526,7 @@ std::size_t async_memory_pool::get_limit() const { return limit_; }
 namespace {
 
 class plain_memory final : public memory {
- public:
+public:
   plain_memory(void* p, std::size_t n, int dev) : memory(p, n, dev) {}
   ~plain_memory() override {
     on_device(device_, [&] { (void)cudaFree(ptr_); });
@@ -664,7 +660,7 @@ namespace {
 constexpr std::size_t pinned_rounding = 512;
 
 class pooled_pinned final : public pinned_memory {
- public:
+public:
   pooled_pinned(void* p, std::size_t n, std::shared_ptr<pinned_memory_pool::impl> pool)
       : pinned_memory(p, n), pool_(std::move(pool)) {}
   ~pooled_pinned() override {
@@ -672,7 +668,7 @@ class pooled_pinned final : public pinned_memory {
     pool_->free_blocks[size_].push_back(ptr_);
   }
 
- private:
+private:
   std::shared_ptr<pinned_memory_pool::impl> pool_;
 };
 
@@ -685,7 +681,8 @@ pinned_memory_pool::~pinned_memory_pool() = default;
 
 pinned_ptr pinned_memory_pool::allocate(std::size_t bytes) {
   require_device();
-  std::size_t size = std::max<std::size_t>(pinned_rounding, (bytes + pinned_rounding - 1) / pinned_rounding * pinned_rounding);
+  std::size_t size = std::max<std::size_t>(pinned_rounding,
+                                           (bytes + pinned_rounding - 1) / pinned_rounding * pinned_rounding);
   poll();
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);

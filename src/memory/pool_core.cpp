@@ -191,8 +191,7 @@ void pool_core::deallocate(void* ptr) {
   std::lock_guard lock(mutex_);
   auto lit = live_.find(reinterpret_cast<std::uintptr_t>(ptr));
   if (lit == live_.end() || lit->second->cached)
-    throw std::invalid_argument(
-        "pool_core::deallocate: pointer was not allocated by this pool or is already freed");
+    throw std::invalid_argument("pool_core::deallocate: pointer was not allocated by this pool or is already freed");
   chunk* c = lit->second;
   if (c->size <= quick_max_size && quick_.size() < quick_capacity) {
     quick_.push_back(c);  // within the reserved capacity: cannot throw
@@ -388,8 +387,7 @@ std::string pool_core::check_invariants() const {
     for (chunk* c = head; c != nullptr; c = c->next) {
       ++walked;
       seg_sum += c->size;
-      if (c->size == 0 || c->size % rounding != 0)
-        return "chunk size not a positive multiple at " + hex(c->addr);
+      if (c->size == 0 || c->size % rounding != 0) return "chunk size not a positive multiple at " + hex(c->addr);
       if (c->stream != head->stream) return "chunk stream differs from its segment's at " + hex(c->addr);
       if (c->free) {
         const free_set* fs = find_free(c->stream);
@@ -397,8 +395,7 @@ std::string pool_core::check_invariants() const {
           return "free chunk missing from its free set at " + hex(c->addr);
       } else {
         auto lit = live_.find(c->addr);
-        if (lit == live_.end() || lit->second != c)
-          return "used chunk missing from the live map at " + hex(c->addr);
+        if (lit == live_.end() || lit->second != c) return "used chunk missing from the live map at " + hex(c->addr);
       }
       if (c->next != nullptr) {
         if (c->next->prev != c) return "broken back link after " + hex(c->addr);
@@ -409,8 +406,7 @@ std::string pool_core::check_invariants() const {
     }
   }
   if (walked != n_chunks)
-    return "chunk count mismatch: walked " + std::to_string(walked) + ", recorded " +
-           std::to_string(n_chunks);
+    return "chunk count mismatch: walked " + std::to_string(walked) + ", recorded " + std::to_string(n_chunks);
   if (heads.size() != n_segments_) return "segment count mismatch";
   if (used_sum != used_) return "used_bytes mismatch";
   if (seg_sum != total_) return "total_bytes mismatch";

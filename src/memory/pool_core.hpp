@@ -22,7 +22,7 @@ struct raw_backend {
 
 /// Thread-safe best-fit pool. Stream handles are opaque integers.
 class pool_core {
- public:
+public:
   static constexpr std::size_t rounding = 512;
   static constexpr std::size_t quick_max_size = std::size_t{1} << 20;  ///< Note [pool quick list]
   static constexpr std::size_t quick_capacity = 32;
@@ -53,7 +53,7 @@ class pool_core {
   /// Walks every segment and cross-checks all bookkeeping; "" when consistent, else what is wrong.
   std::string check_invariants() const;
 
- private:
+private:
   /// A piece of a segment; neighbours are linked in address order and never across segments.
   struct chunk {
     std::uintptr_t addr;
@@ -70,9 +70,7 @@ class pool_core {
     std::size_t size;
     std::uintptr_t addr;
     chunk* c;
-    bool operator<(const free_key& o) const noexcept {
-      return size != o.size ? size < o.size : addr < o.addr;
-    }
+    bool operator<(const free_key& o) const noexcept { return size != o.size ? size < o.size : addr < o.addr; }
   };
   using free_set = std::set<free_key>;
 
@@ -94,15 +92,15 @@ class pool_core {
   using live_map = std::unordered_map<std::uintptr_t, chunk*>;
   void track_live(chunk* c);  // live_.emplace without a heap allocation when a spare node is at hand
 
-  live_map live_;                                      // by address
-  std::vector<live_map::node_type> spare_nodes_;       // erased nodes of live_, reused (capacity fixed)
+  live_map live_;                                 // by address
+  std::vector<live_map::node_type> spare_nodes_;  // erased nodes of live_, reused (capacity fixed)
   // Free sets by stream: a few streams at most in practice, so a linear search beats hashing.
   std::vector<std::pair<std::uintptr_t, free_set>> free_;
   free_set* find_free(std::uintptr_t stream) noexcept;
   const free_set* find_free(std::uintptr_t stream) const noexcept;
   free_set& free_of(std::uintptr_t stream);  // made on first use (may throw bad_alloc then)
-  chunk* spare_ = nullptr;                             // recycled chunk records, linked through `next`
-  std::vector<chunk*> quick_;                          // Note [pool quick list]; capacity reserved
+  chunk* spare_ = nullptr;                   // recycled chunk records, linked through `next`
+  std::vector<chunk*> quick_;                // Note [pool quick list]; capacity reserved
   std::size_t used_ = 0;
   std::size_t total_ = 0;
   std::size_t n_free_ = 0;

@@ -183,8 +183,8 @@ array linspace(std::complex<double> start, std::complex<double> stop, std::int64
 }
 
 array logspace(double start, double stop, std::int64_t num, bool endpoint, double base, dtype t) {
-  return logspace(std::complex<double>(start), std::complex<double>(stop), num, endpoint,
-                  std::complex<double>(base), t);
+  return logspace(std::complex<double>(start), std::complex<double>(stop), num, endpoint, std::complex<double>(base),
+                  t);
 }
 
 array logspace(std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint,
@@ -225,8 +225,7 @@ array geomspace(double start, double stop, std::int64_t num, bool endpoint, dtyp
   return geomspace(std::complex<double>(start), std::complex<double>(stop), num, endpoint, t);
 }
 
-array geomspace(std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint,
-                dtype t) {
+array geomspace(std::complex<double> start, std::complex<double> stop, std::int64_t num, bool endpoint, dtype t) {
   check_num(num);
   if (start == 0.0 || stop == 0.0) throw value_error("Geometric sequence cannot include zero");
   bool cplx = is_complex(t) || start.imag() != 0 || stop.imag() != 0;

@@ -31,9 +31,9 @@ std::string shape_text(const shape_t& s) {
 
 // An index array of one source axis, before broadcasting.
 struct advanced_axis {
-  int view_axis;    // its axis in the prepared view
-  int source_axis;  // its axis in the indexed array (for error messages)
-  array idx;        // integer array
+  int view_axis;          // its axis in the prepared view
+  int source_axis;        // its axis in the indexed array (for error messages)
+  array idx;              // integer array
   bool in_range = false;  // made here (from a mask): needs no range check
 };
 
@@ -215,8 +215,9 @@ const elementwise_kernel& offsets_kernel(int k, bool clip) {
   for (int j = 0; j < k; ++j) in += "int64 n" + std::to_string(j) + ", int64 s" + std::to_string(j) + ", ";
   in.resize(in.size() - 2);
   body += "out = o;";
-  auto [it, _] = cache.emplace(std::pair<int, bool>{k, clip},
-                               elementwise_kernel(in, "int64 out", body, clip ? "index_offsets_clip" : "index_offsets"));
+  auto [it,
+        _] = cache.emplace(std::pair<int, bool>{k, clip},
+                           elementwise_kernel(in, "int64 out", body, clip ? "index_offsets_clip" : "index_offsets"));
   return it->second;
 }
 
@@ -251,10 +252,10 @@ bool flat_stride(const shape_t& shape, const strides_t& strides, int from, int c
 // the value broadcast), and its broadcast dimensions flatten (checked by the callers).
 struct index_plan {
   prepared_key key;
-  shape_t b_shape;          // broadcast shape of the index arrays
-  shape_t result_shape;     // NumPy's result shape
-  std::vector<int> plain;   // view axes not indexed by arrays, in order
-  array index;              // int32/int64 indices (one array) or int64 byte offsets (several), C order, b_shape
+  shape_t b_shape;         // broadcast shape of the index arrays
+  shape_t result_shape;    // NumPy's result shape
+  std::vector<int> plain;  // view axes not indexed by arrays, in order
+  array index;             // int32/int64 indices (one array) or int64 byte offsets (several), C order, b_shape
   bool offsets = false;
   std::int64_t len = 0, stride = 0;
 };
@@ -504,7 +505,8 @@ void setitem(const array& a, const index_key& key, const array& value, index_mod
     // a[mask] = v where v broadcasts to the selected rows' shape needs no count: a masked copy.
     int k = key[0].arr.ndim();
     array v = value;
-    while (v.ndim() > a.ndim() - k && v.ndim() > 0 && v.shape()[0] == 1) v = v.reshape(shape_t(v.shape().begin() + 1, v.shape().end()));
+    while (v.ndim() > a.ndim() - k && v.ndim() > 0 && v.shape()[0] == 1)
+      v = v.reshape(shape_t(v.shape().begin() + 1, v.shape().end()));
     if (v.ndim() <= a.ndim() - k) {
       shape_t inner(a.shape().begin() + k, a.shape().end());
       try {

@@ -98,10 +98,12 @@ const ew::kernel_spec& make_spec(const std::string& name, const std::string& bod
 // times cheaper than 64-bit ones, and the engine picks 32 bits whenever the element count allows.
 const ew::kernel_spec& tri_spec(bool lower) {
   static const ew::kernel_spec& l = make_spec(
-      "tril", "typedef decltype(i) I; I c = i % (I)in3, r = (i / (I)in3) % (I)in2; out0 = ((long long)c - r <= in4) ? in0 : in1;",
+      "tril",
+      "typedef decltype(i) I; I c = i % (I)in3, r = (i / (I)in3) % (I)in2; out0 = ((long long)c - r <= in4) ? in0 : in1;",
       true);
   static const ew::kernel_spec& u = make_spec(
-      "triu", "typedef decltype(i) I; I c = i % (I)in3, r = (i / (I)in3) % (I)in2; out0 = ((long long)c - r >= in4) ? in0 : in1;",
+      "triu",
+      "typedef decltype(i) I; I c = i % (I)in3, r = (i / (I)in3) % (I)in2; out0 = ((long long)c - r >= in4) ? in0 : in1;",
       true);
   return lower ? l : u;
 }
@@ -118,7 +120,8 @@ const ew::kernel_spec& tri_indices_spec() {
     long long first = lower ? 0 : ca_idx_clamp(lo + in2, 0, in1);
     out0 = lo;
     out1 = first + (p - ca_idx_tri_prefix(lo, in1, in2, lower));
-  )CUDA", true);
+  )CUDA",
+                                              true);
   return s;
 }
 
@@ -148,7 +151,7 @@ const ew::kernel_spec& choose_spec(dtype t) {
     }
     off += (long long)rem * e[1];
     out0 = ca_load<)CUDA" + tn + ">((const char*)e[0] + off);",
-                                                       true);
+                                                      true);
     }
   });
   return *specs[static_cast<std::size_t>(t)];
@@ -401,11 +404,13 @@ std::int64_t keep_sum(std::int64_t r, std::int64_t a, std::int64_t m) {
   return (t1 - t0) * (t0 + t1 - 1 + 2 * a) / 2 + (r - t1) * m;
 }
 
-std::pair<array, array> triangle_indices(std::int64_t n, std::int64_t k, std::optional<std::int64_t> m_opt, bool lower) {
+std::pair<array, array> triangle_indices(std::int64_t n, std::int64_t k, std::optional<std::int64_t> m_opt,
+                                         bool lower) {
   std::int64_t m = m_opt.value_or(n);
   int device = current_device();
   if (n <= 0 || m <= 0) {
-    return {detail::new_array(int64, shape_t{0}, order::C, device), detail::new_array(int64, shape_t{0}, order::C, device)};
+    return {detail::new_array(int64, shape_t{0}, order::C, device),
+            detail::new_array(int64, shape_t{0}, order::C, device)};
   }
   checked_size(shape_t{n, m});
   // Diagonals beyond the matrix behave as the nearest one outside it; clamping keeps the arithmetic small.
@@ -436,7 +441,9 @@ std::pair<array, array> tril_indices(std::int64_t n, std::int64_t k, std::option
 std::pair<array, array> triu_indices(std::int64_t n, std::int64_t k, std::optional<std::int64_t> m) {
   return triangle_indices(n, k, m, false);
 }
-std::pair<array, array> tril_indices_from(const array& arr, std::int64_t k) { return triangle_indices_from(arr, k, true); }
+std::pair<array, array> tril_indices_from(const array& arr, std::int64_t k) {
+  return triangle_indices_from(arr, k, true);
+}
 std::pair<array, array> triu_indices_from(const array& arr, std::int64_t k) {
   return triangle_indices_from(arr, k, false);
 }
@@ -560,7 +567,8 @@ array ravel_multi_index(const std::vector<array>& multi_index, const shape_t& di
     }
     std::vector<ew::operand> ins;
     ins.push_back(first == 0 ? ew::operand::of_scalar(scalar::from_int(0), int64) : ew::operand::of(out, int64));
-    for (int j = first; j < first + g; ++j) ins.push_back(ew::operand::of(multi_index[static_cast<std::size_t>(j)], int64));
+    for (int j = first; j < first + g; ++j)
+      ins.push_back(ew::operand::of(multi_index[static_cast<std::size_t>(j)], int64));
     ins.push_back(ew::operand::of_raw(int64_table(table, device), int64));
     ew::run(ravel_spec(g), ins, {ew::operand::of(out, int64), ew::operand::of_raw(flag, int32)}, shape);
   }
@@ -622,8 +630,9 @@ std::vector<array> unravel_index(const array& idx, const shape_t& shape, order o
       }
     }
     outs.push_back(ew::operand::of_raw(first_bad, uint64));
-    ew::run(unravel_spec(g), {ew::operand::of(idx, int64), ew::operand::of_raw(int64_table(table, idx.device()), int64)},
-            outs, idx.shape());
+    ew::run(unravel_spec(g),
+            {ew::operand::of(idx, int64), ew::operand::of_raw(int64_table(table, idx.device()), int64)}, outs,
+            idx.shape());
     if (first == 0) {
       std::uint64_t pos = first_bad.host_value<std::uint64_t>();
       if (pos != std::numeric_limits<std::uint64_t>::max()) {
@@ -756,7 +765,8 @@ array choose(const array& a, const std::vector<ufunc_arg>& choices, const array&
     ew::run(choose_spec(rt),
             {ew::operand::of(a, int64), ew::operand::of_raw(int64_table(table, device), int64),
              ew::operand::of_scalar(scalar::from_int(static_cast<std::int64_t>(arrays.size())), int64),
-             ew::operand::of_scalar(scalar::from_int(nd), int64), ew::operand::of_scalar(scalar::from_int(code), int64)},
+             ew::operand::of_scalar(scalar::from_int(nd), int64),
+             ew::operand::of_scalar(scalar::from_int(code), int64)},
             {ew::operand::of(out, rt), ew::operand::of_raw(flag, int32)}, shape);
     if (code == mode_raise) {
       if (flag.host_value<std::int32_t>()) throw value_error("invalid entry in choice array");
@@ -789,8 +799,8 @@ std::vector<index_funcs_kernel> index_funcs_kernels() {
         {arr(t, t), raw(int32)}, 1);
     add("select", select_spec(2), {arr(bool_, bool_), arr(t, t), arr(bool_, bool_), sc(t), sc(t)}, {arr(t, t)}, 0);
   }
-  add("tri_indices", tri_indices_spec(), {sc(int64), sc(int64), sc(int64), sc(int64)}, {arr(int64, int64), arr(int64, int64)},
-      0);
+  add("tri_indices", tri_indices_spec(), {sc(int64), sc(int64), sc(int64), sc(int64)},
+      {arr(int64, int64), arr(int64, int64)}, 0);
   for (int g = 1; g <= select_group; ++g) {
     std::vector<L> in;
     for (int j = 0; j < g; ++j) {

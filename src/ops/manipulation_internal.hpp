@@ -24,13 +24,13 @@ array prepend_unit_axes(const array& a, int count);
 
 /// Python's slice.indices(n) for one clamped slice of a sequence of length n: (start, stop, step, length).
 void slice_indices(std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
-                   std::optional<std::int64_t> step, std::int64_t n, std::int64_t& s, std::int64_t& e,
-                   std::int64_t& st, std::int64_t& len);
+                   std::optional<std::int64_t> step, std::int64_t n, std::int64_t& s, std::int64_t& e, std::int64_t& st,
+                   std::int64_t& len);
 
 /// dst[..., dmap[j], ...] = src[..., smap[j], ...] along `axis` for j < m, other axes equal; maps live on the
 /// host (empty: identity) and are copied to the device. Same dtype; any layouts (packed copies as needed).
-void axis_map_copy(const array& dst, const array& src, int axis, std::int64_t m,
-                   const std::vector<std::int64_t>& dmap, const std::vector<std::int64_t>& smap);
+void axis_map_copy(const array& dst, const array& src, int axis, std::int64_t m, const std::vector<std::int64_t>& dmap,
+                   const std::vector<std::int64_t>& smap);
 
 /// "Cannot cast array data from dtype('float64') to dtype('int32') according to the rule 'same_kind'".
 std::string cast_error_message(dtype from, dtype to, casting rule);

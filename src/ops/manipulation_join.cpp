@@ -82,15 +82,15 @@ array concatenate(const std::vector<array>& arrays_in, std::optional<int> axis_i
     const array& a = arrays[i];
     if (a.ndim() != ndim) {
       throw value_error("all the input arrays must have same number of dimensions, but the array at index 0 has " +
-                        std::to_string(ndim) + " dimension(s) and the array at index " + std::to_string(i) +
-                        " has " + std::to_string(a.ndim()) + " dimension(s)");
+                        std::to_string(ndim) + " dimension(s) and the array at index " + std::to_string(i) + " has " +
+                        std::to_string(a.ndim()) + " dimension(s)");
     }
     for (int d = 0; d < ndim; ++d) {
       if (d != axis && a.shape()[d] != shape[d]) {
         throw value_error("all the input array dimensions except for the concatenation axis must match exactly, but "
-                          "along dimension " + std::to_string(d) + ", the array at index 0 has size " +
-                          std::to_string(shape[d]) + " and the array at index " + std::to_string(i) + " has size " +
-                          std::to_string(a.shape()[d]));
+                          "along dimension " +
+                          std::to_string(d) + ", the array at index 0 has size " + std::to_string(shape[d]) +
+                          " and the array at index " + std::to_string(i) + " has size " + std::to_string(a.shape()[d]));
       }
     }
     total += a.shape()[axis];

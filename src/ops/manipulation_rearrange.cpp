@@ -49,8 +49,8 @@ array rot90(const array& m, std::int64_t k, std::pair<int, int> axes) {
   int n = m.ndim();
   if (a0 == a1 || std::abs(a0 - a1) == n) throw value_error("Axes must be different.");
   if (a0 >= n || a0 < -n || a1 >= n || a1 < -n) {
-    throw value_error("Axes=(" + std::to_string(a0) + ", " + std::to_string(a1) + ") out of range for array of ndim=" +
-                      std::to_string(n) + ".");
+    throw value_error("Axes=(" + std::to_string(a0) + ", " + std::to_string(a1) +
+                      ") out of range for array of ndim=" + std::to_string(n) + ".");
   }
   k = ((k % 4) + 4) % 4;
   if (k == 0) return m;
@@ -72,8 +72,8 @@ array roll(const array& a, const std::vector<std::int64_t>& shift, const std::op
   std::size_t n = std::max(shift.size(), axes.size());
   if ((shift.size() != n && shift.size() != 1) || (axes.size() != n && axes.size() != 1)) {
     throw value_error("shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 "
-                      "with shape (" + std::to_string(shift.size()) + ",) and arg 1 with shape (" +
-                      std::to_string(axes.size()) + ",).");
+                      "with shape (" +
+                      std::to_string(shift.size()) + ",) and arg 1 with shape (" + std::to_string(axes.size()) + ",).");
   }
   std::vector<std::int64_t> shifts(static_cast<std::size_t>(a.ndim()), 0);
   for (std::size_t i = 0; i < n; ++i) {
@@ -112,8 +112,7 @@ namespace {
 // Note [row copy]: dst (shape, dst strides) <- src (same shape, src strides, 0 along broadcast axes) as a row copy
 // when, after dropping unit axes and merging axes that chain on both sides, the innermost axis is contiguous on
 // both sides and at least 1 KiB long (a block moves one tile of a row: shorter rows idle most of its threads). Returns false, copying nothing, otherwise.
-bool try_rows_copy(const array& dst, const array& src, const shape_t& shape, const strides_t& ds,
-                   const strides_t& ss) {
+bool try_rows_copy(const array& dst, const array& src, const shape_t& shape, const strides_t& ds, const strides_t& ss) {
   const auto item = static_cast<std::int64_t>(dst.itemsize());
   std::vector<std::int64_t> n, d, s;
   for (int i = 0; i < static_cast<int>(shape.size()); ++i) {
@@ -274,9 +273,11 @@ array delete_(const array& arr_in, const index_obj& obj, std::optional<int> axis
     case index_obj::mask:
       if (static_cast<std::int64_t>(obj.indices.size()) != n) {
         throw value_error("boolean array argument obj to delete must be one dimensional and match the axis length "
-                          "of " + std::to_string(n));
+                          "of " +
+                          std::to_string(n));
       }
-      for (std::int64_t i = 0; i < n; ++i) keep[static_cast<std::size_t>(i)] = !obj.indices[static_cast<std::size_t>(i)];
+      for (std::int64_t i = 0; i < n; ++i)
+        keep[static_cast<std::size_t>(i)] = !obj.indices[static_cast<std::size_t>(i)];
       break;
     case index_obj::list:
       for (std::int64_t i : obj.indices) {
@@ -324,7 +325,10 @@ array insert(const array& arr_in, const index_obj& obj, const array& values_in, 
   std::vector<std::int64_t> indices;
   bool scalar_index = false;
   switch (obj.kind) {
-    case index_obj::integer: indices = {obj.index}; scalar_index = true; break;
+    case index_obj::integer:
+      indices = {obj.index};
+      scalar_index = true;
+      break;
     case index_obj::slice: {
       std::int64_t s, e, st, len;
       detail::slice_indices(obj.start, obj.stop, obj.step, n, s, e, st, len);
@@ -336,7 +340,10 @@ array insert(const array& arr_in, const index_obj& obj, const array& values_in, 
         if (obj.indices[i]) indices.push_back(static_cast<std::int64_t>(i));
       }
       break;
-    case index_obj::list: indices = obj.indices; scalar_index = obj.list_is_scalar_shaped; break;
+    case index_obj::list:
+      indices = obj.indices;
+      scalar_index = obj.list_is_scalar_shaped;
+      break;
   }
   if (indices.size() == 1) {
     std::int64_t index = indices[0];

@@ -41,8 +41,8 @@ array prepend_unit_axes(const array& a, int count) {
 }
 
 void slice_indices(std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
-                   std::optional<std::int64_t> step, std::int64_t n, std::int64_t& s, std::int64_t& e,
-                   std::int64_t& st, std::int64_t& len) {
+                   std::optional<std::int64_t> step, std::int64_t n, std::int64_t& s, std::int64_t& e, std::int64_t& st,
+                   std::int64_t& len) {
   st = step.value_or(1);
   if (st == 0) throw value_error("slice step cannot be zero");
   auto clamp = [&](std::optional<std::int64_t> v, bool is_start) -> std::int64_t {
@@ -121,7 +121,8 @@ void axis_map_copy(const array& dst_in, const array& src_in, int axis, std::int6
   array maps = new_array(int64, shape_t{static_cast<std::int64_t>(dmap.size() + smap.size())}, order::C, device);
   std::vector<std::int64_t> host(dmap);
   host.insert(host.end(), smap.begin(), smap.end());
-  if (!host.empty()) memcpy_host_to_device(maps.data(), host.data(), host.size() * sizeof(std::int64_t), current_stream(device));
+  if (!host.empty())
+    memcpy_host_to_device(maps.data(), host.data(), host.size() * sizeof(std::int64_t), current_stream(device));
   const auto* base = static_cast<const std::int64_t*>(maps.data());
   launch_axis_map_copy(l, dst.data(), src.data(), dst.itemsize(), dmap.empty() ? nullptr : base,
                        smap.empty() ? nullptr : base + dmap.size(), s);
@@ -360,8 +361,8 @@ array rollaxis(const array& a, int axis, int start) {
   int ax = normalize_axis(axis, n);
   int st = start < 0 ? start + n : start;
   if (!(0 <= st && st < n + 1)) {
-    throw axis_error("'start' arg requires " + std::to_string(-n) + " <= start < " + std::to_string(n + 1) +
-                     ", but " + std::to_string(start) + " was passed in");
+    throw axis_error("'start' arg requires " + std::to_string(-n) + " <= start < " + std::to_string(n + 1) + ", but " +
+                     std::to_string(start) + " was passed in");
   }
   if (ax < st) --st;
   if (ax == st) return a;
@@ -471,7 +472,8 @@ std::vector<array> unstack(const array& a, int axis) {
   if (a.ndim() == 0) throw value_error("Input array must be at least 1-d.");
   int ax = normalize_axis(axis, a.ndim());
   std::vector<array> out;
-  for (std::int64_t i = 0; i < a.shape()[ax]; ++i) out.push_back(squeeze(slice_axis(a, ax, i, i + 1), std::vector<int>{ax}));
+  for (std::int64_t i = 0; i < a.shape()[ax]; ++i)
+    out.push_back(squeeze(slice_axis(a, ax, i, i + 1), std::vector<int>{ax}));
   return out;
 }
 

@@ -65,8 +65,8 @@ array scan_input(const array& x, dtype rt, dtype ct) {
 
 enum class nan_mode { keep, as_identity };
 
-array accumulate(const array& a_in, std::optional<int> axis_in, std::optional<dtype> dt, const array& out,
-                 scan_op op, nan_mode nans) {
+array accumulate(const array& a_in, std::optional<int> axis_in, std::optional<dtype> dt, const array& out, scan_op op,
+                 nan_mode nans) {
   array a = a_in;
   int axis;
   if (!axis_in || a.ndim() == 0) {
@@ -339,9 +339,10 @@ std::vector<array> gradient(const array& f_in, const std::vector<gradient_spacin
         cc.push_back(dx1 / (dx2 * (dx1 + dx2)));
       }
       if (n > 2) {
-        sl(out, 1, n - 1).assign(combine3(along_axis(ca, axis, nd, f.device()), sl(f, 0, n - 2),
-                                          along_axis(cb, axis, nd, f.device()), sl(f, 1, n - 1),
-                                          along_axis(cc, axis, nd, f.device()), sl(f, 2, n)));
+        sl(out, 1, n - 1)
+            .assign(combine3(along_axis(ca, axis, nd, f.device()), sl(f, 0, n - 2),
+                             along_axis(cb, axis, nd, f.device()), sl(f, 1, n - 1),
+                             along_axis(cc, axis, nd, f.device()), sl(f, 2, n)));
       }
     }
     if (edge_order == 1) {

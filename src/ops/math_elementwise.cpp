@@ -207,8 +207,8 @@ std::string clip_body(dtype t, bool scalar_bounds) {
                                          " ? t : " + hi + ";";
   if (!is_inexact(t)) return pick;
   if (is_complex(t)) nan_test = "ca_anynan";
-  return pre + "if (" + nan_test + "(" + x + ")) out0 = " + x + "; else if (" + nan_test + "(" + lo + ")) out0 = " +
-         lo + "; else if (" + nan_test + "(" + hi + ")) out0 = " + hi + "; else { " + pick + " }";
+  return pre + "if (" + nan_test + "(" + x + ")) out0 = " + x + "; else if (" + nan_test + "(" + lo +
+         ")) out0 = " + lo + "; else if (" + nan_test + "(" + hi + ")) out0 = " + hi + "; else { " + pick + " }";
 }
 
 const ufunc_def& clip_def(bool scalar_bounds) {
@@ -464,8 +464,9 @@ bool isrealobj(const array& x) { return !is_complex(x.type()); }
 array nan_to_num(const array& x, bool copy, double nan, std::optional<double> posinf, std::optional<double> neginf) {
   if (!is_inexact(x.type())) return copy ? x.copy(order::K) : x;
   dtype rt = real_type(x.type());
-  double big = rt == float16 ? 65504.0 : (rt == float32 ? static_cast<double>(std::numeric_limits<float>::max())
-                                                         : std::numeric_limits<double>::max());
+  double big = rt == float16 ? 65504.0
+                             : (rt == float32 ? static_cast<double>(std::numeric_limits<float>::max())
+                                              : std::numeric_limits<double>::max());
   array out = copy ? new_like(x.type(), x.shape(), &x, x.device()) : x;
   std::vector<ew::operand> ins{ew::operand::of(x, x.type()), ew::operand::of_scalar(scalar::from_double(nan), rt),
                                ew::operand::of_scalar(scalar::from_double(posinf.value_or(big)), rt),

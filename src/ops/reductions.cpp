@@ -36,7 +36,9 @@ dtype sum_result_type(dtype t) {
 namespace {
 
 array uf(std::string_view name, const array& a) { return call_ufunc(name, std::vector<array>{a})[0]; }
-array uf(std::string_view name, const array& a, const array& b) { return call_ufunc(name, std::vector<array>{a, b})[0]; }
+array uf(std::string_view name, const array& a, const array& b) {
+  return call_ufunc(name, std::vector<array>{a, b})[0];
+}
 
 std::string cname(dtype t) { return t == dtype::float16 ? "float" : ew::type_name(t); }
 dtype compute_of(dtype t) { return t == dtype::float16 ? dtype::float32 : t; }
@@ -79,7 +81,8 @@ std::string extreme(dtype c, bool highest) {
 std::string nan_literal(dtype c) {
   if (c == dtype::float64) return "__longlong_as_double(0x7ff8000000000000LL)";
   if (c == dtype::float32 || c == dtype::float16) return "__int_as_float(0x7fc00000)";
-  if (c == dtype::complex128) return "acc_t(__longlong_as_double(0x7ff8000000000000LL), __longlong_as_double(0x7ff8000000000000LL))";
+  if (c == dtype::complex128)
+    return "acc_t(__longlong_as_double(0x7ff8000000000000LL), __longlong_as_double(0x7ff8000000000000LL))";
   if (c == dtype::complex64) return "acc_t(__int_as_float(0x7fc00000), __int_as_float(0x7fc00000))";
   return extreme(c, false);
 }
@@ -119,8 +122,7 @@ std::int64_t reduced_count(const array& a, const std::vector<int>& axes) {
 }
 
 // keepdims, then out= (NumPy's shape check, an 'unsafe' cast into it).
-array finish(array r, const array& a, const std::vector<int>& axes, bool keepdims, const array& out,
-             const char* name) {
+array finish(array r, const array& a, const std::vector<int>& axes, bool keepdims, const array& out, const char* name) {
   if (keepdims) r = r.reshape(keepdims_shape(a.shape(), axes));
   if (!out.defined()) return r;
   if (out.shape() != r.shape()) {
@@ -169,9 +171,9 @@ const red::spec& sum_spec(bool product, bool skip_nan, dtype in, dtype out) {
   auto& slot = table[product][skip_nan][static_cast<int>(in)][static_cast<int>(out)];
   if (const red::spec* p = slot.load(std::memory_order_acquire)) return *p;
   dtype acc = compute_of(out);
-  auto s = std::make_unique<red::spec>(simple_spec(product ? (skip_nan ? "nanprod" : "prod") : (skip_nan ? "nansum" : "sum"),
-                                                   in, acc, out, product ? "r = a * b;" : "r = a + b;",
-                                                   product ? "ca_cast<acc_t>(1)" : "ca_cast<acc_t>(0)"));
+  auto s = std::make_unique<red::spec>(
+      simple_spec(product ? (skip_nan ? "nanprod" : "prod") : (skip_nan ? "nansum" : "sum"), in, acc, out,
+                  product ? "r = a * b;" : "r = a + b;", product ? "ca_cast<acc_t>(1)" : "ca_cast<acc_t>(0)"));
   if (acc == dtype::bool_) s->combine = product ? "r = a && b;" : "r = a || b;";
   if (skip_nan) {
     s->map = std::string("m = ca_anynan(x) ? ca_cast<acc_t>(") + (product ? "1" : "0") + ") : ca_cast<acc_t>(x);";
@@ -376,7 +378,8 @@ red::spec detail::var_onepass_spec(dtype acc, dtype out, bool root) {
   std::string merge = "const " + R + " n = a.n + b.n; const " + R + " f = b.n / n; const " + R +
                       " dr = b.mr - a.mr; r.n = n; r.mr = a.mr + dr * f; ";
   if (cx) {
-    merge += "const " + R + " di = b.mi - a.mi; r.mi = a.mi + di * f; r.m2 = a.m2 + b.m2 + (dr * dr + di * di) * f * a.n;";
+    merge += "const " + R +
+             " di = b.mi - a.mi; r.mi = a.mi + di * f; r.m2 = a.m2 + b.m2 + (dr * dr + di * di) * f * a.n;";
   } else {
     merge += "r.m2 = a.m2 + b.m2 + dr * dr * f * a.n;";
   }
@@ -497,8 +500,8 @@ array arg_impl(const array& a, std::optional<int> axis, bool keepdims, const arr
   std::string better = maximum ? "ca_rlt(a.v, b.v)" : "ca_rlt(b.v, a.v)";
   std::string worse = maximum ? "ca_rlt(b.v, a.v)" : "ca_rlt(a.v, b.v)";
   if (skip_nan) {
-    s.combine = "bool tb = b.i != 9223372036854775807LL && (a.i == 9223372036854775807LL || " + better + " || (!" + worse +
-                " && b.i < a.i)); r = tb ? b : a;";
+    s.combine = "bool tb = b.i != 9223372036854775807LL && (a.i == 9223372036854775807LL || " + better + " || (!" +
+                worse + " && b.i < a.i)); r = tb ? b : a;";
     s.map = "if (ca_anynan(x)) { m.v = x; m.i = 9223372036854775807LL; } else { m.v = x; m.i = _j; }";
   } else {
     s.combine = "bool na = ca_anynan(a.v), nb = ca_anynan(b.v); bool tb = na ? (nb && b.i < a.i) : (nb || " + better +
@@ -506,12 +509,14 @@ array arg_impl(const array& a, std::optional<int> axis, bool keepdims, const arr
     s.map = "m.v = x; m.i = _j;";
   }
   s.identity = "ca_arg{" + extreme(v, !maximum) + ", 9223372036854775807LL}";
-  if (is_complex(v)) s.identity = "ca_arg{" + std::string(extreme(v, !maximum)).replace(0, 5, cname(v)) + ", 9223372036854775807LL}";
+  if (is_complex(v))
+    s.identity = "ca_arg{" + std::string(extreme(v, !maximum)).replace(0, 5, cname(v)) + ", 9223372036854775807LL}";
   s.post = "y = a.i;";
   s.acc_bytes = (itemsize(v) + 7) / 8 * 8 + 8;
   array r = run(s, src, axes, dtype::int64, array());
   if (skip_nan && r.size() > 0) {
-    array bad = uf("equal", r, full(shape_t{}, scalar::from_int(std::numeric_limits<std::int64_t>::max()), dtype::int64));
+    array bad = uf("equal", r,
+                   full(shape_t{}, scalar::from_int(std::numeric_limits<std::int64_t>::max()), dtype::int64));
     array flag = any(bad);
     if (flag.host_value<bool>()) throw value_error("All-NaN slice encountered");
   }

@@ -5,8 +5,8 @@
 
 #include "cuarray/errors.hpp"
 #include "cuarray/ufunc.hpp"
-#include "src/kernels/select_kernels.hpp"
 #include "src/engine/scan.hpp"
+#include "src/kernels/select_kernels.hpp"
 
 namespace cuarray {
 

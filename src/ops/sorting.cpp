@@ -58,8 +58,7 @@ namespace {
 using namespace sorting;
 
 array temp_storage(std::size_t bytes, int device) {
-  return new_array(dtype::uint8, shape_t{static_cast<std::int64_t>(std::max<std::size_t>(bytes, 1))}, order::C,
-                   device);
+  return new_array(dtype::uint8, shape_t{static_cast<std::int64_t>(std::max<std::size_t>(bytes, 1))}, order::C, device);
 }
 
 dtype unsigned_of(int width) {
@@ -147,8 +146,7 @@ array sort_native(const array& a, std::int64_t rows, std::int64_t n, int device,
 
 // The stable permutation of one key `a` on its native keys (Note [native keys]); nullopt where the transformed
 // keys must be used. One row, or rows of unsigned ints; rows shorter than 2**31.
-std::optional<row_perm> argsort_native(const array& a, std::int64_t rows, std::int64_t n, int device,
-                                       cudaStream_t s) {
+std::optional<row_perm> argsort_native(const array& a, std::int64_t rows, std::int64_t n, int device, cudaStream_t s) {
   dtype t = a.type();
   std::int64_t total = a.size();
   bool floating = is_floating(t);
@@ -158,8 +156,7 @@ std::optional<row_perm> argsort_native(const array& a, std::int64_t rows, std::i
   array summary;
   if (floating) {
     summary = nan_summary_buffer(device);
-    launch_nan_scan(a.data(), static_cast<int>(a.itemsize()), total, static_cast<nan_summary*>(summary.data()), pi,
-                    s);
+    launch_nan_scan(a.data(), static_cast<int>(a.itemsize()), total, static_cast<nan_summary*>(summary.data()), pi, s);
   } else {
     launch_iota(pi, total, n, s);
   }
@@ -212,8 +209,8 @@ row_perm argsort_one_wide_row(const std::vector<array>& keys) {
       launch_make_keys(key.data(), key.type(), part, perm, total, total, k0.data(), 8, first ? cur->data() : nullptr,
                        true, s);
       int sel = 0;
-      std::size_t bytes = radix_sort_pairs(nullptr, 0, k0.data(), k1.data(), 8, cur->data(), other->data(), true,
-                                           total, end_bit, sel, s);
+      std::size_t bytes = radix_sort_pairs(nullptr, 0, k0.data(), k1.data(), 8, cur->data(), other->data(), true, total,
+                                           end_bit, sel, s);
       array tmp = temp_storage(bytes, device);
       radix_sort_pairs(tmp.data(), bytes, k0.data(), k1.data(), 8, cur->data(), other->data(), true, total, end_bit,
                        sel, s);
@@ -281,19 +278,19 @@ row_perm argsort_rows(const std::vector<array>& keys) {
       array k0 = new_array(unsigned_of(w), ref.shape(), order::C, device);
       array k1 = new_array(unsigned_of(w), ref.shape(), order::C, device);
       index_ref perm{first ? nullptr : cur->data(), false};
-      launch_make_keys(key.data(), key.type(), part, perm, total, n, k0.data(), w, first ? cur->data() : nullptr,
-                       false, s);
+      launch_make_keys(key.data(), key.type(), part, perm, total, n, k0.data(), w, first ? cur->data() : nullptr, false,
+                       s);
       int sel = 0;
       if (rows == 1) {
         std::size_t bytes = radix_sort_pairs(nullptr, 0, k0.data(), k1.data(), w, cur->data(), other->data(), false,
                                              total, end_bit, sel, s);
         array tmp = temp_storage(bytes, device);
-        radix_sort_pairs(tmp.data(), bytes, k0.data(), k1.data(), w, cur->data(), other->data(), false, total,
-                         end_bit, sel, s);
+        radix_sort_pairs(tmp.data(), bytes, k0.data(), k1.data(), w, cur->data(), other->data(), false, total, end_bit,
+                         sel, s);
       } else {
         auto* o = static_cast<const std::int64_t*>(offsets.data());
-        std::size_t bytes = segmented_sort_pairs(nullptr, 0, k0.data(), k1.data(), w, cur->data(), other->data(),
-                                                 total, rows, o, sel, s);
+        std::size_t bytes = segmented_sort_pairs(nullptr, 0, k0.data(), k1.data(), w, cur->data(), other->data(), total,
+                                                 rows, o, sel, s);
         array tmp = temp_storage(bytes, device);
         segmented_sort_pairs(tmp.data(), bytes, k0.data(), k1.data(), w, cur->data(), other->data(), total, rows, o,
                              sel, s);
@@ -334,17 +331,15 @@ array sort_rows(const array& a) {
   array k0 = new_array(a.type(), a.shape(), order::C, device);
   if (total == 0) return k0;
   int w = static_cast<int>(a.itemsize());
-  launch_make_keys(a.data(), a.type(), key_part::sort, index_ref{}, total, last_extent(a), k0.data(), w, nullptr,
-                   false, s);
+  launch_make_keys(a.data(), a.type(), key_part::sort, index_ref{}, total, last_extent(a), k0.data(), w, nullptr, false,
+                   s);
   array k1 = new_array(a.type(), a.shape(), order::C, device);
   array r = sort_key_buffers(k0, k1, w, total, last_extent(a), device, s);
   launch_keys_to_values(r.data(), a.type(), total, s);
   return r;
 }
 
-std::int64_t read_int64(const array& a, std::int64_t index) {
-  return a.host_value<std::int64_t>(index);
-}
+std::int64_t read_int64(const array& a, std::int64_t index) { return a.host_value<std::int64_t>(index); }
 
 array select_rows(const array& src, const array& flags, array* first, array* pos_out, bool consume_flags) {
   int device = src.device();
@@ -569,9 +564,9 @@ array argpartition(const array& a, const std::vector<std::int64_t>& kth, std::op
 
 array sort_complex(const array& a) {
   dtype t = a.type();
-  dtype ct = is_complex(t) ? t
+  dtype ct = is_complex(t)                                                                        ? t
              : (t == dtype::int8 || t == dtype::uint8 || t == dtype::int16 || t == dtype::uint16) ? dtype::complex64
-                                                                                                    : dtype::complex128;
+                                                                                                  : dtype::complex128;
   array c = a.ndim() == 0 ? a : a.astype(ct, order::C, false);
   if (a.ndim() == 0) normalize_axis(-1, 0);  // NumPy: axis -1 is out of bounds for a 0-d array
   return sort(c, -1);
@@ -583,7 +578,8 @@ array searchsorted(const array& a, const array& v, std::string_view side, const 
   else if (side == "right") right = true;
   else throw value_error("search side must be 'left' or 'right' (got '" + std::string(side) + "')");
   if (a.ndim() != 1) {
-    throw value_error(a.ndim() == 0 ? "object of too small depth for desired array" : "object too deep for desired array");
+    throw value_error(a.ndim() == 0 ? "object of too small depth for desired array"
+                                    : "object too deep for desired array");
   }
   dtype t = searchsorted_common(a, v);
   int device = a.device();
@@ -641,8 +637,7 @@ array digitize(const array& x, const array& bins, bool right) {
   if (mono == 0) throw value_error("bins must be monotonically increasing or decreasing");
   std::string_view side = right ? "left" : "right";
   if (mono == 1) return searchsorted(bins, x, side);
-  descriptor d{bins.type(), bins.shape(), strides_t{-bins.strides()[0]},
-               bins.offset() + (n - 1) * bins.strides()[0]};
+  descriptor d{bins.type(), bins.shape(), strides_t{-bins.strides()[0]}, bins.offset() + (n - 1) * bins.strides()[0]};
   array reversed(bins.storage(), d);
   array r = searchsorted(reversed, x, side);
   ufunc_options opts;

@@ -111,9 +111,9 @@ std::vector<int> reduced_axes(const axis_list& axis, int ndim) {
 
 /// An array viewed as (rows, n): the kept axes first (their shape `kept`), the reduced ones merged last.
 struct row_layout {
-  array rows;            // (nrows, n), C-contiguous
-  shape_t kept;          // result shape without keepdims
-  shape_t kept_dims;     // result shape with keepdims
+  array rows;         // (nrows, n), C-contiguous
+  shape_t kept;       // result shape without keepdims
+  shape_t kept_dims;  // result shape with keepdims
   std::int64_t nrows = 1, n = 1;
 };
 
@@ -230,7 +230,8 @@ array weights_for(const array& a, const array& w, const std::vector<int>& axes, 
   // w's dimensions follow `axes`; transpose them into increasing axis order, then insert unit dimensions.
   std::vector<int> idx(axes.size());
   for (std::size_t k = 0; k < idx.size(); ++k) idx[k] = static_cast<int>(k);
-  std::sort(idx.begin(), idx.end(), [&](int x, int y) { return axes[static_cast<std::size_t>(x)] < axes[static_cast<std::size_t>(y)]; });
+  std::sort(idx.begin(), idx.end(),
+            [&](int x, int y) { return axes[static_cast<std::size_t>(x)] < axes[static_cast<std::size_t>(y)]; });
   array t = w.ndim() > 0 ? w.transpose(idx) : w;
   shape_t s;
   std::vector<bool> red(static_cast<std::size_t>(a.ndim()), false);
@@ -301,8 +302,7 @@ array quantile_impl(const array& a, const ufunc_arg& q_in, const quantile_option
     int flags = (skip_nan ? k_nanskip : 0) | (weak ? k_weak : 0) | (is_inexact(A) ? k_inexact : 0);
     if (!w.defined()) {
       array s = sorted_rows(L.rows);
-      ew::run(quantile_spec(),
-              {raw(s), raw(qk), i64(L.n), i64(L.nrows), i64(static_cast<int>(method)), i64(flags)},
+      ew::run(quantile_spec(), {raw(s), raw(qk), i64(L.n), i64(L.nrows), i64(static_cast<int>(method)), i64(flags)},
               {ew::operand::of(r, rt)}, r.shape());
     } else {
       // Weights broadcast to a's shape, then laid out as a's rows.
@@ -311,8 +311,7 @@ array quantile_impl(const array& a, const ufunc_arg& q_in, const quantile_option
       array wr = c_contiguous(WL.rows.type() == float64 ? WL.rows : WL.rows.astype(float64, order::C));
       array order_ = c_contiguous(argsort(L.rows, -1));
       array bad = zeros(shape_t{L.nrows}, uint8);
-      ew::run(weighted_spec(),
-              {raw(L.rows), raw(order_), raw(wr), raw(qk), i64(L.n), i64(L.nrows), i64(flags)},
+      ew::run(weighted_spec(), {raw(L.rows), raw(order_), raw(wr), raw(qk), i64(L.n), i64(L.nrows), i64(flags)},
               {ew::operand::of(r, rt), ew::operand::of_raw(bad, uint8)}, r.shape());
       std::vector<unsigned char> flags_h(static_cast<std::size_t>(L.nrows));
       bad.copy_to_host(flags_h, order::C);
@@ -328,9 +327,19 @@ array quantile_impl(const array& a, const ufunc_arg& q_in, const quantile_option
 }  // namespace
 
 quantile_method parse_quantile_method(std::string_view name) {
-  static const char* const names[] = {"inverted_cdf", "averaged_inverted_cdf", "closest_observation",
-                                      "interpolated_inverted_cdf", "hazen", "weibull", "linear", "median_unbiased",
-                                      "normal_unbiased", "lower", "higher", "midpoint", "nearest"};
+  static const char* const names[] = {"inverted_cdf",
+                                      "averaged_inverted_cdf",
+                                      "closest_observation",
+                                      "interpolated_inverted_cdf",
+                                      "hazen",
+                                      "weibull",
+                                      "linear",
+                                      "median_unbiased",
+                                      "normal_unbiased",
+                                      "lower",
+                                      "higher",
+                                      "midpoint",
+                                      "nearest"};
   for (int k = 0; k < 13; ++k) {
     if (name == names[k]) return static_cast<quantile_method>(k);
   }
@@ -461,8 +470,8 @@ std::vector<double> cov_weights(const array& wts, std::int64_t nobs, const char*
 
 }  // namespace
 
-array cov(const array& m, const array& y, bool rowvar, bool bias, std::optional<double> ddof_in,
-          const array& fweights, const array& aweights, std::optional<dtype> dtype_) {
+array cov(const array& m, const array& y, bool rowvar, bool bias, std::optional<double> ddof_in, const array& fweights,
+          const array& aweights, std::optional<dtype> dtype_) {
   if (ddof_in && *ddof_in != std::trunc(*ddof_in)) throw value_error("ddof must be integer");
   if (m.ndim() > 2) throw value_error("m has more than 2 dimensions");
   if (y.defined() && y.ndim() > 2) throw value_error("y has more than 2 dimensions");
@@ -475,8 +484,9 @@ array cov(const array& m, const array& y, bool rowvar, bool bias, std::optional<
     if (!rowvar && Y.shape()[0] != 1) Y = Y.transpose();
     if (Y.shape()[1] != X.shape()[1]) {
       throw value_error("all the input array dimensions except for the concatenation axis must match exactly, but "
-                        "along dimension 1, the array at index 0 has size " + std::to_string(X.shape()[1]) +
-                        " and the array at index 1 has size " + std::to_string(Y.shape()[1]));
+                        "along dimension 1, the array at index 0 has size " +
+                        std::to_string(X.shape()[1]) + " and the array at index 1 has size " +
+                        std::to_string(Y.shape()[1]));
     }
     array Z = detail::new_array(t, shape_t{X.shape()[0] + Y.shape()[0], X.shape()[1]}, order::C, m.device());
     descriptor top = Z.desc(), bottom = Z.desc();
@@ -653,7 +663,8 @@ std::pair<dtype, dtype> quantile_types(dtype a, dtype q, bool weak, quantile_met
 
 std::vector<statistics_kernel> statistics_kernels() {
   std::vector<statistics_kernel> k;
-  for (const ew::kernel_spec* s : {&median_spec(), &quantile_spec(), &weighted_spec(), &cov_spec(), &correlate_spec()}) {
+  for (const ew::kernel_spec* s :
+       {&median_spec(), &quantile_spec(), &weighted_spec(), &cov_spec(), &correlate_spec()}) {
     k.push_back(statistics_kernel{std::string(s->name), std::string(s->body), std::string(s->preamble)});
   }
   return k;

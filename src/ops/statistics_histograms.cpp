@@ -13,8 +13,8 @@
 #include "cuarray/elementwise_funcs.hpp"
 #include "cuarray/errors.hpp"
 #include "src/core/half.hpp"
-#include "src/kernels/count_kernels.hpp"
 #include "src/engine/scan.hpp"
+#include "src/kernels/count_kernels.hpp"
 
 namespace cuarray {
 
@@ -49,8 +49,7 @@ double add(double a, double b) {
   return r;
 }
 
-template <class T>
-T pairwise(const double* a, std::int64_t n) {
+template <class T> T pairwise(const double* a, std::int64_t n) {
   if (n < 8) {
     T res = 0;
     for (std::int64_t i = 0; i < n; ++i) res += static_cast<T>(a[i]);
@@ -122,9 +121,8 @@ std::vector<std::complex<double>> numpy_cumulative_histogram(const std::vector<d
     order.resize(len);
     for (std::size_t k = 0; k < len; ++k) order[k] = b0 + k;
     // NumPy's sort order: NaN last. Stable, where NumPy's quicksort leaves ties in no promised order.
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-      return std::isnan(a[y]) ? !std::isnan(a[x]) : a[x] < a[y];
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return std::isnan(a[y]) ? !std::isnan(a[x]) : a[x] < a[y]; });
     sorted.resize(len);
     cw.assign(len + 1, 0.0);
     for (std::size_t k = 0; k < len; ++k) {
@@ -201,7 +199,7 @@ std::string py_text(double v, dtype t) {
   for (int p = 1; p <= 17; ++p) {
     std::snprintf(buf, sizeof buf, "%.*g", p, v);
     double back = std::strtod(buf, nullptr);
-    bool same = t == float16 ? detail::double_to_half(back) == detail::double_to_half(v)
+    bool same = t == float16   ? detail::double_to_half(back) == detail::double_to_half(v)
                 : t == float32 ? static_cast<float>(back) == static_cast<float>(v)
                                : back == v;
     if (same) break;
@@ -381,8 +379,7 @@ void check_monotonic(const std::vector<double>& e, const std::string& msg) {
 }
 
 // NumPy's _get_bin_edges; `a` is the flattened data as contiguous float64, `t` its dtype.
-edges_plan bin_edges(const array& a, dtype t, const histogram_bins& bins, const histogram_range& range,
-                     bool weighted) {
+edges_plan bin_edges(const array& a, dtype t, const histogram_bins& bins, const histogram_range& range, bool weighted) {
   if (bins.edges.defined() && bins.edges.ndim() > 0) {
     if (bins.edges.ndim() != 1) throw value_error("`bins` must be 1d, when an array");
     edges_plan p{bins.edges, host_doubles(bins.edges), true};
@@ -406,9 +403,14 @@ edges_plan bin_edges(const array& a, dtype t, const histogram_bins& bins, const 
     if (!x.empty()) {
       const std::string& r = bins.rule;
       std::pair<double, double> fl{outer.first, outer.last};
-      double width = r == "stone" ? bin_stone(x, fl) : r == "auto" ? bin_auto(x) : r == "doane" ? bin_doane(x)
-                   : r == "fd" ? bin_fd(x) : r == "rice" ? bin_rice(x) : r == "scott" ? bin_scott(x)
-                   : r == "sqrt" ? bin_sqrt(x) : bin_sturges(x);
+      double width = r == "stone"   ? bin_stone(x, fl)
+                     : r == "auto"  ? bin_auto(x)
+                     : r == "doane" ? bin_doane(x)
+                     : r == "fd"    ? bin_fd(x)
+                     : r == "rice"  ? bin_rice(x)
+                     : r == "scott" ? bin_scott(x)
+                     : r == "sqrt"  ? bin_sqrt(x)
+                                    : bin_sturges(x);
       if (width != 0) {
         if (is_integer(t) && width < 1) width = 1;
         // _unsigned_subtract(last_edge, first_edge) rounds in the type of the edges.
@@ -461,8 +463,7 @@ array weighted_bins(const array& sample, std::int64_t n, const detail::histogram
 }
 
 // NumPy's pairwise summation of complex values whose parts are of type T (it walks the parts as 2n scalars).
-template <class T>
-std::pair<T, T> complex_pairwise(const std::complex<double>* a, std::int64_t m) {
+template <class T> std::pair<T, T> complex_pairwise(const std::complex<double>* a, std::int64_t m) {
   std::int64_t n = 2 * m;
   if (n < 8) {
     T rr = 0, ri = 0;
@@ -531,7 +532,8 @@ array histogram_density(const array& n, const std::vector<double>& db) {
 // histogramdd's density: s = hist.sum(), then hist / dedges[0] / dedges[1] ... (in that order), then / s.
 array histogramdd_density(const array& hist, const std::vector<std::vector<double>>& widths, const shape_t& shape) {
   std::vector<double> v = host_doubles(hist);
-  double s = detail::numpy_view_sum(v, std::vector<std::int64_t>(shape.begin(), shape.end()));  // hist[1:-1, ..., 1:-1].sum()
+  double s = detail::numpy_view_sum(v, std::vector<std::int64_t>(shape.begin(),
+                                                                 shape.end()));  // hist[1:-1, ..., 1:-1].sum()
   std::size_t nd = shape.size();
   std::vector<std::size_t> idx(nd, 0);
   for (std::size_t i = 0; i < v.size(); ++i) {
@@ -553,7 +555,8 @@ array bincount(const array& x, const array& weights, std::int64_t minlength) {
   // NumPy force-casts any integer input to intp (uint64 wraps, so values >= 2**63 read as negative below) and
   // asks a 'safe' cast of anything else.
   if (!is_integer(x.type()) && !can_cast_safely(x.type(), int64)) {
-    throw type_error("Cannot cast array data from " + dtype_repr(x.type()) + " to dtype('int64') according to the "
+    throw type_error("Cannot cast array data from " + dtype_repr(x.type()) +
+                     " to dtype('int64') according to the "
                      "rule 'safe'");
   }
   if (minlength < 0) throw value_error("'minlength' must not be negative");

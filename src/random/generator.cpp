@@ -83,7 +83,8 @@ array generator::standard_gamma(const ufunc_arg& shape, const size_arg& size, dt
   check_float_dtype(t, "standard_gamma");
   check_out(out, t, size);
   source k = to_source(shape);
-  check(k, [](double v) { return v < 0; }, "shape < 0");
+  check(
+      k, [](double v) { return v < 0; }, "shape < 0");
   return run_draw(*this, &generator::take, {dist::gamma, t, {k, {array(), 1.0}}, size, out});
 }
 
@@ -161,18 +162,22 @@ array generator::gumbel(const ufunc_arg& loc, const ufunc_arg& scale, const size
 
 array generator::binomial(const ufunc_arg& n, const ufunc_arg& p, const size_arg& size) {
   source sn = checked(n, negative, "n < 0");
-  source sp = checked(p, [](double v) { return !(v >= 0 && v <= 1); }, "p < 0, p > 1 or p is NaN");
+  source sp = checked(
+      p, [](double v) { return !(v >= 0 && v <= 1); }, "p < 0, p > 1 or p is NaN");
   return run_draw(*this, &generator::take, {dist::binomial, int64, {sn, sp}, size, array()});
 }
 
 array generator::poisson(const ufunc_arg& lam, const size_arg& size) {
-  source l = checked(lam, [](double v) { return !(v >= 0); }, "lam < 0 or lam is NaN");
-  check(l, [](double v) { return v >= poisson_lam_max; }, "lam value too large");
+  source l = checked(
+      lam, [](double v) { return !(v >= 0); }, "lam < 0 or lam is NaN");
+  check(
+      l, [](double v) { return v >= poisson_lam_max; }, "lam value too large");
   return run_draw(*this, &generator::take, {dist::poisson, int64, {l}, size, array()});
 }
 
 array generator::geometric(const ufunc_arg& p, const size_arg& size) {
-  source sp = checked(p, [](double v) { return !(v > 0 && v <= 1); }, "p <= 0, p > 1 or p contains NaNs");
+  source sp = checked(
+      p, [](double v) { return !(v > 0 && v <= 1); }, "p <= 0, p > 1 or p contains NaNs");
   return run_draw(*this, &generator::take, {dist::geometric, int64, {sp}, size, array()});
 }
 
@@ -181,8 +186,10 @@ array generator::hypergeometric(const ufunc_arg& ngood, const ufunc_arg& nbad, c
   source g = to_source(ngood), b = to_source(nbad), s = to_source(nsample);
   // NumPy's order of checks: the size limit, then the sum, then each sign.
   constexpr double max = 1e9;
-  check(g, [](double v) { return v >= max; }, "both ngood and nbad must be less than 1000000000");
-  check(b, [](double v) { return v >= max; }, "both ngood and nbad must be less than 1000000000");
+  check(
+      g, [](double v) { return v >= max; }, "both ngood and nbad must be less than 1000000000");
+  check(
+      b, [](double v) { return v >= max; }, "both ngood and nbad must be less than 1000000000");
   // The checks run over the parameters' own broadcast: `size` is parsed after them (Note [random size]).
   shape_t shape = broadcast_params({g.shape(), b.shape(), s.shape()}, std::nullopt);
   {

@@ -28,7 +28,8 @@ struct source {
 inline source to_source(const ufunc_arg& a) {
   dtype t = a.is_scalar() ? a.value.type : a.arr.type();
   if (is_complex(t)) {
-    throw type_error("Cannot cast array data from " + dtype_repr(t) + " to dtype('float64') according to the rule 'safe'");
+    throw type_error("Cannot cast array data from " + dtype_repr(t) +
+                     " to dtype('float64') according to the rule 'safe'");
   }
   if (a.is_scalar()) return {array(), a.value.to_double()};
   return {a.arr.astype(float64, order::K, false), 0};
@@ -42,8 +43,7 @@ inline std::vector<double> to_host(const array& a) {
 }
 
 // Throws value_error(msg) when bad(v) holds for the scalar or any element of the array.
-template <class Bad>
-inline void check(const source& s, Bad bad, const char* msg) {
+template <class Bad> inline void check(const source& s, Bad bad, const char* msg) {
   if (!s.is_array()) {
     if (bad(s.value)) throw value_error(msg);
     return;
@@ -102,8 +102,8 @@ inline shape_t broadcast_params(const std::vector<shape_t>& params, const size_a
                       std::to_string(i) + " with shape " + shape_to_string(shapes[i]) + ".");
   }
   if (size && r != *size) {
-    throw value_error("Output size " + shape_to_string(*size) + " is not compatible with broadcast dimensions of inputs " +
-                      shape_to_string(r) + ".");
+    throw value_error("Output size " + shape_to_string(*size) +
+                      " is not compatible with broadcast dimensions of inputs " + shape_to_string(r) + ".");
   }
   return r;
 }
@@ -150,6 +150,5 @@ inline array prepare_out(const array& out, dtype t, const shape_t& shape) {
   }
   return out;
 }
-
 
 }  // namespace cuarray::random::detail_random

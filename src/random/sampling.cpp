@@ -84,8 +84,8 @@ array take_axis(const array& a, int axis, const array& idx) {
 
 // The first k elements of a contiguous 1-D array, as a view.
 array prefix(const array& a, std::int64_t k) {
-  return array(a.storage(), descriptor{a.type(), shape_t{k}, strides_t{static_cast<std::int64_t>(a.itemsize())},
-                                       a.offset()});
+  return array(a.storage(),
+               descriptor{a.type(), shape_t{k}, strides_t{static_cast<std::int64_t>(a.itemsize())}, a.offset()});
 }
 
 }  // namespace
@@ -278,8 +278,7 @@ array generator::choice(const array& a, const size_arg& size, bool replace, cons
 
 array generator::multinomial(const ufunc_arg& n, const array& pvals, const size_arg& size) {
   if (pvals.ndim() == 0 || pvals.shape().back() == 0) {
-    throw value_error(
-        "pvals must have at least 1 dimension and the last dimension of pvals must be greater than 0.");
+    throw value_error("pvals must have at least 1 dimension and the last dimension of pvals must be greater than 0.");
   }
   std::vector<double> hp = to_host(pvals);
   std::int64_t k = pvals.shape().back();
@@ -294,7 +293,8 @@ array generator::multinomial(const ufunc_arg& n, const array& pvals, const size_
   source sn = to_source(n);
   // NumPy parses `size` before the check of n on its path of a 0-d n and a 1-D pvals, after it otherwise.
   if (sn.shape().empty() && pvals.ndim() == 1 && size) check_size(*size);
-  check(sn, [](double v) { return v < 0; }, "n < 0");
+  check(
+      sn, [](double v) { return v < 0; }, "n < 0");
   shape_t pshape;
   for (int i = 0; i + 1 < pvals.ndim(); ++i) pshape.push_back(pvals.shape()[i]);
   shape_t bshape = broadcast_params({sn.shape(), pshape}, size);
@@ -312,8 +312,8 @@ array generator::multinomial(const ufunc_arg& n, const array& pvals, const size_
   cudaStream_t s = cuarray::detail::enter_device(dev);
   std::uint64_t offset = take(static_cast<std::uint64_t>(rows));
   cuarray::detail::rng::launch_multinomial(static_cast<std::int64_t*>(res.data()), rows, k, state_->key, offset,
-                                           static_cast<const double*>(dn.data()),
-                                           static_cast<const double*>(dp.data()), s);
+                                           static_cast<const double*>(dn.data()), static_cast<const double*>(dp.data()),
+                                           s);
   return res;
 }
 
@@ -321,7 +321,8 @@ array generator::dirichlet(const array& alpha, const size_arg& size) {
   if (alpha.ndim() == 0) throw type_error("alpha must be a sequence: a 0-d array has no len()");  // as NumPy's len()
   if (alpha.ndim() != 1) throw value_error("alpha must be a one-dimensional array");
   source sa = to_source(alpha);
-  check(sa, [](double v) { return v < 0; }, "alpha < 0");
+  check(
+      sa, [](double v) { return v < 0; }, "alpha < 0");
   shape_t shape = size ? *size : shape_t{};
   shape.push_back(alpha.shape()[0]);
   array g = gamma(sa.arr, 1.0, shape);

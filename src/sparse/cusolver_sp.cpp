@@ -9,8 +9,8 @@
 
 #include "cuarray/errors.hpp"
 #include "cuarray/sparse.hpp"
-#include "src/cuda/library.hpp"
 #include "src/core/internal.hpp"
+#include "src/cuda/library.hpp"
 #include "src/linalg/cusolver.hpp"
 
 namespace cuarray::sparse {
@@ -115,8 +115,8 @@ void check_operand(const array& v, const char* what, dtype t, std::int64_t n) {
                      ", expected the matrix's " + std::string(name(t)));
   }
   if (v.ndim() < 1 || v.ndim() > 2 || v.shape()[0] != n) {
-    throw value_error(std::string("csrlsvqr: ") + what + " must have shape (n,) or (n, k) with n = " +
-                      std::to_string(n));
+    throw value_error(std::string("csrlsvqr: ") + what +
+                      " must have shape (n,) or (n, k) with n = " + std::to_string(n));
   }
   if (!v.is_f_contiguous()) throw value_error(std::string("csrlsvqr: ") + what + " must be F-contiguous");
 }
@@ -168,11 +168,15 @@ std::int64_t csrlsvqr(const csr_view& a, const array& b, array& x, double tol, i
     void* xc = xp + static_cast<std::size_t>(c) * column;
     st s;
     switch (ti) {
-      case 0: s = A.scsrlsvqr(h, m, nnz, A.descr, a.data.data(), p, i, bc, static_cast<float>(tol), reorder, xc,
-                              &singularity); break;
+      case 0:
+        s = A.scsrlsvqr(h, m, nnz, A.descr, a.data.data(), p, i, bc, static_cast<float>(tol), reorder, xc,
+                        &singularity);
+        break;
       case 1: s = A.dcsrlsvqr(h, m, nnz, A.descr, a.data.data(), p, i, bc, tol, reorder, xc, &singularity); break;
-      case 2: s = A.ccsrlsvqr(h, m, nnz, A.descr, a.data.data(), p, i, bc, static_cast<float>(tol), reorder, xc,
-                              &singularity); break;
+      case 2:
+        s = A.ccsrlsvqr(h, m, nnz, A.descr, a.data.data(), p, i, bc, static_cast<float>(tol), reorder, xc,
+                        &singularity);
+        break;
       default: s = A.zcsrlsvqr(h, m, nnz, A.descr, a.data.data(), p, i, bc, tol, reorder, xc, &singularity); break;
     }
     static const char* const names[4] = {"cusolverSpScsrlsvqr", "cusolverSpDcsrlsvqr", "cusolverSpCcsrlsvqr",

@@ -51,8 +51,8 @@ struct cusparse_api {
                     cusparseConstSpMatDescr_t, const void*, cusparseSpMatDescr_t, cudaDataType, cusparseSpGEMMAlg_t,
                     cusparseSpGEMMDescr_t, size_t*, void*) = nullptr;
   st (*spgemm_compute)(hd, cusparseOperation_t, cusparseOperation_t, const void*, cusparseConstSpMatDescr_t,
-                       cusparseConstSpMatDescr_t, const void*, cusparseSpMatDescr_t, cudaDataType,
-                       cusparseSpGEMMAlg_t, cusparseSpGEMMDescr_t, size_t*, void*) = nullptr;
+                       cusparseConstSpMatDescr_t, const void*, cusparseSpMatDescr_t, cudaDataType, cusparseSpGEMMAlg_t,
+                       cusparseSpGEMMDescr_t, size_t*, void*) = nullptr;
   st (*spgemm_copy)(hd, cusparseOperation_t, cusparseOperation_t, const void*, cusparseConstSpMatDescr_t,
                     cusparseConstSpMatDescr_t, const void*, cusparseSpMatDescr_t, cudaDataType, cusparseSpGEMMAlg_t,
                     cusparseSpGEMMDescr_t) = nullptr;
@@ -275,8 +275,9 @@ std::size_t spmm_buffer_size(const csr_view& a, const array& x, const array& out
   cudaDataType vt = value_type(a.data.type());
   std::size_t bytes = 0;
   if (matrix) {
-    check(A, A.spmm_buffer(h, to_op(op), CUSPARSE_OPERATION_NON_TRANSPOSE, c.alpha, d.sp, d.mx, c.beta, d.my, vt,
-                           CUSPARSE_SPMM_ALG_DEFAULT, &bytes),
+    check(A,
+          A.spmm_buffer(h, to_op(op), CUSPARSE_OPERATION_NON_TRANSPOSE, c.alpha, d.sp, d.mx, c.beta, d.my, vt,
+                        CUSPARSE_SPMM_ALG_DEFAULT, &bytes),
           "cusparseSpMM_bufferSize");
   } else {
     check(A, A.spmv_buffer(h, to_op(op), c.alpha, d.sp, d.vx, c.beta, d.vy, vt, CUSPARSE_SPMV_ALG_DEFAULT, &bytes),
@@ -301,19 +302,22 @@ void spmm(const csr_view& a, const array& x, array& out, operation op, bool accu
   cudaDataType vt = value_type(a.data.type());
   std::size_t bytes = 0;
   if (matrix) {
-    check(A, A.spmm_buffer(h, to_op(op), CUSPARSE_OPERATION_NON_TRANSPOSE, c.alpha, d.sp, d.mx, c.beta, d.my, vt,
-                           CUSPARSE_SPMM_ALG_DEFAULT, &bytes),
+    check(A,
+          A.spmm_buffer(h, to_op(op), CUSPARSE_OPERATION_NON_TRANSPOSE, c.alpha, d.sp, d.mx, c.beta, d.my, vt,
+                        CUSPARSE_SPMM_ALG_DEFAULT, &bytes),
           "cusparseSpMM_bufferSize");
     array ws = work_area(bytes, device);
-    check(A, A.spmm(h, to_op(op), CUSPARSE_OPERATION_NON_TRANSPOSE, c.alpha, d.sp, d.mx, c.beta, d.my, vt,
-                    CUSPARSE_SPMM_ALG_DEFAULT, bytes ? ws.data() : nullptr),
+    check(A,
+          A.spmm(h, to_op(op), CUSPARSE_OPERATION_NON_TRANSPOSE, c.alpha, d.sp, d.mx, c.beta, d.my, vt,
+                 CUSPARSE_SPMM_ALG_DEFAULT, bytes ? ws.data() : nullptr),
           "cusparseSpMM");
   } else {
     check(A, A.spmv_buffer(h, to_op(op), c.alpha, d.sp, d.vx, c.beta, d.vy, vt, CUSPARSE_SPMV_ALG_DEFAULT, &bytes),
           "cusparseSpMV_bufferSize");
     array ws = work_area(bytes, device);
-    check(A, A.spmv(h, to_op(op), c.alpha, d.sp, d.vx, c.beta, d.vy, vt, CUSPARSE_SPMV_ALG_DEFAULT,
-                    bytes ? ws.data() : nullptr),
+    check(A,
+          A.spmv(h, to_op(op), c.alpha, d.sp, d.vx, c.beta, d.vy, vt, CUSPARSE_SPMV_ALG_DEFAULT,
+                 bytes ? ws.data() : nullptr),
           "cusparseSpMV");
   }
 }

@@ -19,8 +19,7 @@ inline array shape_only(dtype t, shape_t shape, strides_t strides = {}) {
 }
 
 /// f() throws an E whose message contains `text`.
-template <class E, class F>
-void expect_throw_with(F&& f, const std::string& text) {
+template <class E, class F> void expect_throw_with(F&& f, const std::string& text) {
   try {
     f();
     ADD_FAILURE() << "no exception; expected one with: " << text;

@@ -22,7 +22,9 @@ static timer_t timer;
 static int have_timer;
 
 static void handler(int sig, siginfo_t* si, void* ctx) {
-  (void)sig; (void)si; (void)ctx;
+  (void)sig;
+  (void)si;
+  (void)ctx;
   if (npc >= MAXS) return;
   int n = npc;
   // backtrace() from a signal handler: its first call loads libgcc (done in sampler_start), later calls

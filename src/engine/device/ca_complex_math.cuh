@@ -6,12 +6,8 @@
 // computes and rounds once, which is at least as accurate as NumPy's float routines. Only reciprocal and
 // square stay in the element type, because NumPy's loops for them are plain arithmetic in that type.
 
-template <bool B, class R>
-struct ca_cm_enable_if {};
-template <class R>
-struct ca_cm_enable_if<true, R> {
-  typedef R type;
-};
+template <bool B, class R> struct ca_cm_enable_if {};
+template <class R> struct ca_cm_enable_if<true, R> { typedef R type; };
 
 typedef ca_complex<double> ca_cm_z;
 
@@ -308,8 +304,8 @@ CA_FN ca_cm_z ca_cm_acosh(double x, double y) {
 
 CA_FN ca_cm_z ca_cm_atanh(double x, double y) {
   if (!isfinite(x) || !isfinite(y)) {
-    if (isnan(x)) return isinf(y) ? ca_cm_z(copysign(0.0, x), copysign(ca_cm_pi_2(), y))
-                                  : ca_cm_z(ca_cm_nan(), ca_cm_nan());
+    if (isnan(x))
+      return isinf(y) ? ca_cm_z(copysign(0.0, x), copysign(ca_cm_pi_2(), y)) : ca_cm_z(ca_cm_nan(), ca_cm_nan());
     if (isnan(y)) return (isinf(x) || x == 0) ? ca_cm_z(copysign(0.0, x), y) : ca_cm_z(ca_cm_nan(), ca_cm_nan());
     return ca_cm_z(copysign(0.0, x), copysign(ca_cm_pi_2(), y));
   }
@@ -425,19 +421,12 @@ CA_FN ca_cm_z ca_cm_sign(double x, double y) {
 // ---------------------------------------------------------------------------------------------------------
 // ca_c_*: complex64 and complex128 (see Note [complex math precision]).
 
-template <class T>
-CA_FN T ca_c_abs(ca_complex<T> z) {
-  return T(ca_cm_abs(double(z.re), double(z.im)));
-}
-template <class T>
-CA_FN T ca_c_arg(ca_complex<T> z) {
-  return T(atan2(double(z.im), double(z.re)));
-}
+template <class T> CA_FN T ca_c_abs(ca_complex<T> z) { return T(ca_cm_abs(double(z.re), double(z.im))); }
+template <class T> CA_FN T ca_c_arg(ca_complex<T> z) { return T(atan2(double(z.im), double(z.re))); }
 
-#define CA_CM_UNARY(name)                                           \
-  template <class T>                                                \
-  CA_FN ca_complex<T> ca_c_##name(ca_complex<T> z) {                \
-    return ca_complex<T>(ca_cm_##name(double(z.re), double(z.im))); \
+#define CA_CM_UNARY(name)                                                                                              \
+  template <class T> CA_FN ca_complex<T> ca_c_##name(ca_complex<T> z) {                                                \
+    return ca_complex<T>(ca_cm_##name(double(z.re), double(z.im)));                                                    \
   }
 CA_CM_UNARY(exp)
 CA_CM_UNARY(exp2)
@@ -453,8 +442,7 @@ CA_CM_UNARY(atanh)
 CA_CM_UNARY(sign)
 #undef CA_CM_UNARY
 
-template <class T>
-CA_FN ca_complex<T> ca_c_expm1(ca_complex<T> z) {
+template <class T> CA_FN ca_complex<T> ca_c_expm1(ca_complex<T> z) {
   ca_cm_z r = ca_cm_expm1(double(z.re), double(z.im));
   // NumPy's float loop makes e^x * sin(0) = inf * 0 = nan once e^x overflows float.
   if constexpr (ca_same<T, float>::value) {
@@ -462,52 +450,43 @@ CA_FN ca_complex<T> ca_c_expm1(ca_complex<T> z) {
   }
   return ca_complex<T>(r);
 }
-template <class T>
-CA_FN ca_complex<T> ca_c_log2(ca_complex<T> z) {
+template <class T> CA_FN ca_complex<T> ca_c_log2(ca_complex<T> z) {
   ca_cm_z l = ca_cm_log(double(z.re), double(z.im));
   return ca_complex<T>(ca_cm_z(l.re * ca_cm_log2e(), l.im * ca_cm_log2e()));
 }
-template <class T>
-CA_FN ca_complex<T> ca_c_log10(ca_complex<T> z) {
+template <class T> CA_FN ca_complex<T> ca_c_log10(ca_complex<T> z) {
   ca_cm_z l = ca_cm_log(double(z.re), double(z.im));
   return ca_complex<T>(ca_cm_z(l.re * ca_cm_log10e(), l.im * ca_cm_log10e()));
 }
 
-template <class T>
-CA_FN ca_complex<T> ca_c_pow(ca_complex<T> z, ca_complex<T> w) {
+template <class T> CA_FN ca_complex<T> ca_c_pow(ca_complex<T> z, ca_complex<T> w) {
   return ca_complex<T>(ca_cm_pow(ca_cm_z(z), ca_cm_z(w)));
 }
 
 // The circular functions through the hyperbolic ones: sin z = -i sinh(iz), cos z = cosh(iz), tan z = -i tanh(iz),
 // and likewise for the inverses, as C99 defines their special values.
-template <class T>
-CA_FN ca_complex<T> ca_c_sin(ca_complex<T> z) {
+template <class T> CA_FN ca_complex<T> ca_c_sin(ca_complex<T> z) {
   ca_cm_z r = ca_cm_sinh(-double(z.im), double(z.re));
   return ca_complex<T>(ca_cm_z(r.im, -r.re));
 }
-template <class T>
-CA_FN ca_complex<T> ca_c_cos(ca_complex<T> z) {
+template <class T> CA_FN ca_complex<T> ca_c_cos(ca_complex<T> z) {
   return ca_complex<T>(ca_cm_cosh(-double(z.im), double(z.re)));
 }
-template <class T>
-CA_FN ca_complex<T> ca_c_tan(ca_complex<T> z) {
+template <class T> CA_FN ca_complex<T> ca_c_tan(ca_complex<T> z) {
   ca_cm_z r = ca_cm_tanh(-double(z.im), double(z.re));
   return ca_complex<T>(ca_cm_z(r.im, -r.re));
 }
-template <class T>
-CA_FN ca_complex<T> ca_c_asin(ca_complex<T> z) {
+template <class T> CA_FN ca_complex<T> ca_c_asin(ca_complex<T> z) {
   ca_cm_z r = ca_cm_asinh(-double(z.im), double(z.re));
   return ca_complex<T>(ca_cm_z(r.im, -r.re));
 }
-template <class T>
-CA_FN ca_complex<T> ca_c_acos(ca_complex<T> z) {
+template <class T> CA_FN ca_complex<T> ca_c_acos(ca_complex<T> z) {
   // acos z = |Im acosh z| - i sign(y) Re acosh z.
   double y = double(z.im);
   ca_cm_z r = ca_cm_acosh(double(z.re), y);
   return ca_complex<T>(ca_cm_z(fabs(r.im), -copysign(r.re, y)));
 }
-template <class T>
-CA_FN ca_complex<T> ca_c_atan(ca_complex<T> z) {
+template <class T> CA_FN ca_complex<T> ca_c_atan(ca_complex<T> z) {
   // atan(+-inf + iy) = +-pi/2 + i copysign(0, y) for every y, NaN too (glibc's choice where C99 leaves the zero's
   // sign open, so NumPy's). Through atanh(-y + ix) that sign would ride on the sign of a negated NaN, which the
   // device does not keep (PTX leaves it unspecified), so answer from y's own sign bit.
@@ -517,8 +496,7 @@ CA_FN ca_complex<T> ca_c_atan(ca_complex<T> z) {
 }
 
 // NumPy's reciprocal loop, in the element type.
-template <class T>
-CA_FN ca_complex<T> ca_c_reciprocal(ca_complex<T> z) {
+template <class T> CA_FN ca_complex<T> ca_c_reciprocal(ca_complex<T> z) {
   T a = z.re, b = z.im;
   if (fabs(b) <= fabs(a)) {
     T r = b / a, d = a + b * r;
@@ -528,8 +506,7 @@ CA_FN ca_complex<T> ca_c_reciprocal(ca_complex<T> z) {
   return ca_complex<T>(r / d, T(-1) / d);
 }
 // Fused as NumPy's SIMD loop fuses it on x86-64 with FMA (so (1e300 + 1e300j)**2 is -inf + inf j there too).
-template <class T>
-CA_FN ca_complex<T> ca_c_square(ca_complex<T> z) {
+template <class T> CA_FN ca_complex<T> ca_c_square(ca_complex<T> z) {
   return ca_complex<T>(fma(z.re, z.re, -(z.im * z.im)), fma(z.re, z.im, z.im * z.re));
 }
 
@@ -554,8 +531,7 @@ template <class T> CA_FN ca_complex<T> acosh(ca_complex<T> z) { return ca_c_acos
 template <class T> CA_FN ca_complex<T> atanh(ca_complex<T> z) { return ca_c_atanh(z); }
 template <class T> CA_FN T abs(ca_complex<T> z) { return ca_c_abs(z); }
 template <class T> CA_FN T arg(ca_complex<T> z) { return ca_c_arg(z); }
-template <class T>
-CA_FN ca_complex<T> proj(ca_complex<T> z) {
+template <class T> CA_FN ca_complex<T> proj(ca_complex<T> z) {
   if (isinf(z.re) || isinf(z.im)) return ca_complex<T>(T(ca_cm_inf()), copysign(T(0), z.im));
   return z;
 }

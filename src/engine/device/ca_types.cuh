@@ -86,13 +86,11 @@ struct ca_half {
 // ---------------------------------------------------------------------------------------------------------
 // Complex numbers (complex64 = ca_complex<float>, complex128 = ca_complex<double>), laid out as NumPy's.
 
-template <class T>
-struct ca_complex {
+template <class T> struct ca_complex {
   T re, im;
   ca_complex() = default;
   CA_FN ca_complex(T r, T i = T(0)) : re(r), im(i) {}
-  template <class U>
-  CA_FN explicit ca_complex(const ca_complex<U>& o) : re(T(o.re)), im(T(o.im)) {}
+  template <class U> CA_FN explicit ca_complex(const ca_complex<U>& o) : re(T(o.re)), im(T(o.im)) {}
   CA_FN T real() const { return re; }
   CA_FN T imag() const { return im; }
   CA_FN void real(T r) { re = r; }
@@ -137,22 +135,10 @@ struct ca_complex {
 typedef ca_complex<float> ca_complex64;
 typedef ca_complex<double> ca_complex128;
 
-template <class T>
-CA_FN T real(ca_complex<T> z) {
-  return z.re;
-}
-template <class T>
-CA_FN T imag(ca_complex<T> z) {
-  return z.im;
-}
-template <class T>
-CA_FN ca_complex<T> conj(ca_complex<T> z) {
-  return ca_complex<T>(z.re, -z.im);
-}
-template <class T>
-CA_FN T norm(ca_complex<T> z) {
-  return z.re * z.re + z.im * z.im;
-}
+template <class T> CA_FN T real(ca_complex<T> z) { return z.re; }
+template <class T> CA_FN T imag(ca_complex<T> z) { return z.im; }
+template <class T> CA_FN ca_complex<T> conj(ca_complex<T> z) { return ca_complex<T>(z.re, -z.im); }
+template <class T> CA_FN T norm(ca_complex<T> z) { return z.re * z.re + z.im * z.im; }
 
 // ---------------------------------------------------------------------------------------------------------
 // Type traits of the fourteen element types (no <type_traits> under NVRTC).
@@ -189,12 +175,10 @@ template <class A> struct ca_same<A, A> { static constexpr bool value = true; };
 // 64-bit conversion whose out-of-range and NaN result is the minimum value, then wraps to the narrower type
 // (Note [float to int casts] in src/kernels/basic_kernels.cu: astype and host scalar casts give the same).
 
-CA_FN int ca_f2i32(double v) {
-  return (v > -2147483649.0 && v < 2147483648.0) ? (int)v : (int)(-2147483647 - 1);
-}
+CA_FN int ca_f2i32(double v) { return (v > -2147483649.0 && v < 2147483648.0) ? (int)v : (int)(-2147483647 - 1); }
 CA_FN long long ca_f2i64(double v) {
   return (v >= -9223372036854775808.0 && v < 9223372036854775808.0) ? (long long)v
-                                                                      : (long long)(-9223372036854775807LL - 1);
+                                                                    : (long long)(-9223372036854775807LL - 1);
 }
 CA_FN unsigned long long ca_f2u64(double v) {
   if (!(v >= 9223372036854775808.0)) return (unsigned long long)ca_f2i64(v);
@@ -202,8 +186,7 @@ CA_FN unsigned long long ca_f2u64(double v) {
   return 0;
 }
 
-template <class To>
-CA_FN To ca_float_to_int(double v) {
+template <class To> CA_FN To ca_float_to_int(double v) {
   if constexpr (ca_same<To, unsigned long long>::value || ca_same<To, unsigned long>::value) {
     return (To)ca_f2u64(v);
   } else if constexpr (sizeof(To) == 8 || ca_same<To, unsigned int>::value) {
@@ -213,8 +196,7 @@ CA_FN To ca_float_to_int(double v) {
   }
 }
 
-template <class To, class From>
-CA_FN To ca_cast(const From& v) {
+template <class To, class From> CA_FN To ca_cast(const From& v) {
   constexpr int kt = ca_traits<To>::kind, kf = ca_traits<From>::kind;
   if constexpr (ca_same<To, From>::value) {
     return v;
@@ -242,19 +224,7 @@ CA_FN To ca_cast(const From& v) {
 }
 
 // Element access; bool is one byte holding 0 or 1.
-template <class T>
-CA_FN T ca_load(const void* p) {
-  return *reinterpret_cast<const T*>(p);
-}
-template <>
-CA_FN bool ca_load<bool>(const void* p) {
-  return *reinterpret_cast<const unsigned char*>(p) != 0;
-}
-template <class T>
-CA_FN void ca_store(void* p, const T& v) {
-  *reinterpret_cast<T*>(p) = v;
-}
-template <>
-CA_FN void ca_store<bool>(void* p, const bool& v) {
-  *reinterpret_cast<unsigned char*>(p) = v ? 1 : 0;
-}
+template <class T> CA_FN T ca_load(const void* p) { return *reinterpret_cast<const T*>(p); }
+template <> CA_FN bool ca_load<bool>(const void* p) { return *reinterpret_cast<const unsigned char*>(p) != 0; }
+template <class T> CA_FN void ca_store(void* p, const T& v) { *reinterpret_cast<T*>(p) = v; }
+template <> CA_FN void ca_store<bool>(void* p, const bool& v) { *reinterpret_cast<unsigned char*>(p) = v ? 1 : 0; }

@@ -5,8 +5,8 @@
 // converts), except where NumPy works on the float16 bits (nextafter, spacing).
 #pragma once
 
-#include "ca_types.cuh"
 #include "ca_complex_math.cuh"
+#include "ca_types.cuh"
 
 template <class T> struct ca_unsigned { typedef T type; };
 template <> struct ca_unsigned<signed char> { typedef unsigned char type; };
@@ -23,10 +23,22 @@ template <> struct ca_limits<long> { static constexpr long min = -92233720368547
 template <> struct ca_limits<long long> { static constexpr long long min = -9223372036854775807LL - 1; };
 
 // Two's complement arithmetic without signed overflow (undefined behaviour in C++).
-template <class T> CA_FN T ca_wadd(T a, T b) { typedef typename ca_unsigned<T>::type U; return (T)(U)((U)a + (U)b); }
-template <class T> CA_FN T ca_wsub(T a, T b) { typedef typename ca_unsigned<T>::type U; return (T)(U)((U)a - (U)b); }
-template <class T> CA_FN T ca_wmul(T a, T b) { typedef typename ca_unsigned<T>::type U; return (T)(U)((U)a * (U)b); }
-template <class T> CA_FN T ca_wneg(T a) { typedef typename ca_unsigned<T>::type U; return (T)(U)(U(0) - (U)a); }
+template <class T> CA_FN T ca_wadd(T a, T b) {
+  typedef typename ca_unsigned<T>::type U;
+  return (T)(U)((U)a + (U)b);
+}
+template <class T> CA_FN T ca_wsub(T a, T b) {
+  typedef typename ca_unsigned<T>::type U;
+  return (T)(U)((U)a - (U)b);
+}
+template <class T> CA_FN T ca_wmul(T a, T b) {
+  typedef typename ca_unsigned<T>::type U;
+  return (T)(U)((U)a * (U)b);
+}
+template <class T> CA_FN T ca_wneg(T a) {
+  typedef typename ca_unsigned<T>::type U;
+  return (T)(U)(U(0) - (U)a);
+}
 
 template <class T> CA_FN bool ca_truth(T a) { return ca_cast<bool>(a); }
 
@@ -256,10 +268,10 @@ template <class T> CA_FN T ca_uf_lcm(T a, T b) {
 
 // --- exponents, logarithms, roots --------------------------------------------------------------------------
 
-#define CA_UNARY_MATH(uf, real_fn, complex_fn)         \
-  template <class T> CA_FN T ca_uf_##uf(T a) {         \
-    if constexpr (ca_is_complex<T>) return complex_fn(a); \
-    else return real_fn(a);                            \
+#define CA_UNARY_MATH(uf, real_fn, complex_fn)                                                                         \
+  template <class T> CA_FN T ca_uf_##uf(T a) {                                                                         \
+    if constexpr (ca_is_complex<T>) return complex_fn(a);                                                              \
+    else return real_fn(a);                                                                                            \
   }
 CA_UNARY_MATH(exp, exp, ca_c_exp)
 CA_UNARY_MATH(exp2, exp2, ca_c_exp2)
@@ -347,7 +359,8 @@ template <class T> CA_FN bool ca_cle(T a, T b) {
 // Mixed int64/uint64 comparisons (NumPy's qQ and Qq loops) compare the mathematical values.
 template <class A, class B> CA_FN bool ca_mixed_lt(A a, B b) {
   if constexpr (ca_is_signed<A> && !ca_is_signed<B>) return a < 0 || (unsigned long long)a < (unsigned long long)b;
-  else if constexpr (!ca_is_signed<A> && ca_is_signed<B>) return b >= 0 && (unsigned long long)a < (unsigned long long)b;
+  else if constexpr (!ca_is_signed<A> && ca_is_signed<B>)
+    return b >= 0 && (unsigned long long)a < (unsigned long long)b;
   else return a < b;
 }
 template <class A, class B> CA_FN bool ca_mixed_eq(A a, B b) {
@@ -475,10 +488,10 @@ template <class T> CA_FN void ca_uf_frexp(T a, T& mant, int& e) {
 }
 template <class T> CA_FN void ca_uf_modf(T a, T& frac, T& whole) { frac = modf(a, &whole); }
 
-#define CA_ROUNDING(uf, fn)                          \
-  template <class T> CA_FN T ca_uf_##uf(T a) {       \
-    if constexpr (ca_is_float<T>) return fn(a);      \
-    else return a;                                   \
+#define CA_ROUNDING(uf, fn)                                                                                            \
+  template <class T> CA_FN T ca_uf_##uf(T a) {                                                                         \
+    if constexpr (ca_is_float<T>) return fn(a);                                                                        \
+    else return a;                                                                                                     \
   }
 CA_ROUNDING(floor, floor)
 CA_ROUNDING(ceil, ceil)

@@ -9,7 +9,7 @@
 
 using namespace cuarray;
 
-#define REQUIRE_GPU() \
+#define REQUIRE_GPU()                                                                                                  \
   if (!is_available()) GTEST_SKIP() << "no CUDA device"
 
 TEST(ArrayGpu, ImportWithoutDeviceRaisesClearError) {

@@ -11,8 +11,7 @@
 using namespace cuarray;
 
 namespace {
-template <class T>
-T bits_of(const scalar& s) {
+template <class T> T bits_of(const scalar& s) {
   T v;
   std::memcpy(&v, s.bytes, sizeof(T));
   return v;
@@ -72,9 +71,9 @@ TEST(Scalar, HalfConversionRoundsToNearestEven) {
   EXPECT_EQ(double_to_half(1.0), 0x3c00);
   EXPECT_EQ(double_to_half(-2.0), 0xc000);
   EXPECT_EQ(double_to_half(65504.0), 0x7bff);
-  EXPECT_EQ(double_to_half(65520.0), 0x7c00);  // rounds to infinity
-  EXPECT_EQ(double_to_half(1.0 + 1.0 / 2048), 0x3c00);  // tie: even
-  EXPECT_EQ(double_to_half(1.0 + 3.0 / 2048), 0x3c02);  // tie: even upward
+  EXPECT_EQ(double_to_half(65520.0), 0x7c00);                // rounds to infinity
+  EXPECT_EQ(double_to_half(1.0 + 1.0 / 2048), 0x3c00);       // tie: even
+  EXPECT_EQ(double_to_half(1.0 + 3.0 / 2048), 0x3c02);       // tie: even upward
   EXPECT_EQ(double_to_half(5.960464477539063e-08), 0x0001);  // smallest subnormal
   EXPECT_EQ(double_to_half(2.0e-8), 0x0000);
   EXPECT_TRUE(std::isnan(half_to_float(double_to_half(std::nan("")))));

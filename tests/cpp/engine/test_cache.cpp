@@ -31,16 +31,12 @@ class env_var {
 public:
   env_var(const char* name, std::optional<std::string> value) : name_(name) {
     if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      ::setenv(name, value->c_str(), 1);
-    else
-      ::unsetenv(name);
+    if (value) ::setenv(name, value->c_str(), 1);
+    else ::unsetenv(name);
   }
   ~env_var() {
-    if (old_)
-      ::setenv(name_, old_->c_str(), 1);
-    else
-      ::unsetenv(name_);
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
   }
   env_var(const env_var&) = delete;
   env_var& operator=(const env_var&) = delete;

@@ -61,10 +61,10 @@ std::string show(double re, double im) {
 
 // Equal as NumPy's testing sees it, and with equal signs where a part is zero.
 ::testing::AssertionResult same(z128 got, double wr, double wi) {
-  bool ok = is_nan(got.re, got.im) ? is_nan(wr, wi)
-                                   : !is_nan(wr, wi) && got.re == wr && got.im == wi &&
-                                         std::signbit(got.re) == std::signbit(wr) &&
-                                         std::signbit(got.im) == std::signbit(wi);
+  bool ok = is_nan(got.re, got.im)
+                ? is_nan(wr, wi)
+                : !is_nan(wr, wi) && got.re == wr && got.im == wi && std::signbit(got.re) == std::signbit(wr) &&
+                      std::signbit(got.im) == std::signbit(wi);
   if (ok) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "got " << show(got.re, got.im) << " (signs " << std::signbit(got.re)
                                        << std::signbit(got.im) << "), want " << show(wr, wi);
@@ -140,8 +140,8 @@ std::vector<cd> ordinary_values() {
 }
 
 const std::vector<double>& special_parts() {
-  static const std::vector<double> v = {0.0,    -0.0,  0.5,    -0.5, 1.0,  -1.0, 2.0,
-                                        -2.0,   1e-300, 1e300, -1e300, inf, -inf, qnan};
+  static const std::vector<double> v = {0.0,  -0.0,   0.5,   -0.5,   1.0, -1.0, 2.0,
+                                        -2.0, 1e-300, 1e300, -1e300, inf, -inf, qnan};
   return v;
 }
 
@@ -247,9 +247,9 @@ TEST(ComplexMath, SpecialValuesFollowC99AnnexG) {
 }
 
 TEST(ComplexMath, LargeAndTinyArgumentsNeitherOverflowNorLosePrecision) {
-  const cd cases[] = {{710.5, 0.5},  {-745.5, 2.0},   {1e308, 1e308},  {-1e308, 1e-308}, {1e-310, 1e-310},
-                      {1.0, 1e-300}, {1e-300, 1.0},    {0.3, 800.0},    {-40.0, 3.0},     {1e20, -1e-20},
-                      {1e300, 1e300}, {0.999999999, 1e-200}, {1.0, 1e-200}, {-1.0, -1e-200}, {1e-200, 1e200}};
+  const cd cases[] = {{710.5, 0.5},   {-745.5, 2.0},         {1e308, 1e308}, {-1e308, 1e-308}, {1e-310, 1e-310},
+                      {1.0, 1e-300},  {1e-300, 1.0},         {0.3, 800.0},   {-40.0, 3.0},     {1e20, -1e-20},
+                      {1e300, 1e300}, {0.999999999, 1e-200}, {1.0, 1e-200},  {-1.0, -1e-200},  {1e-200, 1e200}};
   for (const unary_case& f : c99_functions()) {
     for (cd z : cases) {
       z128 got = f.ours(z128(z.real(), z.imag()));

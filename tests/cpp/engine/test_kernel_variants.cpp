@@ -238,10 +238,8 @@ TEST_P(UfuncVariants, CompileForSm80AndSm90) {
   ASSERT_NE(u, nullptr);
   std::vector<variant> vs;
   for (const ufunc_loop& l : u->loops) {
-    if (signature_owners().at(l.types) == &l)
-      add_signature_variants(*u, l, vs);
-    else
-      add_body_variant(*u, l, vs);
+    if (signature_owners().at(l.types) == &l) add_signature_variants(*u, l, vs);
+    else add_body_variant(*u, l, vs);
   }
   auto t0 = std::chrono::steady_clock::now();
   std::vector<std::string> failures = compile_all(vs, "variants_" + u->name);

@@ -38,14 +38,14 @@ TEST(Nvrtc, TinyKernelCompilesToElfCubinForSm80AndSm90) {
   for (int arch : {80, 90}) {
     compile_result r = compile(tiny(arch));
     ASSERT_GT(r.cubin.size(), 4u) << "arch " << arch;
-    EXPECT_EQ(r.cubin.substr(0, 4), std::string("\x7f" "ELF")) << "arch " << arch;
+    EXPECT_EQ(r.cubin.substr(0, 4), std::string("\x7f"
+                                                "ELF"))
+        << "arch " << arch;
     EXPECT_TRUE(r.lowered_names.empty());
   }
 }
 
-TEST(Nvrtc, CubinsDifferBetweenArchitectures) {
-  EXPECT_NE(compile(tiny(80)).cubin, compile(tiny(90)).cubin);
-}
+TEST(Nvrtc, CubinsDifferBetweenArchitectures) { EXPECT_NE(compile(tiny(80)).cubin, compile(tiny(90)).cubin); }
 
 TEST(Nvrtc, PtxModeGivesTextWithEntry) {
   compile_request req = tiny(80);
@@ -72,7 +72,8 @@ TEST(Nvrtc, CubinForVirtualArchitectureIsAValueError) {
 TEST(Nvrtc, ArchGivenAsOptionIsHonoured) {
   compile_request req = tiny(0);
   req.options = {"-arch=sm_90"};
-  EXPECT_EQ(compile(req).cubin.substr(0, 4), std::string("\x7f" "ELF"));
+  EXPECT_EQ(compile(req).cubin.substr(0, 4), std::string("\x7f"
+                                                         "ELF"));
 }
 
 TEST(Nvrtc, TemplateNameExpressionGivesMangledName) {
@@ -112,15 +113,14 @@ TEST(Nvrtc, SyntaxErrorThrowsCompileErrorQuotingTheLine) {
   compile_request req;
   req.name = "my_broken_kernel.cu";
   req.arch = 80;
-  req.source =
-      "// line 1\n"
-      "extern \"C\" __global__ void k(float* x) {\n"
-      "  float y = 2.f\n"  // line 3: missing semicolon
-      "  x[threadIdx.x] = y;\n"
-      "}\n"
-      "// line 6\n"
-      "// line 7\n"
-      "// line 8\n";
+  req.source = "// line 1\n"
+               "extern \"C\" __global__ void k(float* x) {\n"
+               "  float y = 2.f\n"  // line 3: missing semicolon
+               "  x[threadIdx.x] = y;\n"
+               "}\n"
+               "// line 6\n"
+               "// line 7\n"
+               "// line 8\n";
   try {
     compile(req);
     FAIL() << "expected compile_error";
@@ -143,12 +143,11 @@ TEST(Nvrtc, SyntaxErrorThrowsCompileErrorQuotingTheLine) {
 TEST(Nvrtc, CompileErrorMessageMarksEachErrorLineWithContext) {
   std::string source;
   for (int i = 1; i <= 30; ++i) source += "line " + std::to_string(i) + "\n";
-  std::string log =
-      "k.cu(5): error: first problem\n  line 5\n  ^\n\n"
-      "k.cu(20): warning #177-D: not an error\n"
-      "k.cu(26): catastrophic error: second problem\n"
-      "other.cuh(3): error: in a header\n"
-      "2 errors detected in the compilation of \"k.cu\".\n";
+  std::string log = "k.cu(5): error: first problem\n  line 5\n  ^\n\n"
+                    "k.cu(20): warning #177-D: not an error\n"
+                    "k.cu(26): catastrophic error: second problem\n"
+                    "other.cuh(3): error: in a header\n"
+                    "2 errors detected in the compilation of \"k.cu\".\n";
   compile_error e("NVRTC_ERROR_COMPILATION", log, source, {"-std=c++17"}, "k.cu");
   std::string what = e.what();
   EXPECT_TRUE(contains(what, "kernel: k.cu")) << what;
@@ -167,8 +166,8 @@ TEST(Nvrtc, CompileErrorMessageMarksEachErrorLineWithContext) {
 
 TEST(Nvrtc, CompileErrorSurvivesOddLogs) {
   // Positions past the end, absurd numbers, an empty source and an empty log must not crash.
-  compile_error a("x", "k.cu(999): error: eof\nk.cu(99999999999999999999): error: big\nk.cu(: error\n",
-                  "one\ntwo\n", {}, "k.cu");
+  compile_error a("x", "k.cu(999): error: eof\nk.cu(99999999999999999999): error: big\nk.cu(: error\n", "one\ntwo\n",
+                  {}, "k.cu");
   EXPECT_TRUE(contains(a.what(), "> 2 | two")) << a.what();
   compile_error b("x", "k.cu(1): error: e\n", "", {}, "k.cu");
   EXPECT_TRUE(contains(b.what(), "k.cu(1): error: e")) << b.what();
@@ -208,7 +207,8 @@ TEST(Nvrtc, HeadersInRequestAreFound) {
                                   "return 2 * v; }\n"}};
   req.source = "#include \"myheader.cuh\"\nextern \"C\" __global__ void k(int* x) { x[0] = twice(MY_VALUE); }\n";
   compile_result r = compile(req);
-  EXPECT_EQ(r.cubin.substr(0, 4), std::string("\x7f" "ELF"));
+  EXPECT_EQ(r.cubin.substr(0, 4), std::string("\x7f"
+                                              "ELF"));
 
   compile_request missing = req;
   missing.headers.clear();

@@ -64,5 +64,8 @@ TEST(ParamLayout, DamagedOrForeignImagesGiveNoLayout) {
   EXPECT_EQ(kernel_param_sizes(cut, "mixed"), std::nullopt);
   EXPECT_EQ(kernel_param_sizes(std::string("\x50\xed\x55\xba", 4) + std::string(64, '\0'), "mixed"), std::nullopt);
   EXPECT_EQ(kernel_param_sizes("", "mixed"), std::nullopt);
-  EXPECT_EQ(kernel_param_sizes("\x7f" "ELF", "mixed"), std::nullopt);
+  EXPECT_EQ(kernel_param_sizes("\x7f"
+                               "ELF",
+                               "mixed"),
+            std::nullopt);
 }

@@ -69,22 +69,27 @@ TEST(ReductionKey, EverySpecFieldChangesTheKey) {
   const red::spec base = base_spec();
   const red::test_variant t = base_variant();
   const std::string k0 = key(base, t);
-  std::vector<std::pair<const char*, std::function<void(red::spec&)>>> edits = {
-      {"name", [](red::spec& s) { s.name = "sum2"; }},
-      {"preamble", [](red::spec& s) { s.preamble = "// q"; }},
-      {"acc", [](red::spec& s) { s.acc = "float"; }},
-      {"in_compute", [](red::spec& s) { s.in_compute = "double"; }},
-      {"extra_compute type", [](red::spec& s) { s.extra_compute[0] = "float"; }},
-      {"extra_compute count", [](red::spec& s) { s.extra_compute.push_back("float"); }},
-      {"out_compute", [](red::spec& s) { s.out_compute = "double"; }},
-      {"map", [](red::spec& s) { s.map = "m = ca_cast<acc_t>(x);"; }},
-      {"combine", [](red::spec& s) { s.combine = "r = a * b;"; }},
-      {"post", [](red::spec& s) { s.post = "y = a / _n;"; }},
-      {"identity", [](red::spec& s) { s.identity = "ca_cast<acc_t>(1)"; }},
-      {"acc_bytes", [](red::spec& s) { s.acc_bytes = 16; }},
-      {"sequential", [](red::spec& s) { s.sequential = true; }},
-      // Text moved across a field boundary is a different spec.
-      {"boundary", [](red::spec& s) { s.map = "m = ca_cast<acc_t>(x) * x1;r = a"; s.combine = " + b;"; }},
+  std::vector<std::pair<const char*, std::function<void(red::spec&)>>> edits =
+      {
+          {"name", [](red::spec& s) { s.name = "sum2"; }},
+          {"preamble", [](red::spec& s) { s.preamble = "// q"; }},
+          {"acc", [](red::spec& s) { s.acc = "float"; }},
+          {"in_compute", [](red::spec& s) { s.in_compute = "double"; }},
+          {"extra_compute type", [](red::spec& s) { s.extra_compute[0] = "float"; }},
+          {"extra_compute count", [](red::spec& s) { s.extra_compute.push_back("float"); }},
+          {"out_compute", [](red::spec& s) { s.out_compute = "double"; }},
+          {"map", [](red::spec& s) { s.map = "m = ca_cast<acc_t>(x);"; }},
+          {"combine", [](red::spec& s) { s.combine = "r = a * b;"; }},
+          {"post", [](red::spec& s) { s.post = "y = a / _n;"; }},
+          {"identity", [](red::spec& s) { s.identity = "ca_cast<acc_t>(1)"; }},
+          {"acc_bytes", [](red::spec& s) { s.acc_bytes = 16; }},
+          {"sequential", [](red::spec& s) { s.sequential = true; }},
+          // Text moved across a field boundary is a different spec.
+          {"boundary",
+           [](red::spec& s) {
+    s.map = "m = ca_cast<acc_t>(x) * x1;r = a";
+    s.combine = " + b;";
+           }},
   };
   for (auto& [what, edit] : edits) {
     red::spec s = base;
@@ -246,8 +251,8 @@ TEST(PodKernelCache, AFailedMakeStoresNothing) {
 
 TEST(LaunchPolicy, ReductionSplitsReachTheTargetWithinTheirCaps) {
   using P = jit::reduction_policy;
-  EXPECT_EQ(P::splits(1000, 1 << 20, 32, 1000), 1);  // the outputs fill the GPU already
-  EXPECT_EQ(P::splits(1, 1 << 30, 256, 1056), 1024);  // capped
+  EXPECT_EQ(P::splits(1000, 1 << 20, 32, 1000), 1);     // the outputs fill the GPU already
+  EXPECT_EQ(P::splits(1, 1 << 30, 256, 1056), 1024);    // capped
   EXPECT_EQ(P::splits(1, 256 * 16 * 3, 256, 1056), 3);  // each lane keeps at least 16 elements
   EXPECT_EQ(P::splits(1, 10, 256, 1056), 1);
   EXPECT_EQ(P::splits(10, 1 << 30, 32, 1056), 106);  // ceil(1056 / 10)

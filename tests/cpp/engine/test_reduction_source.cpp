@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "src/engine/kernel.hpp"
 #include "src/engine/compile.hpp"
 #include "src/engine/elementwise.hpp"
+#include "src/engine/kernel.hpp"
 #include "src/engine/reduction.hpp"
 #include "src/ops/reductions_internal.hpp"
 #include "tests/cpp/test_util.hpp"
@@ -124,7 +124,9 @@ TEST(ReductionSource, StructAccumulatorsExtraInputsAndPerOutputOperands) {
 // build them, for each accumulation class: float16/float32 in float32, float64 and int32 in float64, complex64
 // with a complex mean; both thread mappings and the split passes (partials stored raw as acc_bytes).
 TEST(ReductionSource, OnePassVarAndNormCompile) {
-  struct io { dtype in, acc, out; };
+  struct io {
+    dtype in, acc, out;
+  };
   for (io c : {io{dtype::float16, dtype::float32, dtype::float16}, io{dtype::float32, dtype::float32, dtype::float32},
                io{dtype::float64, dtype::float64, dtype::float64}, io{dtype::int32, dtype::float64, dtype::float64},
                io{dtype::complex64, dtype::complex64, dtype::float32}}) {

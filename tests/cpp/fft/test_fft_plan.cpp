@@ -11,7 +11,7 @@
 using namespace cuarray;
 using cuarray::test::expect_throw_with;
 
-#define REQUIRE_GPU() \
+#define REQUIRE_GPU()                                                                                                  \
   if (!is_available()) GTEST_SKIP() << "no CUDA device"
 
 TEST(FftPlan, ParameterErrors) {

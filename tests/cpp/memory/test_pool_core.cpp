@@ -28,9 +28,8 @@ constexpr std::uintptr_t stream_b = 2;
 
 /// Fake allocator: disjoint fake addresses, a capacity, and a record of every call to catch bad frees.
 class fake_backend : public raw_backend {
- public:
-  explicit fake_backend(std::size_t capacity = std::numeric_limits<std::size_t>::max())
-      : capacity_(capacity) {}
+public:
+  explicit fake_backend(std::size_t capacity = std::numeric_limits<std::size_t>::max()) : capacity_(capacity) {}
 
   ~fake_backend() override { EXPECT_EQ(bad_frees_, 0u) << first_error_; }
 
@@ -91,7 +90,7 @@ class fake_backend : public raw_backend {
     return addr + size <= it->first + it->second;
   }
 
- private:
+private:
   mutable std::mutex mutex_;
   std::size_t capacity_;
   std::size_t in_use_ = 0;
@@ -213,8 +212,7 @@ TEST(PoolCore, EqualSizeFreeChunksAreChosenByLowestAddress) {
   void* b = pool.allocate(1024, stream_a);
   pool.deallocate(b);
   pool.deallocate(a);
-  EXPECT_EQ(pool.allocate(1024, stream_a),
-            std::min(a, b, [](void* x, void* y) { return addr_of(x) < addr_of(y); }));
+  EXPECT_EQ(pool.allocate(1024, stream_a), std::min(a, b, [](void* x, void* y) { return addr_of(x) < addr_of(y); }));
 }
 
 TEST(PoolCore, SplitsLargeChunkWithoutNewRawAllocation) {
@@ -639,7 +637,7 @@ TEST(PoolCoreQuickList, SameSizeOnSameStreamGetsTheParkedChunkBack) {
   pool.deallocate(a);
   EXPECT_EQ(pool.used_bytes(), 1024u);
   EXPECT_EQ(pool.free_bytes(), 1024u);
-  EXPECT_EQ(pool.allocation_size(a), 0u);  // freed, though parked
+  EXPECT_EQ(pool.allocation_size(a), 0u);                   // freed, though parked
   EXPECT_THROW(pool.deallocate(a), std::invalid_argument);  // a double free is still caught
   void* again = pool.allocate(1024, stream_a);
   EXPECT_EQ(again, a);
@@ -682,8 +680,8 @@ TEST(PoolCoreQuickList, ParkedChunksMergeBeforeANewSegmentIsTaken) {
   EXPECT_EQ(a, whole);
   EXPECT_EQ(backend.n_alloc_calls(), 1u);
   pool.deallocate(a);
-  pool.deallocate(b);                        // both parked, unmerged
-  EXPECT_EQ(pool.n_free_blocks(), 1u);       // the observer sees them merged back into one chunk
+  pool.deallocate(b);                   // both parked, unmerged
+  EXPECT_EQ(pool.n_free_blocks(), 1u);  // the observer sees them merged back into one chunk
   void* again = pool.allocate(8192, stream_a);
   EXPECT_EQ(again, whole);
   EXPECT_EQ(backend.n_alloc_calls(), 1u);
@@ -713,7 +711,7 @@ TEST(PoolCoreQuickList, LimitCountsParkedChunksAsFree) {
   pool_core pool(&backend);
   pool.set_limit(4096);
   void* a = pool.allocate(4096, stream_a);
-  pool.deallocate(a);  // parked
+  pool.deallocate(a);                       // parked
   void* b = pool.allocate(2048, stream_a);  // within the limit: served from the parked segment
   void* c = pool.allocate(2048, stream_a);
   EXPECT_EQ(backend.n_alloc_calls(), 1u);

@@ -6,21 +6,20 @@
 #include <cstdint>
 #include <vector>
 
-#include "tests/cpp/test_util.hpp"
 #include "cuarray/cuarray.hpp"
 #include "src/kernels/count_kernels.hpp"
+#include "tests/cpp/test_util.hpp"
 
 using namespace cuarray;
 using cuarray::test::expect_throw_with;
 using cuarray::test::shape_only;
 
-#define REQUIRE_GPU() \
+#define REQUIRE_GPU()                                                                                                  \
   if (!is_available()) GTEST_SKIP() << "no CUDA device"
 
 namespace {
 
-template <class T>
-std::vector<T> host(const array& a) {
+template <class T> std::vector<T> host(const array& a) {
   std::vector<T> h(static_cast<std::size_t>(a.size()));
   a.copy_to_host(h);
   return h;
@@ -89,9 +88,8 @@ TEST(CountingHost, EdgesFollowNumpysLinspaceInTheDataType) {
   // np.histogram_bin_edges(a, 10) for float32 data with these min and max: linspace runs in float32; a float64
   // linspace cast to float32 differs at edges 3, 4, 6, 7 and 8.
   std::vector<double> e = detail::numpy_linspace(-0x1.76583p+3, 0x1.38b0ecp+3, 11, float32);
-  std::vector<double> want{-0x1.76583p+3,  -0x1.31a414p+3, -0x1.d9dfeep+2, -0x1.5077b4p+2,
-                           -0x1.8e1ef8p+1, -0x1.ed3a2p-1,  0x1.2f03ep+0,   0x1.aa526p+1,
-                           0x1.5e9168p+2,  0x1.e7f9ap+2,   0x1.38b0ecp+3};
+  std::vector<double> want{-0x1.76583p+3, -0x1.31a414p+3, -0x1.d9dfeep+2, -0x1.5077b4p+2, -0x1.8e1ef8p+1, -0x1.ed3a2p-1,
+                           0x1.2f03ep+0,  0x1.aa526p+1,   0x1.5e9168p+2,  0x1.e7f9ap+2,   0x1.38b0ecp+3};
   EXPECT_EQ(e, want);
   // float16 data: every operation rounds to float16.
   e = detail::numpy_linspace(-0x1.104p+3, 0x1.c5cp+2, 11, float16);
@@ -120,14 +118,13 @@ TEST(CountingHost, SumsFollowNumpysPairwiseSummation) {
 TEST(CountingHost, WeightedHistogramOverEdgesCumulatesInTheWeightsType) {
   // np.histogram(x, bins=[-3, -0.5, 0, 0.7, 3], weights=w) with float32 w: NumPy's bins are differences of
   // float32 cumulative sums; the first bin differs from the rounded exact sum (0x1.6c7b4p+1).
-  std::vector<double> x{0x1.017ed89db8441p-3,  -0x1.0e8cfe9bd45ccp-3, 0x1.47e57a468b06dp-1, 0x1.adabbec84d4f0p-4,
-                        -0x1.1243418e643edp-1, 0x1.7245f95ced1e6p-2,  0x1.4dd2f26bd103cp+0, 0x1.e4e7cbc69bca3p-1,
+  std::vector<double> x{0x1.017ed89db8441p-3,  -0x1.0e8cfe9bd45ccp-3, 0x1.47e57a468b06dp-1,  0x1.adabbec84d4f0p-4,
+                        -0x1.1243418e643edp-1, 0x1.7245f95ced1e6p-2,  0x1.4dd2f26bd103cp+0,  0x1.e4e7cbc69bca3p-1,
                         -0x1.684ffc1daaf28p-1, -0x1.43f2a959cc8bbp+0, -0x1.3f1dd4920f4fbp-1, 0x1.528adc38b0ce3p-5};
-  std::vector<double> wr{-0x1.d10194p+7, -0x1.5e111p+4,  -0x1.f25d48p+6, -0x1.24e82ep+6, -0x1.b3683ep+5, -0x1.fa148cp+4,
-                         0x1.494dfp+5,   0x1.a1015ep+6,  -0x1.9b4f98p+3, 0x1.114aeep+7,  -0x1.0a13fp+6,  0x1.193544p+5};
+  std::vector<double> wr{-0x1.d10194p+7, -0x1.5e111p+4, -0x1.f25d48p+6, -0x1.24e82ep+6, -0x1.b3683ep+5, -0x1.fa148cp+4,
+                         0x1.494dfp+5,   0x1.a1015ep+6, -0x1.9b4f98p+3, 0x1.114aeep+7,  -0x1.0a13fp+6,  0x1.193544p+5};
   std::vector<std::complex<double>> w(wr.begin(), wr.end());
-  std::vector<std::complex<double>> h =
-      detail::numpy_cumulative_histogram(x, w, {-3.0, -0.5, 0.0, 0.7, 3.0}, float32);
+  std::vector<std::complex<double>> h = detail::numpy_cumulative_histogram(x, w, {-3.0, -0.5, 0.0, 0.7, 3.0}, float32);
   ASSERT_EQ(h.size(), 4u);
   EXPECT_EQ(h[0].real(), 0x1.6c7b2p+1);
   EXPECT_EQ(h[1].real(), -0x1.5e111p+4);

@@ -35,9 +35,21 @@ float from_bits(std::uint32_t u) {
 // NumPy's float order: numeric, NaNs last, -0.0 equal to 0.0.
 bool numpy_less(double a, double b) { return std::isnan(b) ? !std::isnan(a) : a < b; }
 
-const std::vector<double> k_values{-std::numeric_limits<double>::infinity(), -1e300, -2.5, -1.0, -1e-310, -0.0, 0.0,
-                                   1e-310, 1e-5, 1.0, 3.5, 1e300, std::numeric_limits<double>::infinity(),
-                                   std::nan(""), -std::nan("")};
+const std::vector<double> k_values{-std::numeric_limits<double>::infinity(),
+                                   -1e300,
+                                   -2.5,
+                                   -1.0,
+                                   -1e-310,
+                                   -0.0,
+                                   0.0,
+                                   1e-310,
+                                   1e-5,
+                                   1.0,
+                                   3.5,
+                                   1e300,
+                                   std::numeric_limits<double>::infinity(),
+                                   std::nan(""),
+                                   -std::nan("")};
 
 }  // namespace
 
@@ -97,8 +109,8 @@ TEST(SortKeys, SignedKeysOrderAsSigned) {
 TEST(SortKeys, ComplexOrderIsNumpys) {
   // NumPy's documented order: R + Rj < R + nanj < nan + Rj < nan + nanj, lexicographic inside a class.
   const double n = std::nan("");
-  std::vector<std::complex<double>> ordered{{-1, 5}, {1, -2}, {1, 0}, {1, 3}, {2, -9}, {-5, n}, {0, n},
-                                            {n, -1}, {n, 4},  {n, n}};
+  std::vector<std::complex<double>> ordered{{-1, 5}, {1, -2}, {1, 0},  {1, 3}, {2, -9},
+                                            {-5, n}, {0, n},  {n, -1}, {n, 4}, {n, n}};
   for (std::size_t i = 0; i < ordered.size(); ++i) {
     for (std::size_t j = 0; j < ordered.size(); ++j) {
       bool less = sk::complex_less(bits(ordered[i].real()), bits(ordered[i].imag()), bits(ordered[j].real()),

@@ -6,21 +6,31 @@
 #include <string>
 #include <vector>
 
-#include "tests/cpp/test_util.hpp"
 #include "cuarray/cuarray.hpp"
 #include "cuarray/statistics.hpp"
+#include "tests/cpp/test_util.hpp"
 
 using namespace cuarray;
 using cuarray::test::expect_throw_with;
 using cuarray::test::shape_only;
 
-#define REQUIRE_GPU() \
+#define REQUIRE_GPU()                                                                                                  \
   if (!is_available()) GTEST_SKIP() << "no CUDA device"
 
 TEST(Statistics, QuantileMethodNamesRoundTrip) {
-  const char* names[] = {"inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf",
-                         "hazen", "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher",
-                         "midpoint", "nearest"};
+  const char* names[] = {"inverted_cdf",
+                         "averaged_inverted_cdf",
+                         "closest_observation",
+                         "interpolated_inverted_cdf",
+                         "hazen",
+                         "weibull",
+                         "linear",
+                         "median_unbiased",
+                         "normal_unbiased",
+                         "lower",
+                         "higher",
+                         "midpoint",
+                         "nearest"};
   for (int k = 0; k < 13; ++k) EXPECT_EQ(static_cast<int>(parse_quantile_method(names[k])), k);
   expect_throw_with<value_error>([] { parse_quantile_method("Linear"); }, "'Linear' is not a valid method");
   expect_throw_with<value_error>([] { parse_quantile_method(""); }, "dict_keys(['inverted_cdf', ");
@@ -35,7 +45,8 @@ TEST(Statistics, QuantileArgumentErrorsNeedNoDevice) {
   expect_throw_with<value_error>([&] { nanquantile(a, std::nan("")); }, "Quantiles must be in the range [0, 1]");
   quantile_options o;
   o.weights = shape_only(float64, {3, 4});
-  expect_throw_with<value_error>([&] { quantile(a, 0.5, o); }, "Only method 'inverted_cdf' supports weights. Got: linear.");
+  expect_throw_with<value_error>([&] { quantile(a, 0.5, o); },
+                                 "Only method 'inverted_cdf' supports weights. Got: linear.");
   o.method = "inverted_cdf";
   o.weights = shape_only(float64, {4});
   expect_throw_with<type_error>([&] { quantile(a, 0.5, o); }, "Axis must be specified");
@@ -64,8 +75,11 @@ TEST(Statistics, AverageWeightShapeErrorsNeedNoDevice) {
   expect_throw_with<type_error>([&] { average(a, std::nullopt, shape_only(float64, {4})); }, "Axis must be specified");
   expect_throw_with<value_error>([&] { average(a, std::vector<int>{2}, shape_only(float64, {3})); },
                                  "Shape of weights must be consistent");
-  expect_throw_with<value_error>([&] { average(a, std::vector<int>{0, 2}, shape_only(float64, {4, 2})); },
-                                 "Shape of weights must be consistent");
+  expect_throw_with<value_error>(
+      [&] {
+    average(a, std::vector<int>{0, 2}, shape_only(float64, {4, 2}));
+      },
+      "Shape of weights must be consistent");
 }
 
 TEST(Statistics, CorrelateAndConvolveErrorsNeedNoDevice) {
@@ -73,8 +87,10 @@ TEST(Statistics, CorrelateAndConvolveErrorsNeedNoDevice) {
   expect_throw_with<value_error>([&] { correlate(a, a, "bad"); }, "mode must be one of 'valid', 'same', or 'full'");
   expect_throw_with<value_error>([&] { correlate(shape_only(float64, {}), a); }, "too small depth");
   expect_throw_with<value_error>([&] { correlate(shape_only(float64, {2, 2}), a); }, "too deep");
-  expect_throw_with<value_error>([&] { correlate(shape_only(float64, {0}), a); }, "first array argument cannot be empty");
-  expect_throw_with<value_error>([&] { correlate(a, shape_only(float64, {0})); }, "second array argument cannot be empty");
+  expect_throw_with<value_error>([&] { correlate(shape_only(float64, {0}), a); },
+                                 "first array argument cannot be empty");
+  expect_throw_with<value_error>([&] { correlate(a, shape_only(float64, {0})); },
+                                 "second array argument cannot be empty");
   expect_throw_with<value_error>([&] { convolve(shape_only(float64, {0}), shape_only(float64, {0})); },
                                  "a cannot be empty");
   expect_throw_with<value_error>([&] { convolve(a, shape_only(float64, {0})); }, "v cannot be empty");

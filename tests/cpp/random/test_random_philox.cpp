@@ -49,7 +49,7 @@ TEST(RandomPhilox, CountersPerCall) {
   EXPECT_EQ(rng::counters_used(dist::uniform01, cuarray::float32, 9), 3u);  // 4 float32 per counter
   EXPECT_EQ(rng::counters_used(dist::normal, cuarray::float64, 5), 3u);     // 2 float64 per counter
   EXPECT_EQ(rng::counters_used(dist::geometric, cuarray::int64, 4), 2u);
-  EXPECT_EQ(rng::counters_used(dist::gamma, cuarray::float32, 7), 7u);      // one per output when looping
+  EXPECT_EQ(rng::counters_used(dist::gamma, cuarray::float32, 7), 7u);  // one per output when looping
   EXPECT_EQ(rng::counters_used(dist::poisson, cuarray::int64, 0), 0u);
 }
 
