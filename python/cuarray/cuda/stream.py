@@ -144,11 +144,28 @@ Stream.null = Stream(null=True)
 Stream.ptds = Stream(ptds=True)
 
 
+_NULL_STREAMS: dict = {}
+
+
+def _null_stream(device):
+    # The legacy default stream of `device`, as CuPy's get_current_stream() gives it: a Stream whose device_id is
+    # that device (Stream.null itself for the device it was made on).
+    if device == Stream.null.device_id:
+        return Stream.null
+    s = _NULL_STREAMS.get(device)
+    if s is None:
+        s = Stream.__new__(Stream)
+        s._handle, s._ptr, s.device_id, s._previous = None, 0, device, None
+        s.is_non_blocking, s.priority = False, 0
+        _NULL_STREAMS[device] = s
+    return s
+
+
 def get_current_stream(device_id=None):
     device = _core.get_device_id() if device_id is None else device_id
     s = _current_map().get(device)
     if s is None:
-        return Stream.null
+        return _null_stream(device)
     return s
 
 
