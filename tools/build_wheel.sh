@@ -4,6 +4,8 @@
 #
 # Slow: the ahead-of-time CUB kernels are compiled once per architecture, about an hour on 2 cores (20 minutes
 # on 16) with the default list, so CI only runs the check, and only when a wheel has been built.
+# CUARRAY_WHEEL_EXPECT_TAG (a platform tag) and CUARRAY_WHEEL_MAX_MIB / CUARRAY_WHEEL_MAX_INSTALLED_MIB make the
+# check fail on another tag or a larger wheel (CI sets them).
 # CUARRAY_CUDA_ARCHITECTURES overrides the list: real code for every architecture CUDA 13 supports from
 # Turing (sm_75) to Blackwell (sm_100), plus PTX of sm_100 for later GPUs (the driver compiles it on load). Run-time
 # compiled kernels (all ufuncs, reductions, custom kernels) do not depend on it: NVRTC targets the device.
@@ -92,6 +94,14 @@ for lib in libs:
         print(f"kernels   : {' '.join(archs)}")
     except (OSError, subprocess.CalledProcessError, IndexError):
         pass
+expect = os.environ.get("CUARRAY_WHEEL_EXPECT_TAG")
+if expect and not any(t.endswith(expect) for t in tags):
+    problems.append(f"tag {', '.join(tags)} is not the expected {expect}")
+for what, size, var in (("compressed", os.path.getsize(wheel), "CUARRAY_WHEEL_MAX_MIB"),
+                        ("installed", installed, "CUARRAY_WHEEL_MAX_INSTALLED_MIB")):
+    limit = os.environ.get(var)
+    if limit and size > float(limit) * 2**20:
+        problems.append(f"{what} size {size / 2**20:.1f} MiB is over {var}={limit}")
 if problems:
     sys.exit("build_wheel: " + "; ".join(problems))
 print("build_wheel: ok")
