@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from common import (
-    Backend, BandwidthTarget, Config, FloorTarget, Stats, Target, _NoGC, case, time_gpu, time_host_loop)
+    Backend, BandwidthTarget, Config, FloorTarget, Stats, Target, _NoGC, case, fused_of, time_gpu, time_host_loop)
 
 F32 = np.float32
 BIG_N = 1 << 28  # float32 elements: 1 GiB, the size of bench_foundation's d2d_copy_1GiB (shares its host data)
@@ -203,7 +203,6 @@ def fused_fma(x: Any, y: Any, z: Any) -> Any:
     return x * y + z
 
 
-_FUSED: dict[str, Any] = {}  # library -> its fuse(fused_fma), made once so that later rounds reuse the kernel
 
 
 @case("fma_fused_2^28", nbytes=4 * BIG_N * 4, target=BIG_TARGET, heavy=True)
@@ -215,12 +214,7 @@ def fma_fused(lib: Backend, cfg: Config) -> Stats:
         fused = lib.module.addcmul
         note = "torch.addcmul(z, x, y)"
     else:
-        fused = _FUSED.get(lib.name)
-        if fused is None:
-            fuse = getattr(lib.module, "fuse", None)
-            if fuse is None:
-                raise AttributeError(f"{lib.name} has no fuse()")
-            fused = _FUSED[lib.name] = fuse(fused_fma)
+        fused = fused_of(lib, fused_fma)
     x = _big(lib, cfg)
     y = x * 0.5
     z = x + 1.0

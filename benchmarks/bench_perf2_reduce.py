@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from common import Backend, BandwidthTarget, Config, Stats, Target, case, time_gpu
+from common import Backend, BandwidthTarget, Config, Stats, Target, case, fused_of, time_gpu
 from common import is_torch as _is_torch, to_device as _dev, to_host as _host
 
 F32 = np.float32
@@ -83,7 +83,6 @@ def fused_dot_rows(x: Any, y: Any) -> Any:
     return (x * y).sum(axis=-1)
 
 
-_FUSED: dict[str, Any] = {}  # library -> its fuse(fused_dot_rows), made once so that later rounds reuse the kernel
 
 
 @case("fused_sum_xy_axis-1_8192^2_f32", nbytes=2 * SIDE_NORM * SIDE_NORM * 4 + SIDE_NORM * 4, target=TARGETS,
@@ -96,12 +95,7 @@ def fused_sum_xy(lib: Backend, cfg: Config) -> Stats:
     if _is_torch(lib):
         fn = lambda: lib.module.einsum("ij,ij->i", a, b)  # noqa: E731
     else:
-        fused = _FUSED.get(lib.name)
-        if fused is None:
-            fuse = getattr(lib.module, "fuse", None)
-            if fuse is None:
-                raise AttributeError(f"{lib.name} has no fuse()")
-            fused = _FUSED[lib.name] = fuse(fused_dot_rows)
+        fused = fused_of(lib, fused_dot_rows)
         fn = lambda: fused(a, b)  # noqa: E731
     if cfg.first_round:
         want = (x[:64].astype(np.float64) * (x[:64].astype(np.float64) * 0.5)).sum(axis=-1)

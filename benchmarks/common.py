@@ -204,6 +204,21 @@ def detect_backends(names: tuple[str, ...] = LIBRARIES) -> dict[str, Backend]:
 # ---------------------------------------------------------------------------
 
 
+_FUSED: dict[tuple[str, Any], Any] = {}
+
+
+def fused_of(lib: "Backend", fn: Callable[..., Any]) -> Any:
+    """`lib`'s fuse(fn), made once per library and function, so that later rounds reuse the compiled kernel."""
+    key = (lib.name, fn)
+    f = _FUSED.get(key)
+    if f is None:
+        fuse = getattr(lib.module, "fuse", None)
+        if fuse is None:
+            raise AttributeError(f"{lib.name} has no fuse()")
+        f = _FUSED[key] = fuse(fn)
+    return f
+
+
 @dataclasses.dataclass
 class Stats:
     """Samples of one measurement, each the time of one call in seconds."""

@@ -7,6 +7,7 @@ import numpy
 import pytest
 
 import cuarray as cp
+from _arrays import random_array
 
 gpu = pytest.mark.gpu
 
@@ -15,16 +16,7 @@ DTYPES = [numpy.dtype(t) for t in ("bool", "int8", "int16", "float16", "float32"
 
 
 def _rand(shape, dtype, seed=0):
-    dt = numpy.dtype(dtype)
-    rng = numpy.random.default_rng(seed)
-    if dt.kind == "b":
-        return rng.integers(0, 2, shape).astype(bool)
-    if dt.kind in "iu":
-        return rng.integers(-100, 100, shape).astype(dt)
-    v = rng.standard_normal(shape)
-    if dt.kind == "c":
-        v = v + 1j * rng.standard_normal(shape)
-    return v.astype(dt)
+    return random_array(numpy, shape, dtype, seed)
 
 
 def _eq(got, want):

@@ -18,21 +18,7 @@ def _host(a):
 # --------------------------------------------------------------------------------------------------------
 # A reference Philox4x32-10 in Python: the device's words must equal it bit for bit.
 
-M32 = 0xFFFFFFFF
-
-
-def _philox(ctr, key):
-    c = list(ctr)
-    k0, k1 = key & M32, key >> 32
-    for _ in range(10):
-        p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
-        c = [(p1 >> 32) ^ c[1] ^ k0, p1 & M32, (p0 >> 32) ^ c[3] ^ k1, p0 & M32]
-        k0, k1 = (k0 + 0x9E3779B9) & M32, (k1 + 0xBB67AE85) & M32
-    return c
-
-
-def _block(key, index, sub=0):
-    return _philox([index & M32, index >> 32, sub & M32, sub >> 32], key)
+from _philox import block as _block, philox as _philox  # noqa: E402
 
 
 def test_reference_philox_matches_random123():

@@ -5,28 +5,19 @@ import pytest
 
 import cuarray
 from cuarray import random as cr
+from _philox import M32, block
 
 gpu = pytest.mark.gpu
 
-M32, M64 = 0xFFFFFFFF, 0xFFFFFFFFFFFFFFFF
+M64 = 0xFFFFFFFFFFFFFFFF
 KEY, COUNTER = 0x0123456789ABCDEF, 1000
-
-
-def _philox(ctr, key):
-    c = list(ctr)
-    k0, k1 = key & M32, key >> 32
-    for _ in range(10):
-        p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
-        c = [(p1 >> 32) ^ c[1] ^ k0, p1 & M32, (p0 >> 32) ^ c[3] ^ k1, p0 & M32]
-        k0, k1 = (k0 + 0x9E3779B9) & M32, (k1 + 0xBB67AE85) & M32
-    return c
 
 
 def _words(key, index):
     """The 32-bit words of one output's stream: blocks (index, sub = 0, 1, ...) in order."""
     sub = 0
     while True:
-        yield from _philox([index & M32, index >> 32, sub & M32, sub >> 32], key)
+        yield from block(key, index, sub)
         sub += 1
 
 

@@ -5,6 +5,7 @@ import numpy
 import pytest
 
 import cuarray as cp
+from _arrays import small_random
 
 gpu = pytest.mark.gpu
 
@@ -17,17 +18,7 @@ SIZES = [1, 2, 31, 255, 256, 257, 1023, 1024, 4095, 4096, 8191, 8192, 8193]
 
 
 def _data(dtype, n, seed=0):
-    rng = numpy.random.default_rng(seed + n)
-    dt = numpy.dtype(dtype)
-    if dt.kind == "b":
-        return rng.integers(0, 2, n).astype(bool)
-    if dt.kind in "iu":
-        lo = 0 if dt.kind == "u" else -5
-        return rng.integers(lo, 6, n).astype(dt)
-    x = rng.standard_normal(n)
-    if dt.kind == "c":
-        x = x + 1j * rng.standard_normal(n)
-    return x.astype(dt)
+    return small_random(n, dtype, seed + n)
 
 
 def _expect_sum(x, result_dtype):
