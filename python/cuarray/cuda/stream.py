@@ -154,9 +154,8 @@ def _null_stream(device):
         return Stream.null
     s = _NULL_STREAMS.get(device)
     if s is None:
-        s = Stream.__new__(Stream)
-        s._handle, s._ptr, s.device_id, s._previous = None, 0, device, None
-        s.is_non_blocking, s.priority = False, 0
+        s = Stream(null=True)
+        s.device_id = device
         _NULL_STREAMS[device] = s
     return s
 

@@ -151,30 +151,24 @@ def _knot(x, t, n, fpint, nrdata, nrint):
 
 
 class _State:
-    """What a later smoothing-factor change restarts from (FITPACK's iopt=1)."""
+    """The result of one curfit call: knots, coefficients, residual and FITPACK's work arrays and ier."""
     __slots__ = ('t', 'n', 'fpint', 'nrdata', 'c', 'fp', 'ier')
 
 
-def _curfit(iopt, x, y, w, xb, xe, k, s, nest, state=None, tknots=None):
+def _curfit(iopt, x, y, w, xb, xe, k, s, nest, tknots=None):
     """FITPACK's curfit/fpcurf: iopt -1 (least squares on given knots tknots, 1-based list incl. ends),
-    0 (fresh smoothing spline), 1 (continue from `state`). x, y, w are 1-based lists of length m + 1."""
+    0 or 1 (smoothing spline). SciPy >= 1.18 runs a continued search (iopt=1) with a fresh work array, whose
+    zero residual sums make fpcurf restart from the polynomial, so 1 computes what 0 does with the same nest.
+    x, y, w are 1-based lists of length m + 1."""
     m = len(x) - 1
     tol, maxit = 0.001, 20
     k1, k2 = k + 1, k + 2
     nmin = 2 * k1
-    # A continued search (iopt=1) inherits the previous call's ier, as SciPy passes it back into fpcurf: a
-    # nonzero one makes the first knot increment 1 instead of the extrapolated count.
-    ier = state.ier if (state is not None and iopt == 1) else 0
-    if state is not None and iopt == 1:
-        t = list(state.t) + [0.0] * max(0, nest + 1 - len(state.t))
-        fpint = list(state.fpint) + [0.0] * max(0, nest + 1 - len(state.fpint))
-        nrdata = list(state.nrdata) + [0] * max(0, nest + 1 - len(state.nrdata))
-        n = state.n
-    else:
-        t = [0.0] * (nest + 1)
-        fpint = [0.0] * (nest + 1)
-        nrdata = [0] * (nest + 1)
-        n = 0
+    ier = 0
+    t = [0.0] * (nest + 1)
+    fpint = [0.0] * (nest + 1)
+    nrdata = [0] * (nest + 1)
+    n = 0
     fp0 = fpold = 0.0
     nplus = 0
     acc = 0.0
@@ -209,17 +203,10 @@ def _curfit(iopt, x, y, w, xb, xe, k, s, nest, state=None, tknots=None):
                 return _finish(t, n, c, 0.0, 1, fpint, nrdata)
             interp_knots()
         else:
-            start_fresh = True
-            if iopt == 1 and n != nmin:
-                fp0 = fpint[n]
-                fpold = fpint[n - 1]
-                nplus = nrdata[n]
-                start_fresh = fp0 <= s
-            if start_fresh:
-                n = nmin
-                fpold = 0.0
-                nplus = 0
-                nrdata[1] = m - 2
+            n = nmin
+            fpold = 0.0
+            nplus = 0
+            nrdata[1] = m - 2
     # Main loop over knot sets (the interpolation branch restarts it with the knots of the interpolant).
     go_smooth = False
     it_main = 0
@@ -539,10 +526,7 @@ class UnivariateSpline:
             self._state = None
             self._set_tck(numpy.zeros(2 * self._k + 2), numpy.zeros(2 * self._k + 2), 0.0, 10)
             return
-        # SciPy >= 1.18 calls FITPACK's curfit with a fresh work array on a continued search (iopt=1), so the
-        # saved residual sums are zero and fpcurf restarts the knot search from the polynomial: no state passes.
-        st = _curfit(iopt, self._x, self._y, self._w, self._xb, self._xe, self._k, s, nest, state=None,
-                     tknots=tknots)
+        st = _curfit(iopt, self._x, self._y, self._w, self._xb, self._xe, self._k, s, nest, tknots=tknots)
         self._state = st
         self._nest = nest
         self._lsq = iopt < 0
