@@ -340,6 +340,23 @@ def ek_warm(lib: Backend, cfg: Config) -> Stats:
     return time_host_loop(lambda: kern(a, b), lib, **_loop(cfg))
 
 
+_RK_WARM: dict[str, Any] = {}  # library -> its reduction kernel, compiled once
+
+
+@case("rk_warm_1024", target=FloorTarget(SMALL_ABOVE_FLOOR_US), libs=("cuarray", "cupy"))
+def rk_warm(lib: Backend, cfg: Config) -> Stats:
+    """A compiled ReductionKernel sum of squares on 1024 float32 (0-d result), loop of calls then one synchronize; <= floor + 1 µs."""
+    kern = _RK_WARM.get(lib.name)
+    if kern is None:
+        kern = _RK_WARM[lib.name] = lib.module.ReductionKernel(
+            "T x", "T y", "x * x", "a + b", "y = a", "0", "bench_rk_warm")
+    a, _ = _small(lib, 1024)
+    if cfg.first_round:
+        want = np.atleast_1d(np.float32(np.sum(_host(lib, a).astype(np.float64) ** 2)))
+        _check(cfg, np.atleast_1d(_host(lib, kern(a))), want, "ReductionKernel sum of squares", rtol=1e-4)
+    return time_host_loop(lambda: kern(a), lib, **_loop(cfg))
+
+
 # --- RawKernel: warm launch -----------------------------------------------------------------
 
 _RAW_SRC = r"""

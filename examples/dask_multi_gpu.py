@@ -48,17 +48,27 @@ def workloads(n_reduce=2**32, side=32768, seed=0):
         return da.random.RandomState(seed, RandomState=cuarray.random.RandomState)
 
     def reduction():
-        x = rs().random_sample(n_reduce, chunks=2**28, dtype=numpy.float32)
+        # Few large chunks: each 2**30-element chunk is milliseconds of GPU work, about what Dask spends on a task.
+        x = rs().random_sample(n_reduce, chunks=max(n_reduce // 4, 1), dtype=numpy.float32)
         return x.sum(dtype=numpy.float64)
 
     def matmul():
         # C = A @ B by row blocks of A. Every worker makes the same B from the same seed on its own GPU instead
         # of receiving it: distributed would move a 4 GiB chunk through host memory and TCP.
-        a = rs().random_sample((side, side), chunks=(side // 8, side), dtype=numpy.float32)
+        # 32 row blocks: the worker that finishes last is at most one small block behind the other.
+        a = rs().random_sample((side, side), chunks=(max(side // 32, 1), side), dtype=numpy.float32)
 
         def block(a_rows):
-            b = cuarray.random.RandomState(seed + 1).random_sample((side, side), dtype=numpy.float32)
-            return a_rows @ b
+            # B is made once per worker, on its own GPU from the same seed, and kept on the worker object.
+            try:
+                from distributed import get_worker
+                cache = get_worker().__dict__.setdefault("_example_b", {})
+            except (ImportError, ValueError):  # not on a distributed worker
+                cache = {}
+            if (seed, side) not in cache:
+                cache.clear()
+                cache[(seed, side)] = cuarray.random.RandomState(seed + 1).random_sample((side, side), dtype=numpy.float32)
+            return a_rows @ cache[(seed, side)]
 
         # meta given: otherwise dask calls `block` on an empty chunk in the client to infer it.
         meta = cuarray.empty((0, 0), dtype=numpy.float32)

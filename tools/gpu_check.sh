@@ -389,7 +389,7 @@ trap on_signal TERM INT
 # --- main -----------------------------------------------------------------------
 [ "${GPU_CHECK_INSTALL:-pip}" = build ] && export PYTHONPATH="$ROOT/build-gpu/python${PYTHONPATH:+:$PYTHONPATH}"
 say "log: $LOG; budget ${BUDGET_S}s"
-"$PY" -c 'import pytest_timeout' >/dev/null 2>&1 && PYTEST_EXTRA=(--timeout=600)
+[[ "${GPU_CHECK_PYTEST_ARGS:-}" == *--timeout* ]] || { "$PY" -c 'import pytest_timeout' >/dev/null 2>&1 && PYTEST_EXTRA=(--timeout=600); }
 
 run_step info info 60 step_info
 run_step configure cpp 180 step_configure

@@ -50,6 +50,10 @@ int main() {
   ca::elementwise_kernel squared_diff("T a, T b", "T d", "d = (a - b) * (a - b)", "squared_diff");
   print("(x - y)^2", squared_diff(x, y));
 
+  // A reduction kernel: each element mapped, the results combined pairwise, the total post-mapped.
+  ca::reduction_kernel l2norm("T v", "T n", "v * v", "a + b", "n = sqrt(a)", "0", "l2norm");
+  print("|x|", l2norm(x));
+
   // A raw kernel: arrays pass their data pointer, other arguments their bytes.
   ca::raw_kernel saxpy(saxpy_source, "saxpy");
   ca::array z = ca::ones({8}, ca::float32);

@@ -5,6 +5,7 @@
 #include "cuarray/axis.hpp"
 #include "cuarray/counting.hpp"
 #include "cuarray/creation.hpp"
+#include "cuarray/custom_kernel.hpp"
 #include "cuarray/device.hpp"
 #include "cuarray/dtype.hpp"
 #include "cuarray/elementwise_funcs.hpp"

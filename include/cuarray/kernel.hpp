@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cuarray/array.hpp"
+#include "cuarray/custom_kernel.hpp"
 #include "cuarray/stream.hpp"
 #include "cuarray/ufunc.hpp"
 
@@ -26,6 +27,7 @@ namespace detail {
 struct raw_module_state;
 struct raw_kernel_state;
 struct elementwise_state;
+struct reduction_kernel_state;
 }  // namespace detail
 
 /// Grid or block extents of a launch; a single number is (x, 1, 1).
@@ -205,6 +207,41 @@ public:
 private:
   array single(std::vector<array> outs) const;
   std::shared_ptr<const detail::elementwise_state> state_;
+};
+
+/// Extra arguments of a reduction kernel call.
+struct reduction_kernel_options {
+  std::optional<std::vector<int>> axis;  ///< default: every axis
+  bool keepdims = false;
+  array out;                         ///< optional: the result is written into it (its shape must match)
+  std::optional<stream_ref> stream;  ///< default: the current stream
+};
+
+/// CuPy's ReductionKernel: `reduction_kernel k("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm")`.
+/// `map_expr` maps each input element (the input parameters by name) to the reduction type, `reduce_expr`
+/// combines two mapped values `a` and `b` and must be associative (no `identity` folds each output in order
+/// instead of in a tree), `post_map_expr` assigns the output parameter from the reduced value `a`.
+class reduction_kernel {
+public:
+  reduction_kernel(std::string in_params, std::string out_params, std::string map_expr, std::string reduce_expr,
+                   std::string post_map_expr, std::optional<std::string> identity, std::string name = "reduce_kernel",
+                   std::optional<std::string> reduce_type = std::nullopt, std::string preamble = "");
+  /// A kernel of a definition made by define_reduction_kernel.
+  explicit reduction_kernel(reduction_kernel_definition definition);
+
+  /// Call with the inputs (arrays or scalars, broadcast together), optionally followed by the output.
+  array call(const std::vector<ufunc_arg>& args, const reduction_kernel_options& options = {}) const;
+  /// `k(x, y)`: over every axis.
+  template <class... A> array operator()(const A&... args) const {
+    return call(std::vector<ufunc_arg>{ufunc_arg(args)...});
+  }
+
+  int nin() const;
+  const std::string& name() const;
+  const reduction_kernel_definition& definition() const;
+
+private:
+  std::shared_ptr<const detail::reduction_kernel_state> state_;
 };
 
 }  // namespace cuarray

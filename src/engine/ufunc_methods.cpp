@@ -187,7 +187,9 @@ array ufunc_reduce(const ufunc_def& u, const array& a, const reduce_options& o) 
   return o.out;
 }
 
-array ufunc_accumulate(const ufunc_def& u, const array& a, int axis, const std::optional<dtype>& dt, const array& out) {
+array ufunc_accumulate(const ufunc_def& u, const array& a_peer, int axis, const std::optional<dtype>& dt,
+                       const array& out) {
+  const array a = detail::on_current_device(a_peer);  // Note [peer operands]
   require_binary(u, "accumulate");
   if (a.ndim() == 0) throw type_error("cannot accumulate on a scalar");
   int ax = normalize_axis(axis, a.ndim());
@@ -214,8 +216,10 @@ array ufunc_accumulate(const ufunc_def& u, const array& a, int axis, const std::
   return out;
 }
 
-array ufunc_reduceat(const ufunc_def& u, const array& a, const array& indices, int axis, const std::optional<dtype>& dt,
-                     const array& out) {
+array ufunc_reduceat(const ufunc_def& u, const array& a_peer, const array& indices_peer, int axis,
+                     const std::optional<dtype>& dt, const array& out) {
+  const array a = detail::on_current_device(a_peer);              // Note [peer operands]
+  const array indices = detail::on_current_device(indices_peer);  // Note [peer operands]
   require_binary(u, "reduceat");
   if (a.ndim() == 0) throw type_error("cannot reduceat on a scalar");
   int ax = normalize_axis(axis, a.ndim());

@@ -40,6 +40,13 @@ struct histogram_layout {
 void launch_histogram(const double* sample, std::int64_t n, const histogram_layout& layout, const double* edges,
                       const double* w, void* out, cudaStream_t stream);
 
+/// histogram() of one-dimensional data (Note [one-dimensional histogram] in count_kernels.cu): n values of dtype
+/// `t` (contiguous; any real dtype, bool as uint8) binned over nb bins whose nb + 1 edges are `edges` on the
+/// device and `edges_host` on the host (the same values); out[bin] += 1 (uint64 counts, `w` null) or += w[i]
+/// (double). `out` zeroed.
+void launch_histogram1d(dtype t, const void* x, std::int64_t n, const double* edges, const double* edges_host,
+                        std::int64_t nb, const double* w, void* out, cudaStream_t stream);
+
 // Host arithmetic of NumPy's histogram code, replicated rounding by rounding (Note [histogram edges] in
 // src/ops/statistics_histograms.cpp); defined there.
 

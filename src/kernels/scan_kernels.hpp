@@ -33,6 +33,11 @@ void launch_scan(scan_type t, scan_op op, const void* in, void* out, std::int64_
 bool launch_scan_sum_f32_tuned(const float* in, float* out, std::int64_t n, scratch_allocator& scratch,
                                cudaStream_t stream);
 
+/// Row scans of many long rows, one block per row (Note [row scan] in scan_rows_block.cu); false, doing
+/// nothing, where the rows are too short or too few for it.
+bool launch_scan_rows_block(scan_type t, scan_op op, const void* in, void* out, std::int64_t n, std::int64_t row,
+                            cudaStream_t stream);
+
 // The four instantiation groups, one per source file so that they compile in parallel.
 void launch_scan_sum_flat(scan_type t, const void* in, void* out, std::int64_t n, scratch_allocator& scratch,
                           cudaStream_t stream);

@@ -18,6 +18,7 @@ void launch_scan(scan_type t, scan_op op, const void* in, void* out, std::int64_
                  scratch_allocator& scratch, cudaStream_t stream) {
   if (n <= 0) return;
   bool flat = row >= n;
+  if (!flat && launch_scan_rows_block(t, op, in, out, n, row, stream)) return;
   if (op == scan_op::sum) {
     flat ? launch_scan_sum_flat(t, in, out, n, scratch, stream)
          : launch_scan_sum_rows(t, in, out, n, row, scratch, stream);

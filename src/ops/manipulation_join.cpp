@@ -69,9 +69,10 @@ array concatenate(const std::vector<array>& arrays_in, std::optional<int> axis_i
   if (arrays_in.empty()) throw value_error("need at least one array to concatenate");
   std::vector<array> arrays;
   if (!axis_in) {
-    for (const array& a : arrays_in) arrays.push_back(ravel(a, order::C));
+    for (const array& a : arrays_in) arrays.push_back(ravel(detail::on_current_device(a), order::C));
   } else {
-    arrays = arrays_in;
+    // Note [peer operands]: every input on the current device, where the result is made.
+    for (const array& a : arrays_in) arrays.push_back(detail::on_current_device(a));
   }
   int ndim = arrays[0].ndim();
   if (ndim == 0) throw value_error("zero-dimensional arrays cannot be concatenated");

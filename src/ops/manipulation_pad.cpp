@@ -209,7 +209,8 @@ pair64 set_wrap_both(array& padded, int axis, pair64 width, std::int64_t origina
 
 }  // namespace
 
-array pad(const array& a, const std::vector<pair64>& pad_width, pad_mode mode, const pad_options& opt) {
+array pad(const array& a_peer, const std::vector<pair64>& pad_width, pad_mode mode, const pad_options& opt) {
+  const array a = detail::on_current_device(a_peer);  // Note [peer operands]
   int nd = a.ndim();
   if (static_cast<int>(pad_width.size()) != nd) {
     throw value_error("pad_width must have one (before, after) pair per axis");

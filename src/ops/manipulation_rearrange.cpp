@@ -151,7 +151,8 @@ bool try_rows_copy(const array& dst, const array& src, const shape_t& shape, con
 
 }  // namespace
 
-array tile(const array& a, const std::vector<std::int64_t>& reps_in) {
+array tile(const array& a_peer, const std::vector<std::int64_t>& reps_in) {
+  const array a = detail::on_current_device(a_peer);  // Note [peer operands]
   int d = static_cast<int>(reps_in.size());
   array c = a.ndim() < d ? detail::prepend_unit_axes(a, d - a.ndim()) : a;
   std::vector<std::int64_t> reps(static_cast<std::size_t>(c.ndim() - d), 1);
@@ -189,7 +190,8 @@ array repeat(const array& a, std::int64_t repeats, std::optional<int> axis) {
   return repeat(a, std::vector<std::int64_t>{repeats}, axis);
 }
 
-array repeat(const array& a_in, const std::vector<std::int64_t>& repeats, std::optional<int> axis_in) {
+array repeat(const array& a_peer, const std::vector<std::int64_t>& repeats, std::optional<int> axis_in) {
+  const array a_in = detail::on_current_device(a_peer);  // Note [peer operands]
   array a = axis_in ? a_in : ravel(a_in);
   int axis = axis_in ? normalize_axis(*axis_in, a.ndim()) : 0;
   std::int64_t n = a.shape()[axis];
@@ -248,7 +250,8 @@ order result_order(const array& a) { return a.is_f_contiguous() && !a.is_c_conti
 
 }  // namespace
 
-array delete_(const array& arr_in, const index_obj& obj, std::optional<int> axis_in) {
+array delete_(const array& arr_in_peer, const index_obj& obj, std::optional<int> axis_in) {
+  const array arr_in = detail::on_current_device(arr_in_peer);  // Note [peer operands]
   array arr = axis_in ? arr_in : (arr_in.ndim() != 1 ? ravel(arr_in) : arr_in);
   int axis = axis_in ? normalize_axis(*axis_in, arr.ndim()) : arr.ndim() - 1;
   order o = result_order(arr);
@@ -316,7 +319,8 @@ array delete_(const array& arr_in, const index_obj& obj, std::optional<int> axis
   return out;
 }
 
-array insert(const array& arr_in, const index_obj& obj, const array& values_in, std::optional<int> axis_in) {
+array insert(const array& arr_in_peer, const index_obj& obj, const array& values_in, std::optional<int> axis_in) {
+  const array arr_in = detail::on_current_device(arr_in_peer);  // Note [peer operands]
   array arr = axis_in ? arr_in : (arr_in.ndim() != 1 ? ravel(arr_in) : arr_in);
   int axis = axis_in ? normalize_axis(*axis_in, arr.ndim()) : arr.ndim() - 1;
   order o = result_order(arr);

@@ -1,14 +1,17 @@
-// cumsum, cumprod and their variants on CUB scans (src/kernels/scan_*.cu); diff, ediff1d and gradient on ufuncs.
+// cumsum/cumprod on CUB scans (src/kernels/scan_*.cu), diff/ediff1d on their own kernel, gradient on ufuncs.
 #include "cuarray/scan.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <string>
 
 #include "cuarray/elementwise_funcs.hpp"
 #include "cuarray/errors.hpp"
 #include "cuarray/ufunc.hpp"
+#include "src/core/internal.hpp"
 #include "src/engine/scan.hpp"
+#include "src/kernels/diff_kernels.hpp"
 
 namespace cuarray {
 
@@ -65,8 +68,9 @@ array scan_input(const array& x, dtype rt, dtype ct) {
 
 enum class nan_mode { keep, as_identity };
 
-array accumulate(const array& a_in, std::optional<int> axis_in, std::optional<dtype> dt, const array& out, scan_op op,
-                 nan_mode nans) {
+array accumulate(const array& a_in_peer, std::optional<int> axis_in, std::optional<dtype> dt, const array& out,
+                 scan_op op, nan_mode nans) {
+  const array a_in = detail::on_current_device(a_in_peer);  // Note [peer operands]
   array a = a_in;
   int axis;
   if (!axis_in || a.ndim() == 0) {
@@ -163,10 +167,31 @@ array cumulative_prod(const array& x, std::optional<int> axis, std::optional<dty
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Differences: NumPy's Python code, step for step, on views and ufuncs.
+// Differences: NumPy's Python code, step for step, on views and ufuncs; each order of diff over a C-contiguous
+// array is one kernel instead of a ufunc over two views (Note [diff kernel]).
 
-array diff(const array& a_in, std::int64_t n, int axis_in, const std::optional<array>& prepend,
+namespace {
+
+// One order of diff along `axis` of a C-contiguous array in one kernel (Note [diff kernel]).
+array diff_contiguous(const array& a, int axis) {
+  shape_t shape = a.shape();
+  std::int64_t len = shape[axis];
+  shape[axis] = len > 0 ? len - 1 : 0;
+  array out = detail::new_array(a.type(), shape, order::C, a.device());
+  if (out.size() == 0) return out;
+  std::int64_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; ++d) outer *= shape[d];
+  for (int d = axis + 1; d < a.ndim(); ++d) inner *= shape[d];
+  cudaStream_t s = detail::enter_device(a.device());
+  detail::launch_diff(a.type(), a.data(), out.data(), outer, len, inner, s);
+  return out;
+}
+
+}  // namespace
+
+array diff(const array& a_in_peer, std::int64_t n, int axis_in, const std::optional<array>& prepend,
            const std::optional<array>& append) {
+  const array a_in = detail::on_current_device(a_in_peer);  // Note [peer operands]
   if (n == 0) return a_in;
   if (n < 0) throw value_error("order must be non-negative but got " + std::to_string(n));
   if (a_in.ndim() == 0) throw value_error("diff requires input that is at least one dimensional");
@@ -187,6 +212,10 @@ array diff(const array& a_in, std::int64_t n, int axis_in, const std::optional<a
   }
   const char* op = a.type() == bool_ ? "not_equal" : "subtract";
   for (std::int64_t k = 0; k < n; ++k) {
+    if (a.is_c_contiguous() && reinterpret_cast<std::uintptr_t>(a.data()) % itemsize(a.type()) == 0) {
+      a = diff_contiguous(a, axis);  // Note [diff kernel]: the kernel's results are the ufunc's
+      continue;
+    }
     std::int64_t len = a.shape()[axis];
     std::int64_t m = len > 0 ? len - 1 : 0;
     array hi = slice_axis(a, axis, len - m, len), lo = slice_axis(a, axis, 0, m);
@@ -195,11 +224,19 @@ array diff(const array& a_in, std::int64_t n, int axis_in, const std::optional<a
   return a;
 }
 
-array ediff1d(const array& ary_in, const std::optional<array>& to_end, const std::optional<array>& to_begin) {
+array ediff1d(const array& ary_in_peer, const std::optional<array>& to_end, const std::optional<array>& to_begin) {
+  const array ary_in = detail::on_current_device(ary_in_peer);  // Note [peer operands]
   array ary = ary_in.reshape(shape_t{-1});
   std::int64_t len = ary.size(), l_diff = len > 0 ? len - 1 : 0;
   array hi = slice_axis(ary, 0, len - l_diff, len), lo = slice_axis(ary, 0, 0, l_diff);
-  if (!to_begin && !to_end) return subtract(hi, lo);
+  if (!to_begin && !to_end) {
+    // bool goes to subtract, which refuses it as NumPy does; the rest is diff's kernel (Note [diff kernel]).
+    if (ary.type() != bool_ && ary.is_c_contiguous() &&
+        reinterpret_cast<std::uintptr_t>(ary.data()) % itemsize(ary.type()) == 0) {
+      return diff_contiguous(ary, 0);
+    }
+    return subtract(hi, lo);
+  }
   auto check = [&](const std::optional<array>& v, const char* what) {
     if (v && !can_cast(v->type(), ary.type(), casting::same_kind)) {
       throw type_error(std::string("dtype of `") + what +
@@ -284,8 +321,9 @@ array combine3(const ufunc_arg& ca, const array& x, const ufunc_arg& cb, const a
 
 }  // namespace
 
-std::vector<array> gradient(const array& f_in, const std::vector<gradient_spacing>& spacing,
+std::vector<array> gradient(const array& f_in_peer, const std::vector<gradient_spacing>& spacing,
                             const std::optional<std::vector<int>>& axes_in, int edge_order) {
+  const array f_in = detail::on_current_device(f_in_peer);  // Note [peer operands]
   array f = f_in;
   int nd = f.ndim();
   std::vector<int> axes;

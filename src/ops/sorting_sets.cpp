@@ -105,8 +105,9 @@ void check_isin_kind(std::optional<std::string_view> kind, dtype t1, dtype t2) {
 
 }  // namespace
 
-unique_result unique(const array& ar, bool return_index, bool return_inverse, bool return_counts,
+unique_result unique(const array& ar_peer, bool return_index, bool return_inverse, bool return_counts,
                      std::optional<int> axis_in, bool equal_nan) {
+  const array ar = detail::on_current_device(ar_peer);  // Note [peer operands]
   if (!axis_in) {
     array flat = ravel(ar);
     unique_result r = unique_rows(flat, 1, return_index, return_inverse, return_counts, equal_nan, false);
@@ -142,8 +143,10 @@ unique_result unique_inverse(const array& x) { return unique(x, false, true, fal
 
 unique_result unique_all(const array& x) { return unique(x, true, true, true, std::nullopt, false); }
 
-array in1d(const array& ar1, const array& ar2, bool /*assume_unique*/, bool invert,
+array in1d(const array& ar1_peer, const array& ar2_peer, bool /*assume_unique*/, bool invert,
            std::optional<std::string_view> kind) {
+  const array ar1 = detail::on_current_device(ar1_peer);  // Note [peer operands]
+  const array ar2 = detail::on_current_device(ar2_peer);  // Note [peer operands]
   check_isin_kind(kind, ar1.type(), ar2.type());
   dtype t = promote_types(ar1.type(), ar2.type());
   array x = ravel(ar1).astype(t, order::C, false);
@@ -159,7 +162,10 @@ array isin(const array& element, const array& test_elements, bool assume_unique,
   return in1d(element, test_elements, assume_unique, invert, kind).reshape(element.shape());
 }
 
-intersect_result intersect1d(const array& ar1_in, const array& ar2_in, bool assume_unique, bool return_indices) {
+intersect_result intersect1d(const array& ar1_in_peer, const array& ar2_in_peer, bool assume_unique,
+                             bool return_indices) {
+  const array ar1_in = detail::on_current_device(ar1_in_peer);  // Note [peer operands]
+  const array ar2_in = detail::on_current_device(ar2_in_peer);  // Note [peer operands]
   array ar1, ar2, ind1, ind2;
   if (!assume_unique) {
     unique_result u1 = unique(ar1_in, return_indices), u2 = unique(ar2_in, return_indices);
@@ -215,13 +221,17 @@ array union1d(const array& ar1, const array& ar2) {
   return unique(concat_1d(ar1, ar2, promote_types(ar1.type(), ar2.type()))).values;
 }
 
-array setdiff1d(const array& ar1_in, const array& ar2_in, bool assume_unique) {
+array setdiff1d(const array& ar1_in_peer, const array& ar2_in_peer, bool assume_unique) {
+  const array ar1_in = detail::on_current_device(ar1_in_peer);  // Note [peer operands]
+  const array ar2_in = detail::on_current_device(ar2_in_peer);  // Note [peer operands]
   array ar1 = assume_unique ? ravel(ar1_in) : unique(ar1_in).values;
   array ar2 = unique(ar2_in).values;
   return compress_1d(ar1, in1d(ar1, ar2, true, true));
 }
 
-array setxor1d(const array& ar1_in, const array& ar2_in, bool assume_unique) {
+array setxor1d(const array& ar1_in_peer, const array& ar2_in_peer, bool assume_unique) {
+  const array ar1_in = detail::on_current_device(ar1_in_peer);  // Note [peer operands]
+  const array ar2_in = detail::on_current_device(ar2_in_peer);  // Note [peer operands]
   array ar1 = assume_unique ? ravel(ar1_in) : unique(ar1_in).values;
   array ar2 = assume_unique ? ravel(ar2_in) : unique(ar2_in).values;
   dtype t = promote_types(ar1.type(), ar2.type());

@@ -181,7 +181,8 @@ scalar nan_of(dtype t) {
   return scalar::from_double(std::nan(""), t);
 }
 
-array median_impl(const array& a, const axis_list& axis, const array& out, bool keepdims, bool skip_nan) {
+array median_impl(const array& a_peer, const axis_list& axis, const array& out, bool keepdims, bool skip_nan) {
+  const array a = detail::on_current_device(a_peer);  // Note [peer operands]
   std::vector<int> axes = reduced_axes(axis, a.ndim());
   if (skip_nan && a.size() == 0) {
     reduce_options o;
@@ -247,7 +248,9 @@ bool any_true(const array& b) {
 
 enum class q_scale { quantile, percentile };
 
-array quantile_impl(const array& a, const ufunc_arg& q_in, const quantile_options& o, q_scale scale, bool skip_nan) {
+array quantile_impl(const array& a_peer, const ufunc_arg& q_in, const quantile_options& o, q_scale scale,
+                    bool skip_nan) {
+  const array a = detail::on_current_device(a_peer);  // Note [peer operands]
   if (is_complex(a.type())) throw type_error("a must be an array of real numbers");
   bool weak = q_in.weak;
   const char* range_msg = scale == q_scale::percentile ? "Percentiles must be in the range [0, 100]"
@@ -367,7 +370,9 @@ array nanpercentile(const array& a, const ufunc_arg& q, const quantile_options& 
   return quantile_impl(a, q, o, q_scale::percentile, true);
 }
 
-std::pair<array, array> average_returned(const array& a, const axis_list& axis, const array& weights, bool keepdims) {
+std::pair<array, array> average_returned(const array& a_peer, const axis_list& axis, const array& weights,
+                                         bool keepdims) {
+  const array a = detail::on_current_device(a_peer);  // Note [peer operands]
   std::vector<int> axes = reduced_axes(axis, a.ndim());
   reduce_options ro;
   if (axis) ro.axis = std::vector<int>(axes.begin(), axes.end());
@@ -402,7 +407,8 @@ array average(const array& a, const axis_list& axis, const array& weights, bool 
   return average_returned(a, axis, weights, keepdims).first;
 }
 
-array trapezoid(const array& y, const array& x, const ufunc_arg& dx, int axis) {
+array trapezoid(const array& y_peer, const array& x, const ufunc_arg& dx, int axis) {
+  const array y = detail::on_current_device(y_peer);  // Note [peer operands]
   int nd = y.ndim();
   ufunc_arg d = dx;
   // NumPy indexes Python lists with `axis`, so an axis out of range is an IndexError there.
@@ -470,8 +476,9 @@ std::vector<double> cov_weights(const array& wts, std::int64_t nobs, const char*
 
 }  // namespace
 
-array cov(const array& m, const array& y, bool rowvar, bool bias, std::optional<double> ddof_in, const array& fweights,
-          const array& aweights, std::optional<dtype> dtype_) {
+array cov(const array& m_peer, const array& y, bool rowvar, bool bias, std::optional<double> ddof_in,
+          const array& fweights, const array& aweights, std::optional<dtype> dtype_) {
+  const array m = detail::on_current_device(m_peer);  // Note [peer operands]
   if (ddof_in && *ddof_in != std::trunc(*ddof_in)) throw value_error("ddof must be integer");
   if (m.ndim() > 2) throw value_error("m has more than 2 dimensions");
   if (y.defined() && y.ndim() > 2) throw value_error("y has more than 2 dimensions");
@@ -559,7 +566,8 @@ array cov(const array& m, const array& y, bool rowvar, bool bias, std::optional<
   return c;
 }
 
-array corrcoef(const array& x, const array& y, bool rowvar, std::optional<dtype> dtype_) {
+array corrcoef(const array& x_peer, const array& y, bool rowvar, std::optional<dtype> dtype_) {
+  const array x = detail::on_current_device(x_peer);  // Note [peer operands]
   array c = cov(x, y, rowvar, false, std::nullopt, array(), array(), dtype_);
   if (c.ndim() == 0) return call_ufunc("true_divide", {arg_of(c), arg_of(c)}, {})[0];
   std::int64_t p = c.shape()[0];
@@ -585,7 +593,9 @@ int parse_mode(std::string_view mode) {
 
 // NumPy's _pyarray_correlate: the longer input slides over the shorter one; `conj_second` conjugates the
 // second argument (correlate), `reverse_second` reads it backwards (convolve).
-array correlate_impl(const array& a, const array& v, int mode, bool conj_second, bool reverse_second) {
+array correlate_impl(const array& a_peer, const array& v_peer, int mode, bool conj_second, bool reverse_second) {
+  const array a = detail::on_current_device(a_peer);  // Note [peer operands]
+  const array v = detail::on_current_device(v_peer);  // Note [peer operands]
   dtype rt = promote_types(a.type(), v.type());
   std::int64_t n1 = a.shape()[0], n2 = v.shape()[0];
   if (n1 == 0) throw value_error("first array argument cannot be empty");

@@ -12,7 +12,9 @@
 #include "cuarray/creation.hpp"
 #include "cuarray/elementwise_funcs.hpp"
 #include "cuarray/errors.hpp"
+#include "cuarray/reduction.hpp"
 #include "src/core/half.hpp"
+#include "src/core/internal.hpp"
 #include "src/engine/scan.hpp"
 #include "src/kernels/count_kernels.hpp"
 
@@ -227,8 +229,18 @@ array edges_array(const std::vector<double>& v, dtype t, int device) {
   return t == float64 ? d : d.astype(t, order::C, false);
 }
 
-// min and max of a contiguous float64 array (NaN if any is NaN); one synchronisation.
+// min and max of a contiguous real array as doubles (NaN if any is NaN); one synchronisation. Other dtypes than
+// float64 are reduced in their own type (the extremes convert to double as the values would: monotonically),
+// which reads the data twice in its width rather than widening every value to float64 first.
 std::pair<double, double> min_max(const array& a) {
+  if (a.type() != float64) {
+    array both = new_array(a.type(), shape_t{2}, order::C, a.device());
+    slice_axis(both, 0, 0, 1).assign(amin(a).reshape(shape_t{1}));
+    slice_axis(both, 0, 1, 2).assign(amax(a).reshape(shape_t{1}));
+    std::vector<double> v(2);
+    both.astype(float64, order::C, false).copy_to_host(v);
+    return {v[0], v[1]};
+  }
   array out = new_array(float64, shape_t{2}, order::C, a.device());
   cudaStream_t s = detail::enter_device(a.device());
   detail::pool_scratch scratch(a.device());
@@ -246,7 +258,7 @@ struct outer_range {
   dtype math;
 };
 
-// NumPy's _get_outer_edges over `a` (contiguous float64 values of dtype `t`).
+// NumPy's _get_outer_edges over `a` (contiguous real values of dtype `t`).
 outer_range outer_edges(const array& a, dtype t, const histogram_range& range) {
   double first, last;
   dtype math = float64;
@@ -369,7 +381,8 @@ bool known_rule(const std::string& r) {
 struct edges_plan {
   array edges;
   std::vector<double> values;
-  bool explicit_edges = false;  ///< given as an array (NumPy's non-uniform path), not computed
+  bool explicit_edges = false;    ///< given as an array (NumPy's non-uniform path), not computed
+  array device_values = array();  ///< `values` as float64 on the device when computed (one copy serves both)
 };
 
 void check_monotonic(const std::vector<double>& e, const std::string& msg) {
@@ -378,7 +391,7 @@ void check_monotonic(const std::vector<double>& e, const std::string& msg) {
   }
 }
 
-// NumPy's _get_bin_edges; `a` is the flattened data as contiguous float64, `t` its dtype.
+// NumPy's _get_bin_edges; `a` is the flattened data (contiguous, real), `t` its dtype.
 edges_plan bin_edges(const array& a, dtype t, const histogram_bins& bins, const histogram_range& range, bool weighted) {
   if (bins.edges.defined() && bins.edges.ndim() > 0) {
     if (bins.edges.ndim() != 1) throw value_error("`bins` must be 1d, when an array");
@@ -432,19 +445,27 @@ edges_plan bin_edges(const array& a, dtype t, const histogram_bins& bins, const 
       throw value_error("Too many bins for data range. Cannot create " + std::to_string(n) + " finite-sized bins.");
     }
   }
-  p.edges = edges_array(p.values, bin_type, a.device());
+  p.device_values = device_doubles(p.values, a.device());
+  p.edges = bin_type == float64 ? p.device_values : p.device_values.astype(bin_type, order::C, false);
   return p;
 }
 
-// Counts (uint64 bits in an int64 array) or double sums of `w` over the bins of `layout`.
+// Counts (uint64 bits in an int64 array) or double sums of `w` over the bins of `layout`: `sample` is n rows of
+// layout.ndim C-contiguous float64 values, or, with one dimension, n contiguous values of any real dtype.
 array bin_samples(const array& sample, std::int64_t n, const detail::histogram_layout& layout,
-                  const std::vector<double>& edges, const array& w) {
+                  const std::vector<double>& edges, const array& w, const array& device_edges = array()) {
   int device = sample.device();
   array out = zeros(shape_t{layout.total}, w.defined() ? float64 : int64);
   if (n == 0 || layout.total == 0) return out;
-  array e = device_doubles(edges, device);
+  array e = device_edges.defined() ? device_edges : device_doubles(edges, device);
   array wd = w.defined() ? w.astype(float64, order::C, false) : array();
   cudaStream_t s = detail::enter_device(device);
+  if (layout.ndim == 1) {  // any real dtype, read as it is (Note [one-dimensional histogram])
+    detail::launch_histogram1d(sample.type(), sample.data(), n, static_cast<const double*>(e.data()), edges.data(),
+                               layout.total, wd.defined() ? static_cast<const double*>(wd.data()) : nullptr, out.data(),
+                               s);
+    return out;
+  }
   detail::launch_histogram(static_cast<const double*>(sample.data()), n, layout, static_cast<const double*>(e.data()),
                            wd.defined() ? static_cast<const double*>(wd.data()) : nullptr, out.data(), s);
   return out;
@@ -452,10 +473,12 @@ array bin_samples(const array& sample, std::int64_t n, const detail::histogram_l
 
 // Weighted bins in the weights' dtype (complex: real and imaginary parts binned apart, as NumPy does).
 array weighted_bins(const array& sample, std::int64_t n, const detail::histogram_layout& layout,
-                    const std::vector<double>& edges, const array& w) {
-  if (!is_complex(w.type())) return bin_samples(sample, n, layout, edges, w).astype(w.type(), order::C, false);
-  array re = bin_samples(sample, n, layout, edges, real(w));
-  array im = bin_samples(sample, n, layout, edges, imag(w));
+                    const std::vector<double>& edges, const array& w, const array& device_edges) {
+  if (!is_complex(w.type())) {
+    return bin_samples(sample, n, layout, edges, w, device_edges).astype(w.type(), order::C, false);
+  }
+  array re = bin_samples(sample, n, layout, edges, real(w), device_edges);
+  array im = bin_samples(sample, n, layout, edges, imag(w), device_edges);
   array c = new_array(complex128, re.shape(), order::C, re.device());
   real(c).assign(re);
   imag(c).assign(im);
@@ -549,7 +572,8 @@ array histogramdd_density(const array& hist, const std::vector<std::vector<doubl
 
 }  // namespace
 
-array bincount(const array& x, const array& weights, std::int64_t minlength) {
+array bincount(const array& x_peer, const array& weights, std::int64_t minlength) {
+  const array x = detail::on_current_device(x_peer);  // Note [peer operands]
   if (x.ndim() == 0) throw value_error("object of too small depth for desired array");
   if (x.ndim() > 1) throw value_error("object too deep for desired array");
   // NumPy force-casts any integer input to intp (uint64 wraps, so values >= 2**63 read as negative below) and
@@ -592,21 +616,25 @@ array bincount(const array& x, const array& weights, std::int64_t minlength) {
   return out;
 }
 
-array histogram_bin_edges(const array& a_in, const histogram_bins& bins, const histogram_range& range,
+array histogram_bin_edges(const array& a_in_peer, const histogram_bins& bins, const histogram_range& range,
                           const array& weights) {
+  const array a_in = detail::on_current_device(a_in_peer);  // Note [peer operands]
   array a = a_in.type() == bool_ ? a_in.astype(uint8) : a_in;
   if (is_complex(a.type())) throw type_error("histogram: complex input is not supported");
   if (weights.defined() && weights.shape() != a.shape()) throw value_error("weights should have the same shape as a.");
-  array flat = a.reshape(shape_t{-1}).astype(float64, order::C, false);
+  array flat = a.reshape(shape_t{-1}).astype(a.type(), order::C, false);
   return bin_edges(flat, a.type(), bins, range, weights.defined()).edges;
 }
 
-std::pair<array, array> histogram(const array& a_in, const histogram_bins& bins, const histogram_range& range,
+std::pair<array, array> histogram(const array& a_in_peer, const histogram_bins& bins, const histogram_range& range,
                                   bool density, const array& weights) {
+  const array a_in = detail::on_current_device(a_in_peer);  // Note [peer operands]
   array a = a_in.type() == bool_ ? a_in.astype(uint8) : a_in;
   if (is_complex(a.type())) throw type_error("histogram: complex input is not supported");
   if (weights.defined() && weights.shape() != a.shape()) throw value_error("weights should have the same shape as a.");
-  array flat = a.reshape(shape_t{-1}).astype(float64, order::C, false);
+  // The data stays in its dtype: the binning kernel widens each value in registers (Note [one-dimensional
+  // histogram]); the host paths below (estimators, weighted explicit edges) convert what they copy.
+  array flat = a.reshape(shape_t{-1}).astype(a.type(), order::C, false);
   edges_plan p = bin_edges(flat, a.type(), bins, range, weights.defined());
   detail::histogram_layout layout;
   std::int64_t m = static_cast<std::int64_t>(p.values.size());
@@ -628,16 +656,18 @@ std::pair<array, array> histogram(const array& a_in, const histogram_bins& bins,
     c.copy_from_host(h);
     n = (is_complex(w.type()) ? c : real(c)).astype(w.type(), order::C, false);
   } else {
-    n = w.defined() ? weighted_bins(flat, flat.size(), layout, p.values, w)
-                    : bin_samples(flat, flat.size(), layout, p.values, array());
+    n = w.defined() ? weighted_bins(flat, flat.size(), layout, p.values, w, p.device_values)
+                    : bin_samples(flat, flat.size(), layout, p.values, array(), p.device_values);
   }
   if (density) n = histogram_density(n, widths_of(p.values, p.edges.type()));
   return {n, p.edges};
 }
 
-std::pair<array, std::vector<array>> histogramdd(const array& sample_in, const std::vector<histogram_bins>& bins_in,
+std::pair<array, std::vector<array>> histogramdd(const array& sample_in_peer,
+                                                 const std::vector<histogram_bins>& bins_in,
                                                  const std::vector<histogram_range>& range_in, bool density,
                                                  const array& weights) {
+  const array sample_in = detail::on_current_device(sample_in_peer);  // Note [peer operands]
   if (sample_in.ndim() > 2) throw value_error("too many values to unpack (expected 2)");
   array sample = sample_in.ndim() == 2 ? sample_in : sample_in.reshape(shape_t{-1, 1});
   if (is_complex(sample.type())) throw type_error("histogramdd: complex input is not supported");
@@ -727,9 +757,12 @@ std::pair<array, std::vector<array>> histogramdd(const std::vector<array>& colum
   return histogramdd(s, bins, range, density, weights);
 }
 
-std::tuple<array, array, array> histogram2d(const array& x, const array& y, const std::vector<histogram_bins>& bins,
+std::tuple<array, array, array> histogram2d(const array& x_peer, const array& y_peer,
+                                            const std::vector<histogram_bins>& bins,
                                             const std::vector<histogram_range>& range, bool density,
                                             const array& weights) {
+  const array x = detail::on_current_device(x_peer);  // Note [peer operands]
+  const array y = detail::on_current_device(y_peer);  // Note [peer operands]
   std::int64_t lx = x.ndim() ? x.shape()[0] : 0, ly = y.ndim() ? y.shape()[0] : 0;
   if (x.ndim() == 0 || y.ndim() == 0) throw type_error("len() of unsized object");
   if (lx != ly) throw value_error("x and y must have the same length.");

@@ -337,3 +337,95 @@ def test_histogramdd_errors(xp, case):
     if case == "xy_len":
         return xp.histogram2d(xp.ones(3), xp.ones(4))
     return xp.histogramdd(xp.asarray(numpy.array([[1.0, numpy.nan]])))
+
+
+# -- GPU: the one-dimensional binning kernel (issue 23: values binned in their own dtype) -------------------------
+
+
+@gpu
+@pytest.mark.parametrize("dtype", REAL_DTYPES + ["bool", "int16", "uint16", "uint32"])
+@pytest.mark.parametrize("n", [1, 3, 15, 16, 17, 33, 1029])
+@testing.numpy_cuarray_equal()
+def test_histogram_native_dtypes_around_vector_boundaries(xp, dtype, n):
+    # Lengths around the 16-byte vectors of every item size, and views that start off a vector boundary or are
+    # strided (copied first), so that the kernel's loose head and tail values are binned as the vectors are.
+    a = xp.asarray(_ints(dtype, n + 3, hi=9) if dtype == "bool" else _reals(dtype, n + 3, seed=n))
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # bool input warns in NumPy
+        for v in (a[:n], a[1:n + 1], a[3:], a[::2], a[::-1]):
+            out += [xp.histogram(v, bins=7, range=(-5, 8))[0], xp.histogram(v, bins=1024, range=(-20, 70))[0]]
+        out.append(xp.histogram(a[1:], bins=5))
+    return tuple(out)
+
+
+@gpu
+@testing.numpy_cuarray_equal()
+def test_histogram_float32_values_on_and_beside_uniform_edges(xp):
+    # Every edge of 1024 uniform bins over [0, 1] (float32, as NumPy's linspace makes them), its neighbours, the
+    # range's ends (1.0 goes into the last bin), values just outside, NaN and infinities (dropped).
+    e = numpy.linspace(0.0, 1.0, 1025).astype(numpy.float32)
+    v = numpy.concatenate([e, numpy.nextafter(e, numpy.float32(2)), numpy.nextafter(e, numpy.float32(-1)),
+                           numpy.array([1.0, 1.0, 0.0, -0.0, numpy.nan, numpy.inf, -numpy.inf, 1.0000001, -1e-30],
+                                       numpy.float32)])
+    big = numpy.random.default_rng(5).random((1 << 20) + 5).astype(numpy.float32)
+    big[::1000] = 1.0
+    e64 = numpy.linspace(0.0, 1.0, 11)  # explicit float64 edges, most of them not float32 values: double compares
+    v10 = numpy.concatenate([v, e64.astype(numpy.float32), numpy.nextafter(e64.astype(numpy.float32), -1)])
+    h = numpy.array([0.0, 0.099975586, 0.1, 0.5, 0.9995, 1.0, numpy.nan], numpy.float16)
+    return (xp.histogram(xp.asarray(v), bins=1024, range=(0.0, 1.0)),
+            xp.histogram(xp.asarray(v)[1:], bins=1024, range=(0.0, 1.0)),
+            xp.histogram(xp.asarray(v10), bins=xp.asarray(e64)),
+            xp.histogram(xp.asarray(v10), bins=xp.asarray(e64.astype(numpy.float32))),
+            xp.histogram(xp.asarray(h), bins=xp.asarray(e64)), xp.histogram(xp.asarray(h), bins=10, range=(0, 1)),
+            xp.histogram(xp.asarray(v), bins=1000, range=(0.25, 0.75)),
+            xp.histogram(xp.asarray(big), bins=1024, range=(0.0, 1.0)),
+            xp.histogram(xp.asarray(big), bins=37, range=(0.1, 0.9)))
+
+
+@gpu
+@pytest.mark.parametrize("bins", [1, 2048, 3071, 3073, 4096, 4097, 10000, 20000])
+@pytest.mark.parametrize("wdtype", [None, "float64", "float32", "int32"])
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_histogram_bin_counts_in_shared_and_global_memory(xp, bins, wdtype):
+    # Counts stay in shared memory up to 4096 bins, the edges (float for this data) beside them while both fit in
+    # 48 KiB; above, the kernel adds to global memory directly, and reads double edges from global memory when
+    # not even the float edges fit.
+    a = xp.asarray(_reals("float32", 50000, seed=bins))
+    w = None if wdtype is None else xp.asarray(_reals("float64", 50000, seed=2).astype(wdtype))
+    w7 = None if w is None else w[7:]
+    return xp.histogram(a, bins=bins, range=(-6, 6), weights=w), xp.histogram(a[7:], bins=bins, weights=w7)
+
+
+@gpu
+@testing.numpy_cuarray_equal()
+def test_histogram_of_64_bit_integers_beyond_double_precision(xp):
+    # int64/uint64 values widen to double as astype(float64) rounds them, in the kernel and in the range.
+    base = numpy.array([2**62, 2**62 + 1, 2**62 + 513, 2**62 + 4096, 2**60, -(2**62), 7, -7], numpy.int64)
+    u = numpy.array([2**64 - 1, 2**63, 2**63 + 1025, 5, 0, 2**53 + 1], numpy.uint64)
+    return (xp.histogram(xp.asarray(base), bins=5), xp.histogram(xp.asarray(base), bins=4, range=(0, 2.0**62)),
+            xp.histogram(xp.asarray(u), bins=3), xp.histogram(xp.asarray(u), bins=[0, 2.0**53, 2.0**63, 2.0**64]))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@pytest.mark.parametrize("case", ["nan", "inf", "ninf"])
+@testing.numpy_cuarray_equal()
+def test_histogram_autodetected_range_of_narrow_floats_must_be_finite(xp, dtype, case):
+    bad = {"nan": numpy.nan, "inf": numpy.inf, "ninf": -numpy.inf}[case]
+    a = xp.asarray(numpy.array([1.0, bad, 2.0], dtype))
+    return xp.histogram(a, bins=3)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@testing.numpy_cuarray_equal()
+def test_histogram_of_narrow_floats_with_nan_in_a_given_range_drops_it(xp, dtype):
+    a = xp.asarray(numpy.array([0.5, numpy.nan, 1.5, numpy.inf, 2.0, -numpy.inf], dtype))
+    return xp.histogram(a, bins=4, range=(0, 2)), xp.histogram(a[:0], bins=4, range=(0, 2))
+
+
+@gpu
+def test_histogram_error_message_names_float32_values():
+    with pytest.raises(ValueError, match=r"autodetected range of \[1.0, inf\] is not finite"):
+        cp.histogram(cp.asarray(numpy.array([1.0, 2.0, numpy.inf], numpy.float32)))

@@ -359,6 +359,58 @@ def test_peer_operands_of_sort_indexing_and_astype():
     numpy.testing.assert_array_equal(m.get(), x[x > 0])
 
 
+@pytest.mark.parametrize(
+    "name, func",
+    [
+        ("cumsum", lambda m, a: m.cumsum(a, axis=1)),
+        ("cumprod0", lambda m, a: m.cumprod(a[:, :4], axis=0)),
+        ("diff", lambda m, a: m.diff(a, axis=0)),
+        ("ediff1d", lambda m, a: m.ediff1d(a[0])),
+        ("gradient", lambda m, a: m.gradient(a, axis=1)),
+        ("histogram", lambda m, a: m.histogram(a, bins=7)[0]),
+        ("histogram2d", lambda m, a: m.histogram2d(a[0], a[1], bins=4)[0]),
+        ("bincount", lambda m, a: m.bincount((abs(a[0]) * 3).astype(numpy.int64))),
+        ("unique", lambda m, a: m.unique(m.round(a))),
+        ("isin", lambda m, a: m.isin(m.round(a[0]), m.round(a[1]))),
+        ("intersect1d", lambda m, a: m.intersect1d(m.round(a[0]), m.round(a[1]))),
+        ("setxor1d", lambda m, a: m.setxor1d(m.round(a[0]), m.round(a[1]))),
+        ("median", lambda m, a: m.median(a, axis=0)),
+        ("percentile", lambda m, a: m.percentile(a, [10, 90], axis=1)),
+        ("average", lambda m, a: m.average(a, axis=1)),
+        ("cov", lambda m, a: m.cov(a)),
+        ("corrcoef", lambda m, a: m.corrcoef(a)),
+        ("correlate", lambda m, a: m.correlate(a[0], a[1], "full")),
+        ("concatenate", lambda m, a: m.concatenate([a, a[::-1]], axis=1)),
+        ("concatenate_none", lambda m, a: m.concatenate([a[:, ::2], a], axis=None)),
+        ("stack", lambda m, a: m.stack([a, a])),
+        ("pad", lambda m, a: m.pad(a, 2, mode="reflect")),
+        ("tile", lambda m, a: m.tile(a, (2, 3))),
+        ("repeat", lambda m, a: m.repeat(a, 3, axis=1)),
+        ("delete", lambda m, a: m.delete(a, [0, 2], axis=0)),
+        ("insert", lambda m, a: m.insert(a, 1, 5.0, axis=1)),
+        ("add_accumulate", lambda m, a: m.add.accumulate(a, axis=1)),
+        ("add_reduceat", lambda m, a: m.add.reduceat(a, [0, 2, 5], axis=1)),
+        ("trapezoid", lambda m, a: m.trapezoid(a, axis=1)),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_peer_operands_of_composite_routines(name, func):
+    """A routine made of several steps runs on the current device for an operand of another (CuPy's rule)."""
+    _needs_peer()
+    x = _rng.standard_normal((6, 9))
+    b1 = _on1(x)
+    with cp.cuda.Device(0):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", cp.PerformanceWarning)
+            got = func(cp, b1)
+    want = func(numpy, x)
+    got = got if isinstance(got, (list, tuple)) else [got]
+    want = want if isinstance(want, (list, tuple)) else [want]
+    for g, w in zip(got, want):
+        assert g.device.id == 0, name
+        numpy.testing.assert_allclose(g.get(), w, rtol=1e-12, atol=1e-12)
+
+
 def test_peer_runtime_functions():
     assert isinstance(cp.cuda.runtime.deviceCanAccessPeer(0, 1), int)
     x = _rng.standard_normal(4096).astype(numpy.float32)

@@ -378,3 +378,127 @@ def test_gradient_errors(xp, case):
 @gpu
 def test_gradient_of_0d_is_an_empty_tuple():
     assert cp.gradient(cp.asarray(numpy.float64(3.0))) == ()
+
+
+# -- GPU: diff's one-pass kernel (issue 23) -------------------------------------------------------------------------
+
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("n", [1, 2, 3, 16, 17, 33, 4099])
+@testing.numpy_cuarray_equal()
+def test_diff_kernel_of_1d_arrays_around_vector_boundaries(xp, dtype, n):
+    # Lengths around the 16-byte vectors of every item size; views that begin off a vector boundary take the
+    # kernel's scalar path, strided and reversed views the ufunc path.
+    a = xp.asarray(_data(dtype, (n + 3,), seed=n))
+    return (xp.diff(a[:n]), xp.diff(a[1:n + 1]), xp.diff(a[3:]), xp.diff(a[::2]), xp.diff(a[::-1]),
+            xp.diff(a[:n], n=2), xp.diff(a, n=3))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("shape", [(7, 9, 5), (6, 8), (6, 3), (1, 9), (9, 1), (0, 4), (5, 0), (3, 16, 2)], ids=str)
+@testing.numpy_cuarray_equal()
+def test_diff_kernel_along_every_axis(xp, dtype, shape):
+    # axis 0 is one flat pass with a stride of a whole row (inner extent a multiple of the vector or not); the
+    # other axes run the row kernel, whose outputs wrap from one outer row to the next inside a vector.
+    a = xp.asarray(_data(dtype, shape, seed=len(shape)))
+    out = []
+    for axis in range(-len(shape), len(shape)):
+        out += [xp.diff(a, axis=axis), xp.diff(a, n=2, axis=axis)]
+    out.append(xp.diff(a.T, axis=0))  # not C-contiguous: the ufunc path
+    return tuple(out)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128"])
+@testing.numpy_cuarray_equal()
+def test_diff_kernel_of_nan_inf_and_signed_zeros(xp, dtype):
+    v = numpy.array([0.0, -0.0, numpy.nan, 1.0, numpy.inf, numpy.inf, -numpy.inf, 3.0, -0.0, 0.0, 65504.0, -65504.0,
+                     1e-7, 2.5, numpy.nan, numpy.nan, 7.0], dtype=dtype)
+    if v.dtype.kind == "c":
+        c = numpy.empty(v.shape, dtype)
+        c.real, c.imag = v.real, v.real[::-1]
+        v = c
+    a = xp.asarray(v)
+    with numpy.errstate(all="ignore"):  # inf - inf and float16 overflow warn in NumPy
+        return (xp.diff(a), xp.diff(a[1:]), xp.diff(a.reshape(1, 17), axis=1),
+                xp.diff(xp.asarray(numpy.tile(v, (3, 1)))))
+
+
+@gpu
+@testing.numpy_cuarray_equal()
+def test_diff_kernel_wraps_integers_rounds_halves_and_compares_bools(xp):
+    rng = numpy.random.default_rng(8)
+    i8 = numpy.array([-128, 127, -128, 0, 127, -1] * 7, numpy.int8)
+    u8 = numpy.array([0, 255, 1, 254, 0] * 7, numpy.uint8)
+    u64 = numpy.array([0, 2**64 - 1, 1, 2**63] * 9, numpy.uint64)
+    half = (rng.standard_normal(1000) * 1000).astype(numpy.float16)
+    b = rng.integers(0, 2, (5, 37)).astype(bool)
+    return (xp.diff(xp.asarray(i8)), xp.diff(xp.asarray(u8)), xp.diff(xp.asarray(u64)), xp.diff(xp.asarray(half)),
+            xp.diff(xp.asarray(half), n=2), xp.diff(xp.asarray(b)), xp.diff(xp.asarray(b), axis=0),
+            xp.diff(xp.asarray(b), n=3), xp.ediff1d(xp.asarray(u8)), xp.ediff1d(xp.asarray(half)[::-2]),
+            xp.ediff1d(xp.asarray(i8.reshape(6, 7))[1:]))
+
+
+@gpu
+@testing.numpy_cuarray_equal()
+def test_diff_kernel_of_large_arrays_and_edges(xp):
+    rng = numpy.random.default_rng(9)
+    f = xp.asarray(rng.random((1 << 20) + 3).astype(numpy.float32))
+    i = xp.asarray(rng.integers(-1000, 1000, (513, 1031)))
+    return (xp.diff(f), xp.diff(f[1:]), xp.diff(i, axis=1), xp.diff(i, axis=0), xp.diff(f, prepend=0.5, append=2),
+            xp.diff(i, axis=0, prepend=i[-1:], append=7))
+
+
+# -- GPU: row scans with one block per row (issue 23, Note [row scan]) ----------------------------------------------
+
+
+def _check_long_rows(fn, dtype, shape, axis):
+    a = _data(dtype, shape, seed=shape[-1], prod=fn == "cumprod")
+    got = getattr(cp, fn)(cp.asarray(a), axis=axis)
+    want = getattr(numpy, fn)(a, axis=axis)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    if want.dtype.kind in "fc":
+        # A tree of partial sums/products against NumPy's running one: compare both with the float64 result.
+        wide = "complex128" if want.dtype.kind == "c" else "float64"
+        exact = getattr(numpy, fn)(a.astype(wide), axis=axis)
+        tol = 1e-4 if want.dtype.itemsize <= 8 and want.dtype != numpy.float64 else 1e-10
+        numpy.testing.assert_allclose(got.get(), exact, rtol=tol)
+    else:
+        numpy.testing.assert_array_equal(got.get(), want)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", [d for d in DTYPES if d.char != "e"], ids=str)
+@pytest.mark.parametrize("shape,axis", [((600, 1024), 1), ((512, 3001), 1), ((513, 2053), -1), ((1100, 600), 0),
+                                        ((2, 256, 1030), 2), ((520, 1024), 0), ((700, 4100), 1)], ids=str)
+def test_cumsum_of_many_long_rows(dtype, shape, axis):
+    # 512 rows or more of at least one sub-chunk: one block per row, vector loads where the rows are 16-byte
+    # multiples, element loads with a padded last sub-chunk where not; axis 0 scans the transposed copy's rows.
+    _check_long_rows("cumsum", dtype, shape, axis)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", [d for d in DTYPES if d.char != "e"], ids=str)
+@pytest.mark.parametrize("shape,axis", [((600, 1024), 1), ((512, 1031), 1), ((1100, 600), 0)], ids=str)
+def test_cumprod_of_many_long_rows(dtype, shape, axis):
+    _check_long_rows("cumprod", dtype, shape, axis)
+
+
+@gpu
+def test_long_row_scans_keep_first_elements_and_propagate_nan():
+    a = numpy.random.default_rng(3).random((600, 2048)).astype(numpy.float32)
+    a[:, 0] = -0.0
+    a[5, 700] = numpy.nan
+    a[9, 100], a[9, 1500] = numpy.inf, -numpy.inf
+    got = cp.cumsum(cp.asarray(a), axis=1).get()
+    assert numpy.signbit(got[:, 0]).all()  # -0.0 is not added to an identity 0.0
+    assert numpy.isnan(got[5, 700:]).all() and not numpy.isnan(got[5, :700]).any()
+    assert numpy.isposinf(got[9, 100:1500]).all() and numpy.isnan(got[9, 1500:]).all()
+    numpy.testing.assert_allclose(got[:5], numpy.cumsum(a[:5].astype(numpy.float64), axis=1), rtol=1e-4)
+    c = numpy.ones((512, 1024), numpy.complex64)
+    c[:, 0] = complex(0.0, numpy.inf)
+    gc = cp.cumprod(cp.asarray(c), axis=1).get()
+    numpy.testing.assert_array_equal(gc[:, 0], c[:, 0])  # not (1 + 0j) * (inf j), which has a NaN part
+    assert numpy.isnan(gc[:, 1:]).all()  # as NumPy's: (0 + inf j) * 1 has a NaN real part, which spreads
