@@ -352,8 +352,8 @@ def rk_warm(lib: Backend, cfg: Config) -> Stats:
             "T x", "T y", "x * x", "a + b", "y = a", "0", "bench_rk_warm")
     a, _ = _small(lib, 1024)
     if cfg.first_round:
-        want = np.atleast_1d(np.float32(np.sum(_host(lib, a).astype(np.float64) ** 2)))
-        _check(cfg, np.atleast_1d(_host(lib, kern(a))), want, "ReductionKernel sum of squares", rtol=1e-4)
+        want = np.atleast_1d(np.float32(np.sum(a.get().astype(np.float64) ** 2)))
+        _check(cfg, np.atleast_1d(kern(a).get()), want, "ReductionKernel sum of squares", rtol=1e-4)
     return time_host_loop(lambda: kern(a), lib, **_loop(cfg))
 
 
