@@ -846,8 +846,26 @@ reduction_kernel_plan plan_reduction_kernel(const reduction_kernel_definition& d
 
 namespace detail {
 
+// Note [reduction kernel plans]: a warm call reuses the plan and the interned spec of its argument signature
+// (each argument's kind and dtype, and the out= argument's), so it parses no type, builds no string and hashes
+// no text; only calls that plan successfully are kept, so errors are raised afresh each time.
+struct reduction_kernel_signature {
+  std::vector<std::pair<kernel_arg_kind, dtype>> args;
+  kernel_arg_kind out_kind = kernel_arg_kind::none;
+  dtype out_type = dtype::float64;
+  bool operator==(const reduction_kernel_signature&) const = default;
+};
+
+struct reduction_kernel_prepared {
+  reduction_kernel_signature sig;
+  reduction_kernel_plan plan;
+  red::spec spec;
+};
+
 struct reduction_kernel_state {
   reduction_kernel_definition def;
+  mutable std::mutex mutex;
+  mutable std::vector<std::shared_ptr<const reduction_kernel_prepared>> prepared;  // most recent last
 };
 
 }  // namespace detail
@@ -862,7 +880,11 @@ reduction_kernel::reduction_kernel(std::string in_params, std::string out_params
                                                std::move(preamble))) {}
 
 reduction_kernel::reduction_kernel(reduction_kernel_definition definition)
-    : state_(std::make_shared<detail::reduction_kernel_state>(detail::reduction_kernel_state{std::move(definition)})) {}
+    : state_([&] {
+        auto st = std::make_shared<detail::reduction_kernel_state>();
+        st->def = std::move(definition);
+        return st;
+      }()) {}
 
 int reduction_kernel::nin() const { return static_cast<int>(state_->def.in.size()); }
 const std::string& reduction_kernel::name() const { return state_->def.name; }
@@ -881,7 +903,46 @@ array reduction_kernel::call(const std::vector<ufunc_arg>& args, const reduction
     out_info.kind = kernel_arg_kind::array;
     out_info.type = options.out.type();
   }
-  reduction_kernel_plan p = plan_reduction_kernel(d, info, out_info);
+  detail::reduction_kernel_signature sig;
+  sig.args.reserve(info.size());
+  for (const kernel_arg_info& a : info) sig.args.emplace_back(a.kind, a.type);
+  sig.out_kind = out_info.kind;
+  sig.out_type = out_info.type;
+  std::shared_ptr<const detail::reduction_kernel_prepared> prep;
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    for (const auto& e : state_->prepared) {
+      if (e->sig == sig) {
+        prep = e;
+        break;
+      }
+    }
+  }
+  if (!prep) {  // Note [reduction kernel plans]
+    auto made = std::make_shared<detail::reduction_kernel_prepared>();
+    made->plan = plan_reduction_kernel(d, info, out_info);
+    const reduction_kernel_plan& pl = made->plan;
+    red::spec& sp = made->spec;
+    sp.name = pl.name;
+    sp.preamble = pl.preamble;
+    sp.acc = pl.acc;
+    sp.in_compute = pl.in_compute[0];
+    sp.extra_compute.assign(pl.in_compute.begin() + 1, pl.in_compute.end());
+    sp.out_compute = pl.out_compute;
+    sp.map = pl.map;
+    sp.combine = pl.combine;
+    sp.post = pl.post;
+    sp.identity = pl.identity;
+    sp.acc_bytes = pl.acc_bytes;
+    sp.sequential = pl.sequential;
+    sp.id = red::intern(sp);
+    made->sig = std::move(sig);
+    prep = made;
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    if (state_->prepared.size() >= 32) state_->prepared.erase(state_->prepared.begin());
+    state_->prepared.push_back(std::move(made));
+  }
+  const reduction_kernel_plan& p = prep->plan;
   array out = p.out_positional ? args.back().arr : options.out;
   const std::size_t nin = d.in.size();
 
@@ -894,19 +955,7 @@ array reduction_kernel::call(const std::vector<ufunc_arg>& args, const reduction
   if (arrays.size() > 1) arrays = broadcast_arrays(arrays);
   const shape_t shape = arrays[0].shape();
   const int ndim = static_cast<int>(shape.size());
-  red::spec s;
-  s.name = p.name;
-  s.preamble = p.preamble;
-  s.acc = p.acc;
-  s.in_compute = p.in_compute[0];
-  s.extra_compute.assign(p.in_compute.begin() + 1, p.in_compute.end());
-  s.out_compute = p.out_compute;
-  s.map = p.map;
-  s.combine = p.combine;
-  s.post = p.post;
-  s.identity = p.identity;
-  s.acc_bytes = p.acc_bytes;
-  s.sequential = p.sequential;
+  const red::spec& s = prep->spec;
   red::call c;
   c.in = arrays[0];
   c.extra.assign(arrays.begin() + 1, arrays.end());
