@@ -527,9 +527,18 @@ shape_t parse_shape_args(nb::args args) {
 }
 
 nb::object flags_of(nb::handle self) {
-  static nb::object flags_type = nb::module_::import_("cuarray._flags").attr("Flags");
+  // Note [Python statics]: no C++ static guard around Python code. Importing runs bytecode and reads files,
+  // so the GIL passes to other threads meanwhile; a second thread reaching a guarded static initialiser would
+  // then wait on the guard while holding the GIL, and the first could never finish (a dask.array compute that
+  // first reads `.flags` from several threads hung this way). The GIL guards this pointer instead: two threads
+  // may both import, and the first to finish wins.
+  static PyObject* flags_type = nullptr;
+  if (!flags_type) {
+    nb::object t = nb::module_::import_("cuarray._flags").attr("Flags");
+    if (!flags_type) flags_type = t.release().ptr();
+  }
   const py_array& s = self_of(self);
-  return flags_type(s.a.is_c_contiguous(), s.a.is_f_contiguous(), s.base.is_none());
+  return nb::handle(flags_type)(s.a.is_c_contiguous(), s.a.is_f_contiguous(), s.base.is_none());
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 import operator
 import pickle
+import subprocess
+import sys
 import warnings
 
 import numpy
@@ -657,3 +659,23 @@ def test_setitem_out_of_bounds_python_int_raises(xp):
     a = xp.zeros(3, dtype=numpy.uint8)
     a[0] = 300
     return a
+
+
+def test_first_flags_from_many_threads_does_not_deadlock():
+    # Note [Python statics] (python/src/ndarray.cpp): in a fresh interpreter, threads that read `.flags` for the
+    # first time together once hung (a C++ static guard around an import, the GIL held while waiting on it).
+    code = (
+        "import threading, cuarray\n"
+        "a = cuarray.arange(64).reshape(8, 8)\n"
+        "go = threading.Barrier(16)\n"
+        "out = []\n"
+        "def work(i):\n"
+        "    go.wait()\n"
+        "    v = a[i % 8:, ::2]\n"
+        "    out.append((v.flags.c_contiguous, v.flags.owndata, v.copy().flags.owndata))\n"
+        "ts = [threading.Thread(target=work, args=(i,)) for i in range(16)]\n"
+        "[t.start() for t in ts]\n"
+        "[t.join() for t in ts]\n"
+        "assert len(out) == 16 and all(o == (False, False, True) for o in out), out\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
