@@ -66,10 +66,33 @@ _ufuncs = {}
 _host_array = numpy.ndarray
 
 
+class _GufuncCall:
+    """NumPy's generalised ufuncs (numpy.matmul, numpy.vecdot) on cuarray arrays: their call only, through
+    cuarray's function of the same name (dask.array's matmul calls numpy.matmul on its chunks, as on CuPy's)."""
+
+    def __init__(self, func):
+        self.func = func
+
+    def __call__(self, *inputs, out=None, **kwargs):
+        if isinstance(out, tuple):
+            if len(out) != 1:
+                raise ValueError(f"{self.func.__name__} takes one output, got {len(out)}")
+            out = out[0]
+        if kwargs.pop("subok", True) is not True:
+            raise ValueError("subok=False is not supported")
+        if out is not None:
+            kwargs["out"] = out
+        return self.func(*inputs, **kwargs)
+
+
 def _ufunc_of(uf):
     cuarray = _package()
     ours = getattr(cuarray, getattr(uf, "__name__", ""), None)
-    return ours if isinstance(ours, cuarray.ufunc) else None
+    if isinstance(ours, cuarray.ufunc):
+        return ours
+    if ours is not None and getattr(uf, "signature", None) is not None and callable(ours):
+        return _GufuncCall(ours)
+    return None
 
 
 def array_ufunc(self, uf, method, *inputs, **kwargs):
@@ -87,6 +110,8 @@ def array_ufunc(self, uf, method, *inputs, **kwargs):
             break
     if method == "__call__":
         return ours(*inputs, **kwargs)
+    if type(ours) is _GufuncCall:
+        return NotImplemented  # NumPy's gufuncs have no reduce/accumulate/outer/at either
     if method in _UFUNC_METHODS:
         return getattr(ours, method)(*inputs, **kwargs)
     return NotImplemented

@@ -190,3 +190,27 @@ def test_numpy_scalar_on_the_left_runs_on_the_device(scalar):
         want = op(scalar, h)
         assert r.dtype == want.dtype
         numpy.testing.assert_allclose(r.get(), want)
+
+
+@gpu
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64, numpy.int64, numpy.complex64])
+def test_numpy_gufuncs_run_on_the_device(dtype):
+    # numpy.matmul and numpy.vecdot are generalised ufuncs: their call reaches cuarray through __array_ufunc__
+    # (dask.array's matmul calls numpy.matmul on its chunks).
+    rng = numpy.random.default_rng(3)
+    a = (rng.standard_normal((3, 4, 5)) * 4).astype(dtype)
+    b = (rng.standard_normal((5, 2)) * 4).astype(dtype)
+    da, db = cp.asarray(a), cp.asarray(b)
+    got = numpy.matmul(da, db)
+    assert isinstance(got, cp.ndarray)
+    numpy.testing.assert_allclose(got.get(), numpy.matmul(a, b), rtol=1e-5, atol=1e-4)
+    out = cp.empty((3, 4, 2), dtype=dtype)
+    assert numpy.matmul(da, db, out=out) is out
+    numpy.testing.assert_allclose(out.get(), numpy.matmul(a, b), rtol=1e-5, atol=1e-4)
+    v = numpy.vecdot(da, da)
+    assert isinstance(v, cp.ndarray)
+    numpy.testing.assert_allclose(v.get(), numpy.vecdot(a, a), rtol=1e-5, atol=1e-3)
+    with pytest.raises(ValueError):  # the shapes' core dimensions disagree, as NumPy says
+        numpy.matmul(da, da)
+    with pytest.raises(RuntimeError):  # NumPy refuses a gufunc's reduce before it dispatches
+        numpy.matmul.reduce(da)
