@@ -14,6 +14,12 @@ GPU_CHECK_INSTALL=build GPU_CHECK_SKIP="numba bench sanitizer fuzz selfcheck cte
   OUT=$OUT bash tools/gpu_check.sh >"$OUT/summary.txt" 2>&1
 tail -15 "$OUT/summary.txt"
 grep -oE "(FAILED|ERROR) tests/[^ ]+" "$OUT"/gpu_log.txt 2>/dev/null | sort -u
+if [ "${MULTI_DASK_DIAG:-0}" = 1 ]; then  # a hang in test_dask.py: every thread's stack after 20 s (faulthandler)
+  PYTHONPATH=$site:$PWD/build-gpu/python timeout 60 python3 -m pytest tests/python/test_dask.py -p no:xdist \
+    -p no:cacheprovider -x -v -o faulthandler_timeout=20 --timeout=0 >"$OUT/dask_diag.txt" 2>&1
+  echo "dask pytest rc=$?"; grep -E "PASSED|FAILED|ERROR|passed|failed" "$OUT/dask_diag.txt" | tail -25
+  grep -A25 -E "^Thread|Current thread|Timeout" "$OUT/dask_diag.txt" | head -150
+fi
 if [ "${MULTI_BENCH:-1}" = 1 ]; then
   PYTHONPATH=$site:$PWD/build-gpu/python timeout "${MULTI_BENCH_S:-250}" python3 benchmarks/bench_dask_multi_gpu.py \
     --gpus 1,2 --out "$OUT/dask" --reps 3 --time-limit "$((${MULTI_BENCH_S:-250} - 10))" 2>&1 | tail -20
