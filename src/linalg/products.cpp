@@ -185,6 +185,7 @@ array batched_matmul(const array& a_peer, const array& b_peer, const array& dst,
   // CuPy: the current device's cuBLAS handle computes into an array of the current device.
   const int device = current_device();
   const array a_in = on_current_device(a_peer), b_in = on_current_device(b_peer);
+  if (dst.defined() && dst.device() != device) require_peer_access(device, dst.device());  // written in place
   std::int64_t nb = a_in.shape()[0], m = a_in.shape()[1], k = a_in.shape()[2], n = b_in.shape()[2];
   array c = dst.defined() ? dst : new_array(t, shape_t{nb, m, n}, order::C, device);
   if (c.size() == 0) return c;

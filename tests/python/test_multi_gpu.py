@@ -320,6 +320,21 @@ def test_peer_operands_of_matmul(dtype):
     numpy.testing.assert_allclose(e.get(), y.T @ x.T, **tol)
 
 
+def test_matmul_into_out_of_another_device():
+    """out= on device 1 under device 0: device 0's cuBLAS writes it in place over peer access (CuPy's rule)."""
+    _needs_peer()
+    x = _rng.standard_normal((32, 16))
+    y = _rng.standard_normal((16, 8))
+    o1 = _on1(numpy.zeros((32, 8)))
+    with cp.cuda.Device(0):
+        a0, b0 = cp.asarray(x), cp.asarray(y)
+        with pytest.warns(cp.PerformanceWarning):
+            r = cp.matmul(a0, b0, out=o1)
+        cp.cuda.Device(0).synchronize()  # the write ran on device 0's stream
+    assert r is o1 and r.device.id == 1
+    numpy.testing.assert_allclose(o1.get(), x @ y, rtol=1e-12, atol=1e-12)
+
+
 def test_peer_operands_of_sort_indexing_and_astype():
     _needs_peer()
     x = _rng.standard_normal((30, 20))
