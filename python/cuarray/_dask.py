@@ -35,7 +35,20 @@ def register():
     d.numel_lookup.register(nd, b._numel_arraylike)
     d.nannumel_lookup.register(nd, b._nannumel)
     d.to_numpy_dispatch.register(nd, _to_numpy)
+    _register_sizeof()
     _done = True
+
+
+def _register_sizeof():
+    """dask.sizeof of a cuarray array is its nbytes, as dask has it for cupy.ndarray: distributed's scheduler
+    weighs transfers and memory by it (the default, sys.getsizeof, makes a GiB chunk look like a few bytes, so
+    work stealing moves tasks whose inputs are expensive to move)."""
+    import cuarray
+    from dask.sizeof import sizeof
+
+    @sizeof.register(cuarray.ndarray)
+    def _sizeof_cuarray(x):
+        return int(x.nbytes)
 
 
 def _register_lazy():
@@ -47,32 +60,46 @@ def _register_lazy():
 
 
 class _DaskHook:
-    """Meta-path finder that adds the lazy entries right after dask.array.dispatch loads, so that importing
-    cuarray never imports dask (about 0.5 s) and dask imported later still knows cuarray."""
+    """Meta-path finder that adds the lazy entries right after dask.array.dispatch (and dask.sizeof) load, so that
+    importing cuarray never imports dask (about 0.5 s) and dask imported later still knows cuarray."""
+
+    def __init__(self, names):
+        self.pending = dict(names)  # module name -> the function that adds its lazy entries
 
     def find_spec(self, name, path=None, target=None):
-        if name != "dask.array.dispatch":
+        after = self.pending.pop(name, None)
+        if after is None:
             return None
-        sys.meta_path.remove(self)
+        if not self.pending:
+            sys.meta_path.remove(self)
         import importlib.util
-        spec = importlib.util.find_spec(name)
+        spec = importlib.util.find_spec(name)  # `name` is no longer pending: this finder passes it on
         if spec is None or spec.loader is None:
             return spec
         exec_module = spec.loader.exec_module
 
         def exec_and_register(module):
             exec_module(module)
-            _register_lazy()
+            after()
 
         spec.loader.exec_module = exec_and_register
         return spec
 
 
+def _register_sizeof_lazy():
+    from dask.sizeof import sizeof
+    sizeof.register_lazy("cuarray", _register_sizeof)
+
+
 def install():
-    if "dask.array.dispatch" in sys.modules:
-        _register_lazy()
-    elif not any(isinstance(f, _DaskHook) for f in sys.meta_path):
-        sys.meta_path.insert(0, _DaskHook())
+    todo = {}
+    for name, after in (("dask.array.dispatch", _register_lazy), ("dask.sizeof", _register_sizeof_lazy)):
+        if name in sys.modules:
+            after()
+        else:
+            todo[name] = after
+    if todo and not any(isinstance(f, _DaskHook) for f in sys.meta_path):
+        sys.meta_path.insert(0, _DaskHook(todo))
 
 
 install()

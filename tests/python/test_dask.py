@@ -161,3 +161,17 @@ def test_ones_like_meta():
     assert isinstance(x._meta, cp.ndarray)
     got = x.sum(axis=0).compute()
     _check(got, numpy.full(10, 100, numpy.float32))
+
+
+@pytest.mark.parametrize("order", ["cuarray-first", "dask-first"])
+def test_sizeof_is_nbytes_either_import_order(order):
+    # distributed weighs transfers and memory with dask.sizeof: a chunk must weigh its bytes, as cupy's do.
+    first, second = ("cuarray", "dask.sizeof") if order == "cuarray-first" else ("dask.sizeof", "cuarray")
+    code = (f"import importlib\nimportlib.import_module({first!r})\nimportlib.import_module({second!r})\n"
+            "import cuarray, dask.sizeof as s\n"
+            "f = s.sizeof.dispatch(cuarray.ndarray)\n"
+            "assert f is not s.sizeof_default, f\n"
+            "class Fake:\n    nbytes = 12345\n"
+            "assert f(Fake()) == 12345\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
