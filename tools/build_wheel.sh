@@ -13,8 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 ARCHS=${CUARRAY_CUDA_ARCHITECTURES:-75-real;80-real;86-real;89-real;90-real;100-real;100-virtual}
-# manylinux_2_28 needs a build in the manylinux_2_28 image (glibc 2.28, GCC toolset): auditwheel refuses the
-# tag when the binaries use newer glibc or libstdc++ symbols, and the wheel then gets the oldest tag it can.
+# manylinux_2_28 on any newer x86_64 glibc: the binaries carry their own hidden libstdc++ and bind glibc symbols to
+# versions glibc 2.28 has (cmake/glibc_compat.cmake). Should a new symbol slip past that list, auditwheel refuses
+# the tag, the wheel gets the oldest tag it can, and CUARRAY_WHEEL_EXPECT_TAG fails the check.
 PLAT=${CUARRAY_WHEEL_PLAT:-manylinux_2_28_x86_64}
 OUT=build/dist
 CUOBJDUMP=$(command -v cuobjdump || echo "${CUDA_PATH:-/usr/local/cuda}/bin/cuobjdump")
