@@ -258,6 +258,26 @@ def test_peer_operands_of_ufuncs(dtype):
     numpy.testing.assert_array_equal(o.get(), y + y)
 
 
+def test_in_place_operator_on_an_array_of_another_device():
+    """b1 += a0 under device 0: device 0 computes and writes b1 in place over peer access; b1 stays on device 1."""
+    _needs_peer()
+    x = _rng.standard_normal((24, 16))
+    y = _rng.standard_normal((24, 16))
+    b1 = _on1(y)
+    ptr = b1.data.ptr
+    with cp.cuda.Device(0):
+        a0 = cp.asarray(x)
+        with pytest.warns(cp.PerformanceWarning):
+            b1 += a0
+        with pytest.warns(cp.PerformanceWarning):
+            b1[::2] *= 2.0
+        cp.cuda.Device(0).synchronize()  # the writes ran on device 0's stream
+    assert b1.device.id == 1 and b1.data.ptr == ptr
+    want = x + y
+    want[::2] *= 2.0
+    numpy.testing.assert_allclose(b1.get(), want, rtol=1e-15, atol=0)
+
+
 def test_peer_operand_warns_every_call_and_can_be_an_error():
     # CuPy warns on every call with an operand of another device, not only when peer access is first enabled.
     _needs_peer()
