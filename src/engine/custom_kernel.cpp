@@ -890,6 +890,27 @@ int reduction_kernel::nin() const { return static_cast<int>(state_->def.in.size(
 const std::string& reduction_kernel::name() const { return state_->def.name; }
 const reduction_kernel_definition& reduction_kernel::definition() const { return state_->def; }
 
+namespace red {
+
+spec spec_of(const reduction_kernel_plan& p) {
+  spec s;
+  s.name = p.name;
+  s.preamble = p.preamble;
+  s.acc = p.acc;
+  s.in_compute = p.in_compute[0];
+  s.extra_compute.assign(p.in_compute.begin() + 1, p.in_compute.end());
+  s.out_compute = p.out_compute;
+  s.map = p.map;
+  s.combine = p.combine;
+  s.post = p.post;
+  s.identity = p.identity;
+  s.acc_bytes = p.acc_bytes;
+  s.sequential = p.sequential;
+  return s;
+}
+
+}  // namespace red
+
 array reduction_kernel::call(const std::vector<ufunc_arg>& args, const reduction_kernel_options& options) const {
   const reduction_kernel_definition& d = state_->def;
   std::vector<kernel_arg_info> info(args.size());
@@ -921,21 +942,8 @@ array reduction_kernel::call(const std::vector<ufunc_arg>& args, const reduction
   if (!prep) {  // Note [reduction kernel plans]
     auto made = std::make_shared<detail::reduction_kernel_prepared>();
     made->plan = plan_reduction_kernel(d, info, out_info);
-    const reduction_kernel_plan& pl = made->plan;
-    red::spec& sp = made->spec;
-    sp.name = pl.name;
-    sp.preamble = pl.preamble;
-    sp.acc = pl.acc;
-    sp.in_compute = pl.in_compute[0];
-    sp.extra_compute.assign(pl.in_compute.begin() + 1, pl.in_compute.end());
-    sp.out_compute = pl.out_compute;
-    sp.map = pl.map;
-    sp.combine = pl.combine;
-    sp.post = pl.post;
-    sp.identity = pl.identity;
-    sp.acc_bytes = pl.acc_bytes;
-    sp.sequential = pl.sequential;
-    sp.id = red::intern(sp);
+    made->spec = red::spec_of(made->plan);
+    made->spec.id = red::intern(made->spec);
     made->sig = std::move(sig);
     prep = made;
     std::lock_guard<std::mutex> lock(state_->mutex);

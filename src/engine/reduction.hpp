@@ -6,6 +6,10 @@
 
 #include "cuarray/array.hpp"
 
+namespace cuarray {
+struct reduction_kernel_plan;
+}
+
 namespace cuarray::red {
 
 /// What a reduction computes (Note [reduction kernels] in reduction.cpp). Code fragments are statements:
@@ -33,6 +37,9 @@ struct spec {
 
 /// A stable id for the spec's fields (equal fields, equal id), for specs kept and reused across calls.
 const void* intern(const spec& s);
+
+/// The spec of a planned ReductionKernel call (src/engine/custom_kernel.cpp), its id not yet interned.
+spec spec_of(const reduction_kernel_plan& p);
 
 /// Everything one call needs beyond the spec.
 struct call {

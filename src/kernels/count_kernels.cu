@@ -101,6 +101,26 @@ __global__ void bincount_kernel(const long long* x, long long n, const double* w
   flush<Weighted, Shared>(smem_bc, out, nbins);
 }
 
+// NumPy's bin of v (the last j with e[j] <= v, for e[0] <= v <= e[nb]) from a first guess 0 <= j < nb: one or two
+// comparisons where the guess holds (uniform edges), a binary search on the guess's side where it missed
+// (uneven or repeated edges).
+template <class E> __device__ __forceinline__ long long settle_bin(E v, const E* e, long long j, long long nb) {
+  long long lo = j, hi = j;
+  if (v < e[j]) {
+    lo = 0;
+    hi = j - 1;
+  } else if (j + 1 < nb && v >= e[j + 1]) {
+    lo = j + 1;
+    hi = nb - 1;
+  }
+  while (lo < hi) {
+    long long mid = (lo + hi + 1) >> 1;
+    if (e[mid] <= v) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 template <bool Weighted, bool Shared>
 __global__ void histogram_kernel(const double* sample, long long n, histogram_layout a, const double* edges,
                                  const double* w, void* out) {
@@ -126,20 +146,7 @@ __global__ void histogram_kernel(const double* sample, long long n, histogram_la
       // search; uneven edges fall back to a binary search on the side of the guess where the answer lies.
       double g = (v - e[0]) / (e[nb] - e[0]) * static_cast<double>(nb);
       long long j = g >= 0 ? (g < static_cast<double>(nb) ? static_cast<long long>(g) : nb - 1) : 0;
-      long long lo = j, hi = j;
-      if (v < e[j]) {
-        lo = 0;
-        hi = j - 1;
-      } else if (j + 1 < nb && v >= e[j + 1]) {
-        lo = j + 1;
-        hi = nb - 1;
-      }
-      while (lo < hi) {
-        long long mid = (lo + hi + 1) >> 1;
-        if (e[mid] <= v) lo = mid;
-        else hi = mid - 1;
-      }
-      flat += lo * a.strides[d];
+      flat += settle_bin(v, e, j, nb) * a.strides[d];
     }
     if (inside) add_to<Weighted>(target, flat, w, i);
   }
@@ -195,20 +202,7 @@ template <class E> __device__ __forceinline__ long long bin_of(E v, const E* e, 
   if (!(v >= lo && v <= hi)) return -1;
   E g = (v - lo) * scale;
   long long j = g < static_cast<E>(nb) ? floor_index(g) : nb - 1;  // NaN guesses (infinite edges) too
-  long long l = j, h = j;
-  if (v < e[j]) {
-    l = 0;
-    h = j - 1;
-  } else if (j + 1 < nb && v >= e[j + 1]) {
-    l = j + 1;
-    h = nb - 1;
-  }
-  while (l < h) {  // only where the guess missed: uneven or repeated edges
-    long long mid = (l + h + 1) >> 1;
-    if (e[mid] <= v) l = mid;
-    else h = mid - 1;
-  }
-  return l;
+  return settle_bin(v, e, j, nb);
 }
 
 template <bool Weighted, bool Shared> struct hist1d_count { using type = unsigned long long; };

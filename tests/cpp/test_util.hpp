@@ -5,6 +5,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "cuarray/cuarray.hpp"
 #include "src/engine/compile.hpp"
@@ -41,6 +42,19 @@ inline void expect_compiles(const std::string& what, const std::string& source, 
   } catch (const std::exception& e) {
     ADD_FAILURE() << what << ": " << e.what() << "\n" << source;
   }
+}
+
+/// An array's elements on the host, in C order.
+template <class T> std::vector<T> host(const array& a) {
+  std::vector<T> h(static_cast<std::size_t>(a.size()));
+  a.copy_to_host(h);
+  return h;
+}
+
+/// A device array of `h` (1-D unless `shape` is given).
+template <class T> array dev(const std::vector<T>& h, dtype t, shape_t shape = {}) {
+  if (shape.size() == 0) shape = shape_t{static_cast<std::int64_t>(h.size())};
+  return from_host(h.data(), t, shape);
 }
 
 }  // namespace cuarray::test

@@ -2,13 +2,11 @@
 
 CPU tests check that cuarray registers with dask's dispatch tables without a GPU; all skip without dask.
 """
-import subprocess
-import sys
-
 import numpy
 import pytest
 
 import cuarray as cp
+from _fresh import run_fresh
 
 da = pytest.importorskip("dask.array")
 from dask.array import dispatch as ddispatch  # noqa: E402
@@ -64,8 +62,7 @@ def test_registration_either_import_order(order):
             "assert d.concatenate_lookup.dispatch(cuarray.ndarray) is cuarray.concatenate;"
             "assert d.empty_lookup.dispatch(cuarray.ndarray) is cuarray.empty")
     code = code.replace("'{first}'", repr(first))
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
+    run_fresh(code)
 
 
 # GPU: computations.
@@ -173,5 +170,4 @@ def test_sizeof_is_nbytes_either_import_order(order):
             "assert f is not s.sizeof_default, f\n"
             "class Fake:\n    nbytes = 12345\n"
             "assert f(Fake()) == 12345\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
+    run_fresh(code)

@@ -2,8 +2,6 @@
 
 import operator
 import pickle
-import subprocess
-import sys
 import warnings
 
 import numpy
@@ -11,6 +9,7 @@ import pytest
 
 import cuarray as cp
 from cuarray import testing
+from _fresh import run_fresh
 
 pytestmark = pytest.mark.gpu
 
@@ -677,5 +676,4 @@ def test_first_flags_from_many_threads_does_not_deadlock():
         "[t.start() for t in ts]\n"
         "[t.join() for t in ts]\n"
         "assert len(out) == 16 and all(o == (False, False, True) for o in out), out\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0, r.stderr
+    run_fresh(code, timeout=60)

@@ -13,8 +13,11 @@
 #include "src/engine/compile.hpp"
 #include "src/engine/elementwise.hpp"
 #include "src/engine/reduction.hpp"
+#include "tests/cpp/test_util.hpp"
 
 using namespace cuarray;
+using cuarray::test::dev;
+using cuarray::test::host;
 
 #define REQUIRE_GPU()                                                                                                  \
   if (!is_available()) GTEST_SKIP() << "no CUDA device"
@@ -66,17 +69,6 @@ void expect_compiles(const std::string& source) {
   req.headers = ew::jit_headers();
   req.arch = 80;
   EXPECT_GT(jit::compile(req).cubin.size(), 0u) << source;
-}
-
-template <class T> std::vector<T> host(const array& a) {
-  std::vector<T> h(static_cast<std::size_t>(a.size()));
-  a.copy_to_host(h);
-  return h;
-}
-
-template <class T> array dev(const std::vector<T>& h, dtype t, shape_t shape = {}) {
-  if (shape.size() == 0) shape = shape_t{static_cast<std::int64_t>(h.size())};
-  return from_host(h.data(), t, shape);
 }
 
 }  // namespace
@@ -375,19 +367,7 @@ TEST(ReductionKernelPlan, GeneratedKernelCompiles) {
       parse_kernel_params("T x, float32 w"), parse_kernel_params("T y"), "x * w", "a + b", "y = sqrt(a)", "0", "wnorm");
   std::vector<kernel_arg_info> args{arr(dtype::float64), scal(dtype::float64)};
   reduction_kernel_plan p = plan_reduction_kernel(d, args, kernel_arg_info{});
-  red::spec s;
-  s.name = p.name;
-  s.preamble = p.preamble;
-  s.acc = p.acc;
-  s.in_compute = p.in_compute[0];
-  s.extra_compute.assign(p.in_compute.begin() + 1, p.in_compute.end());
-  s.out_compute = p.out_compute;
-  s.map = p.map;
-  s.combine = p.combine;
-  s.post = p.post;
-  s.identity = p.identity;
-  s.acc_bytes = p.acc_bytes;
-  s.sequential = p.sequential;
+  red::spec s = red::spec_of(p);
   red::test_variant v;
   v.in_storage = dtype::float64;
   v.out_storage = dtype::float64;

@@ -16,24 +16,16 @@
 #include "cuarray/cuarray.hpp"
 #include "src/engine/compile.hpp"
 #include "src/engine/ufunc.hpp"
+#include "tests/cpp/test_util.hpp"
 
 using namespace cuarray;
+using cuarray::test::dev;
+using cuarray::test::host;
 
 #define REQUIRE_GPU()                                                                                                  \
   if (!is_available()) GTEST_SKIP() << "no CUDA device"
 
 namespace {
-
-template <class T> std::vector<T> host(const array& a) {
-  std::vector<T> h(static_cast<std::size_t>(a.size()));
-  a.copy_to_host(h);
-  return h;
-}
-
-template <class T> array dev(const std::vector<T>& h, dtype t, shape_t shape = {}) {
-  if (shape.size() == 0) shape = shape_t{static_cast<std::int64_t>(h.size())};
-  return from_host(h.data(), t, shape);
-}
 
 struct listed {
   std::string name, target;

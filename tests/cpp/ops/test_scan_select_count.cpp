@@ -12,20 +12,11 @@
 
 using namespace cuarray;
 using cuarray::test::expect_throw_with;
+using cuarray::test::host;
 using cuarray::test::shape_only;
 
 #define REQUIRE_GPU()                                                                                                  \
   if (!is_available()) GTEST_SKIP() << "no CUDA device"
-
-namespace {
-
-template <class T> std::vector<T> host(const array& a) {
-  std::vector<T> h(static_cast<std::size_t>(a.size()));
-  a.copy_to_host(h);
-  return h;
-}
-
-}  // namespace
 
 TEST(ScanHost, CumulativeSumNeedsAxisBeyondOneDimension) {
   EXPECT_THROW(cumulative_sum(shape_only(float64, {2, 3})), value_error);
