@@ -228,6 +228,17 @@ template <class V> __device__ __forceinline__ void join_tile(const char* src, ch
   }
 }
 
+// One tile of `bytes` at the widest vector `vec` (16, 8, 4, 2 or 1 bytes) both ends allow.
+__device__ __forceinline__ void copy_tile(int vec, const char* src, char* dst, long long bytes) {
+  switch (vec) {
+    case 16: join_tile<uint4>(src, dst, bytes); break;
+    case 8: join_tile<uint2>(src, dst, bytes); break;
+    case 4: join_tile<unsigned>(src, dst, bytes); break;
+    case 2: join_tile<unsigned short>(src, dst, bytes); break;
+    default: join_tile<unsigned char>(src, dst, bytes); break;
+  }
+}
+
 __global__ void join_kernel(const __grid_constant__ join_args a) {
   for (long long blk = blockIdx.x; blk < a.first_block[a.count]; blk += gridDim.x) {
     int lo = 0, hi = a.count - 1;  // the last segment whose first block is <= blk
@@ -246,13 +257,7 @@ __global__ void join_kernel(const __grid_constant__ join_args a) {
     long long bytes = g.row_bytes - off < tile_bytes ? g.row_bytes - off : tile_bytes;
     const char* src = g.src + row * g.row_bytes + off;
     char* dst = g.dst + row * g.dst_pitch + off;
-    switch (vec) {
-      case 16: join_tile<uint4>(src, dst, bytes); break;
-      case 8: join_tile<uint2>(src, dst, bytes); break;
-      case 4: join_tile<unsigned>(src, dst, bytes); break;
-      case 2: join_tile<unsigned short>(src, dst, bytes); break;
-      default: join_tile<unsigned char>(src, dst, bytes); break;
-    }
+    copy_tile(vec, src, dst, bytes);
   }
 }
 
@@ -286,16 +291,6 @@ void launch_join_copy(const join_segment* segments, int count, cudaStream_t stre
 }
 
 namespace {
-
-__device__ __forceinline__ void copy_tile(int vec, const char* src, char* dst, long long bytes) {
-  switch (vec) {
-    case 16: join_tile<uint4>(src, dst, bytes); break;
-    case 8: join_tile<uint2>(src, dst, bytes); break;
-    case 4: join_tile<unsigned>(src, dst, bytes); break;
-    case 2: join_tile<unsigned short>(src, dst, bytes); break;
-    default: join_tile<unsigned char>(src, dst, bytes); break;
-  }
-}
 
 __global__ void rows_copy_kernel(const __grid_constant__ rows_copy_layout l, char* dst, const char* src, int vec,
                                  long long tiles_per_row, long long blocks) {
