@@ -198,6 +198,17 @@ double freq_d(nb::handle n, nb::handle d) {
   return v;
 }
 
+// fftfreq and rfftfreq: NumPy's argument checks, the array made on `device`, then the Array API's dtype=.
+template <array (*F)(std::int64_t, double)>
+nb::object freq_call(nb::handle n, nb::handle d, nb::handle device, nb::handle dt) {
+  std::int64_t nn = freq_n(n);
+  double dd = freq_d(n, d);
+  std::optional<dtype> t = freq_dtype(dt);
+  device_arg_scope on(device);
+  array r = F(nn, dd);
+  return wrap(t ? r.astype(*t, order::K, false) : r);
+}
+
 nb::dict cache_info(int device) {
   fft::plan_cache_info info = fft::get_plan_cache_info(device);
   nb::dict d;
@@ -246,33 +257,15 @@ void init_fft(nb::module_& m) {
   nd("rfftn", &n_d<fft::rfftn, true>, none, "The n-D transform of real input (the last axis halved).");
   nd("irfftn", &n_d<fft::irfftn, true>, none, "The inverse of rfftn.");
 
-  f.def(
-      "fftfreq",
-      [](nb::handle n, nb::handle d, nb::handle device, nb::handle dt) {
-    std::int64_t nn = freq_n(n);
-    double dd = freq_d(n, d);
-    std::optional<dtype> t = freq_dtype(dt);
-    device_arg_scope on(device);
-    array r = fft::fftfreq(nn, dd);
-    return wrap(t ? r.astype(*t, order::K, false) : r);
-      },
-      nb::arg("n"), nb::arg("d") = 1.0, nb::arg("device").none() = none,  // NumPy's device is positional too
-      nb::kw_only(), nb::arg("dtype").none() = none,
-      "Sample frequencies of an n-point transform with sample spacing d (float64, or dtype=, the Array API's "
-      "real floating type).");
-  f.def(
-      "rfftfreq",
-      [](nb::handle n, nb::handle d, nb::handle device, nb::handle dt) {
-    std::int64_t nn = freq_n(n);
-    double dd = freq_d(n, d);
-    std::optional<dtype> t = freq_dtype(dt);
-    device_arg_scope on(device);
-    array r = fft::rfftfreq(nn, dd);
-    return wrap(t ? r.astype(*t, order::K, false) : r);
-      },
-      nb::arg("n"), nb::arg("d") = 1.0, nb::arg("device").none() = none,  // NumPy's device is positional too
-      nb::kw_only(), nb::arg("dtype").none() = none,
-      "The non-negative sample frequencies of rfft (float64, or dtype=, the Array API's real floating type).");
+  f.def("fftfreq", freq_call<&fft::fftfreq>, nb::arg("n"), nb::arg("d") = 1.0,
+        nb::arg("device").none() = none,  // NumPy's device is positional too
+        nb::kw_only(), nb::arg("dtype").none() = none,
+        "Sample frequencies of an n-point transform with sample spacing d (float64, or dtype=, the Array API's "
+        "real floating type).");
+  f.def("rfftfreq", freq_call<&fft::rfftfreq>, nb::arg("n"), nb::arg("d") = 1.0,
+        nb::arg("device").none() = none,  // NumPy's device is positional too
+        nb::kw_only(), nb::arg("dtype").none() = none,
+        "The non-negative sample frequencies of rfft (float64, or dtype=, the Array API's real floating type).");
   f.def(
       "fftshift",
       [](nb::handle x, nb::handle axes) {
