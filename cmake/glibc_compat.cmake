@@ -41,7 +41,13 @@ if(_cuarray_glibc_compat_ok)
     pthread_rwlock_wrlock pthread_rwlockattr_destroy pthread_rwlockattr_init pthread_rwlockattr_setpshared
     pthread_spin_destroy pthread_spin_init pthread_spin_lock pthread_spin_trylock pthread_spin_unlock
     sem_destroy sem_init sem_post sem_timedwait sem_trywait sem_wait shm_open shm_unlink
-    fstat fstat64 stat lstat __libc_single_threaded arc4random)
+    fstat fstat64 stat lstat __libc_single_threaded arc4random fmod fmodf)
+  # glibc 2.38's C23 names of the strto*, wcsto* and scanf families (glibc_compat.cpp, CUARRAY_COMPAT_C23_*).
+  foreach(_name strtol strtoll strtoul strtoull strtoimax strtoumax wcstol wcstoll wcstoul wcstoull wcstoimax
+      wcstoumax strtol_l strtoll_l strtoul_l strtoull_l wcstol_l wcstoll_l wcstoul_l wcstoull_l scanf fscanf sscanf
+      vscanf vfscanf vsscanf wscanf fwscanf swscanf vwscanf vfwscanf vswscanf)
+    list(APPEND _cuarray_glibc_wrapped __isoc23_${_name})
+  endforeach()
   list(TRANSFORM _cuarray_glibc_wrapped PREPEND "--wrap=")
   list(JOIN _cuarray_glibc_wrapped "," _cuarray_glibc_wrap_flags)
   set(CUARRAY_GLIBC_WRAP_FLAGS "-Wl,${_cuarray_glibc_wrap_flags}")

@@ -51,6 +51,37 @@
 CUARRAY_COMPAT_OLD_2_2_5(CUARRAY_COMPAT_JUMP_2_2_5)
 CUARRAY_COMPAT_JUMP(dlinfo, "GLIBC_2.3.3")
 CUARRAY_COMPAT_JUMP(dlmopen, "GLIBC_2.3.4")
+// fmod and fmodf got new versions in glibc 2.38 without the SVID error wrapper, as exp/log/pow did in 2.29.
+CUARRAY_COMPAT_JUMP(fmod, "GLIBC_2.2.5")
+CUARRAY_COMPAT_JUMP(fmodf, "GLIBC_2.2.5")
+
+// glibc 2.38 headers send C++ code (g++ defines _GNU_SOURCE, which turns on C23) calls of the strto* / wcsto* and
+// scanf families to __isoc23_NAME, which differ from the older functions only in accepting a "0b" binary prefix.
+// Each is sent to the function the same call named before 2.38: strtol@GLIBC_2.2.5, sscanf to __isoc99_sscanf.
+#define CUARRAY_COMPAT_JUMP_AS(name, target, version)                                                                  \
+  __asm__(".pushsection .text.__wrap_" #name ",\"ax\",@progbits\n"                                                   \
+          ".globl __wrap_" #name "\n.hidden __wrap_" #name "\n.type __wrap_" #name ",@function\n"                    \
+          "__wrap_" #name ":\n" CUARRAY_COMPAT_ENDBR "  jmp __cuarray_glibc_" #name "@PLT\n"                         \
+          ".size __wrap_" #name ",.-__wrap_" #name "\n"                                                              \
+          ".symver __cuarray_glibc_" #name "," #target "@" version "\n.popsection\n");
+// clang-format off
+#define CUARRAY_COMPAT_C23_STRTO(X) \
+  X(strtol) X(strtoll) X(strtoul) X(strtoull) X(strtoimax) X(strtoumax) \
+  X(wcstol) X(wcstoll) X(wcstoul) X(wcstoull) X(wcstoimax) X(wcstoumax)
+#define CUARRAY_COMPAT_C23_STRTO_L(X) \
+  X(strtol_l) X(strtoul_l) X(wcstol_l) X(wcstoll_l) X(wcstoul_l) X(wcstoull_l)
+#define CUARRAY_COMPAT_C23_SCANF(X) \
+  X(scanf) X(fscanf) X(sscanf) X(vscanf) X(vfscanf) X(vsscanf) \
+  X(wscanf) X(fwscanf) X(swscanf) X(vwscanf) X(vfwscanf) X(vswscanf)
+// clang-format on
+#define CUARRAY_COMPAT_C23_TO_2_2_5(name) CUARRAY_COMPAT_JUMP_AS(__isoc23_##name, name, "GLIBC_2.2.5")
+#define CUARRAY_COMPAT_C23_TO_2_3(name) CUARRAY_COMPAT_JUMP_AS(__isoc23_##name, name, "GLIBC_2.3")
+#define CUARRAY_COMPAT_C23_TO_C99(name) CUARRAY_COMPAT_JUMP_AS(__isoc23_##name, __isoc99_##name, "GLIBC_2.7")
+CUARRAY_COMPAT_C23_STRTO(CUARRAY_COMPAT_C23_TO_2_2_5)
+CUARRAY_COMPAT_C23_STRTO_L(CUARRAY_COMPAT_C23_TO_2_3)
+CUARRAY_COMPAT_JUMP_AS(__isoc23_strtoll_l, strtoll_l, "GLIBC_2.3.3")
+CUARRAY_COMPAT_JUMP_AS(__isoc23_strtoull_l, strtoull_l, "GLIBC_2.3.3")
+CUARRAY_COMPAT_C23_SCANF(CUARRAY_COMPAT_C23_TO_C99)
 
 extern "C" {
 // What glibc's stat family was before 2.33: calls of __xstat & co. with the x86_64 _STAT_VER (1).
