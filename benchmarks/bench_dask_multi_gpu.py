@@ -48,8 +48,27 @@ def _plain(n_reduce, side, reps):
     return out
 
 
-def _dask(ex, gpus, n_reduce, side, reps):
-    from distributed import Client
+def _task_summary(records):
+    """Per worker: tasks and seconds of task time by key prefix, and the span from first start to last stop."""
+    per = {}
+    for r in records:
+        w = per.setdefault(r["worker"], {"span": [float("inf"), 0.0], "tasks": {}})
+        key = r["key"][0] if isinstance(r["key"], tuple) else r["key"]
+        prefix = str(key).rsplit("-", 1)[0]
+        for ss in r["startstops"]:
+            if ss["action"] != "compute":
+                continue
+            n, secs = w["tasks"].get(prefix, (0, 0.0))
+            w["tasks"][prefix] = (n + 1, secs + ss["stop"] - ss["start"])
+            w["span"] = [min(w["span"][0], ss["start"]), max(w["span"][1], ss["stop"])]
+    t0 = min((w["span"][0] for w in per.values()), default=0.0)
+    return {worker: {"from_s": round(w["span"][0] - t0, 4), "to_s": round(w["span"][1] - t0, 4),
+                     "tasks": {p: [n, round(secs, 4)] for p, (n, secs) in sorted(w["tasks"].items())}}
+            for worker, w in sorted(per.items())}
+
+
+def _dask(ex, gpus, n_reduce, side, reps, diag=None):
+    from distributed import Client, get_task_stream
     builds = dict(zip(("reduction", "matmul", "pipeline"), (b for _, b in ex.workloads(n_reduce, side))))
     out = {}
     with ex.gpu_cluster(gpus) as cluster, Client(cluster) as client:
@@ -62,6 +81,11 @@ def _dask(ex, gpus, n_reduce, side, reps):
                 float(builds[name]().compute())
                 best = min(best, time.perf_counter() - t)
             out[name] = best
+            if diag is not None:  # one more run, recorded: which worker ran what, for how long
+                with get_task_stream(client) as ts:
+                    float(builds[name]().compute())
+                diag[f"{len(gpus)}gpu {name}"] = summary = _task_summary(ts.data)
+                print(f"  tasks, {len(gpus)} GPU(s), {name}: {json.dumps(summary)}", flush=True)
     return out
 
 
@@ -72,7 +96,16 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--small", action="store_true", help="2**24 elements and 2048^2, for a quick check")
     ap.add_argument("--time-limit", type=int, default=540, help="seconds before the run gives up (SIGALRM)")
+    ap.add_argument("--diag", action="store_true",
+                    help="also record one run's task stream per worker, and sample nvidia-smi's clocks and power")
     args = ap.parse_args()
+    smi = None
+    if args.diag:
+        os.makedirs(args.out, exist_ok=True)
+        import subprocess
+        smi = subprocess.Popen(["nvidia-smi", "--query-gpu=timestamp,index,clocks.sm,power.draw,temperature.gpu,"
+                                "clocks_event_reasons.active", "--format=csv", "-lms", "250"],
+                               stdout=open(Path(args.out, "smi.csv"), "w"), stderr=subprocess.DEVNULL)
     signal.alarm(args.time_limit)
     n_reduce, side = (2**24, 2048) if args.small else (2**32, 32768)
     ex = _example()
@@ -85,8 +118,12 @@ def main():
         if n > available:
             print(f"skip {n} GPUs: only {available}")
             continue
-        result["seconds"][f"dask_{n}gpu"] = _dask(ex, list(range(n)), n_reduce, side, args.reps)
-        print(f"dask, {n} GPU(s): {result['seconds'][f'dask_{n}gpu']}", flush=True)
+        print(f"dask, {n} GPU(s) from {time.strftime('%H:%M:%S')}", flush=True)
+        result["seconds"][f"dask_{n}gpu"] = _dask(ex, list(range(n)), n_reduce, side, args.reps,
+                                                  result.setdefault("tasks", {}) if args.diag else None)
+        print(f"dask, {n} GPU(s): {result['seconds'][f'dask_{n}gpu']} until {time.strftime('%H:%M:%S')}", flush=True)
+    if smi is not None:
+        smi.terminate()
     secs = result["seconds"]
     ratios = {}
     for name in ("reduction", "matmul"):

@@ -22,5 +22,6 @@ if [ "${MULTI_DASK_DIAG:-0}" = 1 ]; then  # a hang in test_dask.py: every thread
 fi
 if [ "${MULTI_BENCH:-1}" = 1 ]; then
   PYTHONPATH=$site:$PWD/build-gpu/python timeout "${MULTI_BENCH_S:-250}" python3 benchmarks/bench_dask_multi_gpu.py \
-    --gpus 1,2 --out "$OUT/dask" --reps 3 --time-limit "$((${MULTI_BENCH_S:-250} - 10))" 2>&1 | tail -20
+    --gpus "${MULTI_BENCH_GPUS:-1,2}" --out "$OUT/dask" --reps 3 --time-limit "$((${MULTI_BENCH_S:-250} - 10))" \
+    ${MULTI_BENCH_ARGS:-} 2>&1 | tail -20
 fi

@@ -183,7 +183,8 @@ void init_runtime(nb::module_& m) {
   m.def("device_count_or_zero", &device_count);
   m.def("get_device_id", &current_device);
   m.def("set_device_id", &set_current_device);
-  m.def("device_synchronize", &device_synchronize);
+  // Without the GIL, as stream_synchronize: another thread (a Dask worker's event loop) runs meanwhile.
+  m.def("device_synchronize", &device_synchronize, nb::call_guard<nb::gil_scoped_release>());
   m.def("compute_capability", &compute_capability);
   m.def("device_attribute", &device_attribute);
   m.def("device_attributes", &device_attributes);
