@@ -389,11 +389,12 @@ void run(const kernel_spec& spec, const operand_ref* inputs, int nin, const oper
   std::int64_t n = shape_size(shape);
   if (n == 0) return;
   if (nin + nout > max_operands - 1) throw value_error("too many operands for an elementwise kernel");
-  // The device of the first output runs it (callers allocate outputs on the current device, as CuPy does;
+  // The device of the first output runs it, or the current one with spec.on_current_device (callers allocate
+  // outputs on the current device, as CuPy does;
   // internal steps of an operation that runs on its input's device keep running there, on that device's
   // stream, so they stay ordered with the operation's other kernels). Operands of another device are used in
   // place over peer access (Note [peer operands] in src/cuda/runtime.cpp).
-  const int device = nout == 0 ? current_device() : outputs[0].arr->device();
+  const int device = nout == 0 || spec.on_current_device ? current_device() : outputs[0].arr->device();
 
   // The array operands as seen over `shape` (outputs first, so that they lead the axis order), then the mask.
   // Operands of the full shape are used in place; others get a broadcast view in `bviews`.
@@ -404,7 +405,7 @@ void run(const kernel_spec& spec, const operand_ref* inputs, int nin, const oper
   for (int j = 0; j < nout; ++j) {
     const operand_ref& o = outputs[j];
     view_of[nin + j] = -1;
-    if (j > 0 && o.arr->device() != device) require_peer_access(device, o.arr->device());
+    if (o.arr->device() != device) require_peer_access(device, o.arr->device());
     if (o.raw) {
       if (!o.arr->is_c_contiguous()) throw value_error("raw output arrays must be C-contiguous");
       continue;

@@ -24,6 +24,10 @@ struct kernel_spec {
   /// Keep C order (no axis reordering, no vectorisation): the body reads `i`, the flat index of the
   /// broadcast shape in C order, or indexes raw operands.
   bool c_order_index = false;
+  /// Run on the current device even where an output lives on another, written over peer access: a ufunc call
+  /// with a caller's `out=` (CuPy's rule; Note [peer operands] in src/cuda/runtime.cpp). Off: the first
+  /// output's device runs it.
+  bool on_current_device = false;
 };
 
 /// One operand: an array (read or written, cast on load/store between its dtype and `compute`), or a

@@ -504,6 +504,9 @@ void run_loop1(const ufunc_def& u, const ufunc_loop& loop, const ufunc_arg_ref* 
   }
   ops[nargs] = ew::operand_ref{&out, nullptr, loop.out[0], false};
   ew::kernel_spec spec{&loop, u.name, loop.body, "", {}, {}};
+  // A caller's output of another device is written over peer access by the current device (CuPy's rule): the
+  // write is then ordered on the current device's stream with the caller's other work.
+  spec.on_current_device = true;
   ew::run(spec, ops, nargs, ops + nargs, 1, shape, nullptr);
 }
 
@@ -579,7 +582,7 @@ void call_ufunc1_into(const ufunc_def& u, const ufunc_arg_ref* args, int nargs, 
                         shape_to_string(broadcast_shapes(args[i].arr->shape(), shape)));
     }
   }
-  run_loop1(u, loop, args, nargs, out, shape, true);
+  run_loop1(u, loop, args, nargs, out, shape, true);  // on the current device, as call_ufunc with out=
 }
 
 namespace {
@@ -715,6 +718,7 @@ std::vector<array> call_ufunc(const ufunc_def& u, const std::vector<ufunc_arg>& 
     os[j] = ew::operand_ref{&outs[static_cast<std::size_t>(j)], nullptr, loop.out[static_cast<std::size_t>(j)], false};
   }
   ew::kernel_spec spec{&loop, u.name, loop.body, "", {}, {}};
+  spec.on_current_device = true;  // as run_loop1: an `out=` of another device is written over peer access
   array mask = opts.where;
   if (mask.defined() && mask.type() != dtype::bool_) mask = mask.astype(dtype::bool_);
   ew::run(spec, ins, u.nin, os, u.nout, shape, mask.defined() ? &mask : nullptr);
