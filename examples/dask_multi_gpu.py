@@ -22,21 +22,13 @@ def gpu_count():
 
 
 def gpu_cluster(gpus):
-    """A local cluster of one single-threaded Nanny-managed worker per GPU id in `gpus`.
-
-    The scheduler sends a worker at most ceil(worker-saturation x threads) tasks at a time. Dask's 1.1 means 2 for
-    one thread, and a block's small follow-up task takes one of them, so the next block waited for a scheduler
-    round trip while the GPU idled (about 9 ms per 44 ms block). 3 keeps the next block on the worker; the last
-    blocks are still handed out as workers free up, so the GPUs finish together.
-    """
-    import dask
+    """A local cluster of one single-threaded Nanny-managed worker per GPU id in `gpus`."""
     from distributed import Nanny, Scheduler, SpecCluster
     workers = {f"gpu{g}": {"cls": Nanny, "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": str(g)},
                                                      "memory_limit": 0}}
                for g in gpus}
     scheduler = {"cls": Scheduler, "options": {"dashboard_address": None}}
-    with dask.config.set({"distributed.scheduler.worker-saturation": 3.0}):  # read when the scheduler starts
-        return SpecCluster(workers=workers, scheduler=scheduler, silence_logs=40)
+    return SpecCluster(workers=workers, scheduler=scheduler, silence_logs=40)
 
 
 def timed(label, fn):
@@ -77,8 +69,10 @@ def workloads(n_reduce=2**32, side=32768, seed=0):
     def matmul():
         # C = A @ B by row blocks of A. Every worker makes the same B from the same seed on its own GPU instead
         # of receiving it: distributed would move a 4 GiB chunk through host memory and TCP.
-        # 32 row blocks: the worker that finishes last is at most one small block behind the other.
-        a = rs().random_sample((side, side), chunks=(max(side // 32, 1), side), dtype=numpy.float32)
+        # 16 row blocks of about 80 ms each on an H100: a worker spends 10-15 ms between two tasks (the task
+        # streams of 2026-11-27), so fewer, larger blocks lose less; as tasks last as long as their GPU work
+        # (`settled`), the scheduler hands them out so that both GPUs finish together.
+        a = rs().random_sample((side, side), chunks=(max(side // 16, 1), side), dtype=numpy.float32)
 
         def block(a_rows):
             # B is made once per worker, on its own GPU from the same seed, and kept on the worker object.

@@ -8,7 +8,7 @@ OUT=${OUT:?set OUT}
 site=/tmp/dask-site
 bash tools/install_dask_wheels.sh "$site" >/dev/null
 export PYTHONPATH=$site
-GPU_CHECK_INSTALL=build GPU_CHECK_SKIP="numba bench sanitizer fuzz selfcheck ctest" GPU_CHECK_BUDGET_S=${MULTI_TEST_BUDGET_S:-330} \
+GPU_CHECK_INSTALL=build GPU_CHECK_SKIP="numba bench sanitizer fuzz selfcheck ctest ${MULTI_SKIP:-}" GPU_CHECK_BUDGET_S=${MULTI_TEST_BUDGET_S:-330} \
   GPU_CHECK_BENCH_RESERVE_S=0 \
   GPU_CHECK_PYTEST_ARGS="tests/python/test_multi_gpu.py tests/python/test_nccl.py tests/python/test_dask.py ${MULTI_EXTRA_TESTS:-} -n 8 --dist loadfile -v --timeout=150 -p no:benchmark" \
   OUT=$OUT bash tools/gpu_check.sh >"$OUT/summary.txt" 2>&1
