@@ -2,8 +2,8 @@
 # Builds the release wheel into build/dist/ (fat binaries, auditwheel-repaired) and checks it: one libcuarray, RPATH
 # $ORIGIN, stubs, its tag and its size compressed and installed. `--check-only` checks the newest wheel in build/dist/.
 #
-# Slow: the ahead-of-time CUB kernels are compiled once per architecture, about an hour on 2 cores (20 minutes
-# on 16) with the default list, so CI only runs the check, and only when a wheel has been built.
+# The ahead-of-time CUB kernels are compiled once per architecture: with the default list their 22 files took 9
+# minutes on 2 cores (2026-11-27), on top of the C++ sources, so CI builds the wheel for one architecture only.
 # CUARRAY_WHEEL_EXPECT_TAG (a platform tag) and CUARRAY_WHEEL_MAX_MIB / CUARRAY_WHEEL_MAX_INSTALLED_MIB make the
 # check fail on another tag or a larger wheel (CI sets them).
 # CUARRAY_CUDA_ARCHITECTURES overrides the list: real code for every architecture CUDA 13 supports from
