@@ -24,12 +24,14 @@
 #else
 #define CUARRAY_COMPAT_ENDBR ""
 #endif
-#define CUARRAY_COMPAT_JUMP(name, version)                                                                             \
+// __wrap_NAME jumps to TARGET@VERSION.
+#define CUARRAY_COMPAT_JUMP_AS(name, target, version)                                                                  \
   __asm__(".pushsection .text.__wrap_" #name ",\"ax\",@progbits\n"                                                     \
           ".globl __wrap_" #name "\n.hidden __wrap_" #name "\n.type __wrap_" #name ",@function\n"                      \
           "__wrap_" #name ":\n" CUARRAY_COMPAT_ENDBR "  jmp __cuarray_glibc_" #name "@PLT\n"                           \
           ".size __wrap_" #name ",.-__wrap_" #name "\n"                                                                \
-          ".symver __cuarray_glibc_" #name "," #name "@" version "\n.popsection\n");
+          ".symver __cuarray_glibc_" #name "," #target "@" version "\n.popsection\n");
+#define CUARRAY_COMPAT_JUMP(name, version) CUARRAY_COMPAT_JUMP_AS(name, name, version)
 
 // The list is also cmake/glibc_compat.cmake's list of --wrap flags: keep both in step.
 // clang-format off
@@ -58,12 +60,6 @@ CUARRAY_COMPAT_JUMP(fmodf, "GLIBC_2.2.5")
 // glibc 2.38 headers send C++ code (g++ defines _GNU_SOURCE, which turns on C23) calls of the strto* / wcsto* and
 // scanf families to __isoc23_NAME, which differ from the older functions only in accepting a "0b" binary prefix.
 // Each is sent to the function the same call named before 2.38: strtol@GLIBC_2.2.5, sscanf to __isoc99_sscanf.
-#define CUARRAY_COMPAT_JUMP_AS(name, target, version)                                                                  \
-  __asm__(".pushsection .text.__wrap_" #name ",\"ax\",@progbits\n"                                                   \
-          ".globl __wrap_" #name "\n.hidden __wrap_" #name "\n.type __wrap_" #name ",@function\n"                    \
-          "__wrap_" #name ":\n" CUARRAY_COMPAT_ENDBR "  jmp __cuarray_glibc_" #name "@PLT\n"                         \
-          ".size __wrap_" #name ",.-__wrap_" #name "\n"                                                              \
-          ".symver __cuarray_glibc_" #name "," #target "@" version "\n.popsection\n");
 // clang-format off
 #define CUARRAY_COMPAT_C23_STRTO(X) \
   X(strtol) X(strtoll) X(strtoul) X(strtoull) X(strtoimax) X(strtoumax) \

@@ -48,9 +48,11 @@ tests=${GPU_WHEEL_TESTS:-tests/python/test_import.py tests/python/test_libpaths.
   tests/python/test_readme.py tests/python/test_scipy_special.py tests/python/test_fusion.py
   tests/python/test_raw_kernels.py tests/python/test_io_print.py tests/python/test_warnings_errstate.py
   tests/python/test_creation_args.py tests/python/test_indexing.py tests/python/test_dispatch.py}
+opts=()  # pytest-xdist and pytest-timeout where installed (the GPU machine has both)
+"$PY" -c "import xdist" 2>/dev/null && opts+=(-n "${GPU_WHEEL_WORKERS:-16}" --dist loadfile)
+"$PY" -c "import pytest_timeout" 2>/dev/null && opts+=(--timeout=120)
 # shellcheck disable=SC2086
-"$PY" -m pytest -p no:cacheprovider -p no:benchmark -m gpu -n "${GPU_WHEEL_WORKERS:-16}" --dist loadfile -q \
-  --timeout=120 $tests >"$OUT/wheel_tests.txt" 2>&1
+"$PY" -m pytest -p no:cacheprovider -p no:benchmark -m gpu -q "${opts[@]}" $tests >"$OUT/wheel_tests.txt" 2>&1
 rc=$?
 tail -1 "$OUT/wheel_tests.txt"
 "$PY" -c "import cuarray, sys; where = cuarray.__file__; print('gpu_wheel_check: the tests imported', where);
