@@ -2,6 +2,8 @@
 # The two-GPU run of issue 21 in one device call: the build, then the multi-GPU, NCCL and Dask tests alone (the
 # whole suite with them does not fit one pytest step), then the Dask scaling benchmark. Results go under $OUT.
 # Usage on the device machine (carry .deps/googletest and .deps/wheels): OUT=$OUT bash tools/gpu_multi_check.sh
+# MULTI_SKIP=pytest skips the tests; MULTI_BENCH_ARGS=--diag adds task streams and nvidia-smi samples to the benchmark;
+# MULTI_BENCH_GPUS (default 1,2) the GPU counts it runs Dask with.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:?set OUT}
