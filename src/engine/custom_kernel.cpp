@@ -692,6 +692,9 @@ std::vector<array> elementwise_kernel::call(const std::vector<ufunc_arg>& args,
                                    : ew::operand::of(outs[j], p.out_types[j]));
   }
   ew::kernel_spec spec{prep->id, p.name, p.body, p.preamble, p.loop_prep, p.after_loop, p.c_order};
+  // As a ufunc call: the current device runs it, and a caller's output of another device is written over peer
+  // access with CuPy's warning (outputs made here are on the current device already).
+  spec.on_current_device = true;
   ew::run(spec, in_ops, out_ops, shape);
   return outs;
 }

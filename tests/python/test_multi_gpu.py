@@ -355,6 +355,25 @@ def test_matmul_into_out_of_another_device():
     numpy.testing.assert_allclose(o1.get(), x @ y, rtol=1e-12, atol=1e-12)
 
 
+def test_elementwise_kernel_into_out_of_another_device():
+    """ElementwiseKernel with an output on device 1 under device 0: device 0 runs it and writes over peer access."""
+    _needs_peer()
+    x = _rng.standard_normal((16, 12))
+    o1 = _on1(numpy.zeros((16, 12)))
+    ek = cp.ElementwiseKernel("T x, T y", "T z", "z = x * y + 1", "peer_out_fma")
+    with cp.cuda.Device(0):
+        a0 = cp.asarray(x)
+        with pytest.warns(cp.PerformanceWarning):
+            r = ek(a0, 2.0, o1)
+        with pytest.warns(cp.PerformanceWarning):
+            ek(o1[::2], 3.0, o1[::2])
+        cp.cuda.Device(0).synchronize()  # both writes ran on device 0's stream, in order
+    assert r is o1 and o1.device.id == 1
+    want = x * 2.0 + 1
+    want[::2] = want[::2] * 3.0 + 1
+    numpy.testing.assert_allclose(o1.get(), want, rtol=1e-15, atol=0)
+
+
 def test_peer_operands_of_sort_indexing_and_astype():
     _needs_peer()
     x = _rng.standard_normal((30, 20))
