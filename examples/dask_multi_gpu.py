@@ -52,6 +52,27 @@ def settled(block):
     return block
 
 
+def matmul_block(rows, side, seed, block_id=None):
+    """The sum of rows [i * rows, (i + 1) * rows) of A @ B, as a (1, 1) float64 array on this worker's GPU.
+
+    Row block i of A is RandomState(seed + 2 + i)'s; B, RandomState(seed + 1)'s, is made once per worker on its
+    own GPU and kept on the worker object: sent instead, a 4 GiB chunk would travel through host memory and TCP.
+    """
+    import cuarray
+    try:
+        from distributed import get_worker
+        cache = get_worker().__dict__.setdefault("_example_b", {})
+    except (ImportError, ValueError):  # not on a distributed worker
+        cache = {}
+    if (seed, side) not in cache:
+        cache.clear()
+        cache[(seed, side)] = cuarray.random.RandomState(seed + 1).random_sample((side, side), dtype=numpy.float32)
+    i = block_id[0]
+    a_rows = cuarray.random.RandomState(seed + 2 + i).random_sample((min(rows, side - i * rows), side),
+                                                                    dtype=numpy.float32)
+    return settled((a_rows @ cache[(seed, side)]).sum(dtype=numpy.float64, keepdims=True))
+
+
 def workloads(n_reduce=2**32, side=32768, seed=0):
     """(name, builder) pairs; each builder returns a dask array of cuarray chunks, made on the workers."""
     import cuarray
@@ -67,27 +88,17 @@ def workloads(n_reduce=2**32, side=32768, seed=0):
         return x.map_blocks(settled, dtype=numpy.float32, meta=meta.reshape(0)).sum(dtype=numpy.float64)
 
     def matmul():
-        # C = A @ B by row blocks of A. Every worker makes the same B from the same seed on its own GPU instead
-        # of receiving it: distributed would move a 4 GiB chunk through host memory and TCP.
-        # 16 row blocks of about 80 ms each on an H100: a worker spends 10-15 ms between two tasks (the task
-        # streams of 2026-11-27), so fewer, larger blocks lose less; as tasks last as long as their GPU work
-        # (`settled`), the scheduler hands them out so that both GPUs finish together.
-        a = rs().random_sample((side, side), chunks=(max(side // 16, 1), side), dtype=numpy.float32)
-
-        def block(a_rows):
-            # B is made once per worker, on its own GPU from the same seed, and kept on the worker object.
-            try:
-                from distributed import get_worker
-                cache = get_worker().__dict__.setdefault("_example_b", {})
-            except (ImportError, ValueError):  # not on a distributed worker
-                cache = {}
-            if (seed, side) not in cache:
-                cache.clear()
-                cache[(seed, side)] = cuarray.random.RandomState(seed + 1).random_sample((side, side), dtype=numpy.float32)
-            return settled(a_rows @ cache[(seed, side)])
-
-        # meta given: otherwise dask calls `block` on an empty chunk in the client to infer it.
-        return a.map_blocks(block, dtype=numpy.float32, meta=meta).sum(dtype=numpy.float64)
+        # C = A @ B, summed, by row blocks of A: one task per block makes its rows of A on its GPU (from the seed
+        # and the block's index), multiplies them by B and returns the block's sum, a (1, 1) chunk. One task per
+        # block matters: a Dask worker spends a few ms between two tasks, and the form "random A, map_blocks,
+        # sum" made three tasks per block (the blocks, the Alias tasks blockwise fusion adds, the sum tree).
+        # With sleeping tasks in place of the GPU work, tools/diag/dask_overhead.py shows the difference on CPU.
+        # 32 blocks: the GPUs finish at most one 41 ms block apart.
+        rows = max(side // 32, 1)
+        n = -(-side // rows)
+        x = da.map_blocks(matmul_block, rows, side, seed, chunks=((1,) * n, (1,)), dtype=numpy.float64,
+                          meta=cuarray.empty((0, 0), dtype=numpy.float64))
+        return x.sum(split_every=n)
 
     def pipeline():
         x = rs().standard_normal((side, side), chunks=(side // 8, side), dtype=numpy.float32)

@@ -171,3 +171,31 @@ def test_sizeof_is_nbytes_either_import_order(order):
             "class Fake:\n    nbytes = 12345\n"
             "assert f(Fake()) == 12345\n")
     run_fresh(code)
+
+
+@gpu
+def test_example_workloads_on_a_distributed_cluster():
+    """examples/dask_multi_gpu.py on its own cluster (one worker process per GPU, at most two): the matmul's blocks,
+    made and multiplied on the workers, sum to what the same blocks give in this process."""
+    pytest.importorskip("distributed")
+    import pathlib
+    import sys
+    from distributed import Client
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "examples"))
+    try:
+        import dask_multi_gpu as ex
+    finally:
+        sys.path.pop(0)
+    gpus = list(range(min(ex.gpu_count(), 2)))
+    side, seed, n_reduce = 256, 3, 2**16
+    builds = dict(ex.workloads(n_reduce=n_reduce, side=side, seed=seed))
+    with ex.gpu_cluster(gpus) as cluster, Client(cluster) as client:
+        client.wait_for_workers(len(gpus))
+        got = builds[f"matmul {side}^2 float32"]().compute()
+        total = float(builds["reduction 2**32 float32"]().compute())
+    assert isinstance(got, cp.ndarray)
+    rows = side // 32
+    want = sum(float(ex.matmul_block(rows, side, seed, block_id=(i, 0)).get()[0, 0]) for i in range(32))
+    assert float(got) == pytest.approx(want, rel=1e-6)  # a block missing or wrong moves it by about 3%
+    # The sum of 2**16 uniform draws: mean n/2, standard deviation about 74; 5% is 22 of them.
+    assert total == pytest.approx(n_reduce / 2, rel=0.05)
