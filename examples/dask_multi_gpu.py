@@ -42,10 +42,9 @@ def timed(label, fn):
 def settled(block):
     """`block` once the GPU has computed it.
 
-    cuarray, like CuPy, returns as soon as the GPU work is queued, so a task "finishes" in microseconds and the
-    scheduler, which balances workers by how long their tasks take, cannot see the GPU time: one worker could be
-    handed most of the blocks while the other waits (2 GPUs gave 1.45-1.54x instead of 2x). Waiting here, in the
-    worker's task thread with the GIL released, makes each task last as long as its GPU work.
+    cuarray, like CuPy, returns as soon as the GPU work is queued, so a task would "finish" in microseconds and
+    the scheduler, which balances workers by how long their tasks take, could not see the GPU time. Waiting here,
+    in the worker's task thread with the GIL released, makes each task last as long as its GPU work.
     """
     import cuarray
     cuarray.cuda.get_current_stream().synchronize()
@@ -77,7 +76,6 @@ def workloads(n_reduce=2**32, side=32768, seed=0):
     """(name, builder) pairs; each builder returns a dask array of cuarray chunks, made on the workers."""
     import cuarray
     import dask.array as da
-    meta = cuarray.empty((0,) * 2, dtype=numpy.float32)
 
     def rs():
         return da.random.RandomState(seed, RandomState=cuarray.random.RandomState)
@@ -85,7 +83,8 @@ def workloads(n_reduce=2**32, side=32768, seed=0):
     def reduction():
         # Few large chunks: each 2**30-element chunk is milliseconds of GPU work, about what Dask spends on a task.
         x = rs().random_sample(n_reduce, chunks=max(n_reduce // 4, 1), dtype=numpy.float32)
-        return x.map_blocks(settled, dtype=numpy.float32, meta=meta.reshape(0)).sum(dtype=numpy.float64)
+        meta = cuarray.empty((0,), dtype=numpy.float32)
+        return x.map_blocks(settled, dtype=numpy.float32, meta=meta).sum(dtype=numpy.float64)
 
     def matmul():
         # C = A @ B, summed, by row blocks of A: one task per block makes its rows of A on its GPU (from the seed
