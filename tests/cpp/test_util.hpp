@@ -11,6 +11,10 @@
 #include "src/engine/compile.hpp"
 #include "src/engine/elementwise.hpp"
 
+/// Skips a test that needs a device where there is none (CI has no GPU).
+#define REQUIRE_GPU()                                                                                                  \
+  if (!::cuarray::is_available()) GTEST_SKIP() << "no CUDA device"
+
 namespace cuarray::test {
 
 /// An array over no memory (C-contiguous unless `strides` are given): enough for checks that never touch data.

@@ -6,11 +6,9 @@
 #include <vector>
 
 #include "cuarray/cuarray.hpp"
+#include "tests/cpp/test_util.hpp"
 
 using namespace cuarray;
-
-#define REQUIRE_GPU()                                                                                                  \
-  if (!is_available()) GTEST_SKIP() << "no CUDA device"
 
 TEST(ArrayGpu, ImportWithoutDeviceRaisesClearError) {
   if (is_available()) GTEST_SKIP() << "a device is present";

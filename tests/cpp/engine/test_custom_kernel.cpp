@@ -19,9 +19,6 @@ using namespace cuarray;
 using cuarray::test::dev;
 using cuarray::test::host;
 
-#define REQUIRE_GPU()                                                                                                  \
-  if (!is_available()) GTEST_SKIP() << "no CUDA device"
-
 namespace {
 
 // The message of the exception `f` throws, "" when it throws none of type E.

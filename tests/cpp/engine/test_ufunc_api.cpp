@@ -22,9 +22,6 @@ using namespace cuarray;
 using cuarray::test::dev;
 using cuarray::test::host;
 
-#define REQUIRE_GPU()                                                                                                  \
-  if (!is_available()) GTEST_SKIP() << "no CUDA device"
-
 namespace {
 
 struct listed {

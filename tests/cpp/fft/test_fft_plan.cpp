@@ -11,9 +11,6 @@
 using namespace cuarray;
 using cuarray::test::expect_throw_with;
 
-#define REQUIRE_GPU()                                                                                                  \
-  if (!is_available()) GTEST_SKIP() << "no CUDA device"
-
 TEST(FftPlan, ParameterErrors) {
   REQUIRE_GPU();
   expect_throw_with<value_error>([] { fft_plan({}, cufft_type::c2c, 1); }, "1 to 3 dimensions");

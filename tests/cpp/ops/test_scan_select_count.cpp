@@ -15,9 +15,6 @@ using cuarray::test::expect_throw_with;
 using cuarray::test::host;
 using cuarray::test::shape_only;
 
-#define REQUIRE_GPU()                                                                                                  \
-  if (!is_available()) GTEST_SKIP() << "no CUDA device"
-
 TEST(ScanHost, CumulativeSumNeedsAxisBeyondOneDimension) {
   EXPECT_THROW(cumulative_sum(shape_only(float64, {2, 3})), value_error);
   EXPECT_THROW(cumulative_prod(shape_only(float64, {2, 3}), std::nullopt, std::nullopt, array(), true), value_error);

@@ -14,9 +14,6 @@ using namespace cuarray;
 using cuarray::test::expect_throw_with;
 using cuarray::test::shape_only;
 
-#define REQUIRE_GPU()                                                                                                  \
-  if (!is_available()) GTEST_SKIP() << "no CUDA device"
-
 TEST(Statistics, QuantileMethodNamesRoundTrip) {
   const char* names[] = {"inverted_cdf",
                          "averaged_inverted_cdf",
