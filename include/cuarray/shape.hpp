@@ -168,6 +168,9 @@ strides_t strides_like(const shape_t& shape, const strides_t& like_strides, std:
 /// NumPy's broadcast of two shapes; throws value_error naming both when they do not broadcast.
 shape_t broadcast_shapes(const shape_t& a, const shape_t& b);
 
+/// `shape` with each of `axes` (normalised) set to 1: a reduction's result shape under keepdims=True.
+shape_t keepdims_shape(const shape_t& shape, const std::vector<int>& axes);
+
 /// "(2, 3)" or "(4,)" as Python prints a shape tuple.
 std::string shape_to_string(const shape_t& shape);
 

@@ -126,6 +126,12 @@ shape_t broadcast_shapes(const shape_t& a, const shape_t& b) {
   return out;
 }
 
+shape_t keepdims_shape(const shape_t& shape, const std::vector<int>& axes) {
+  shape_t s = shape;
+  for (int ax : axes) s[static_cast<std::size_t>(ax)] = 1;
+  return s;
+}
+
 std::string shape_to_string(const shape_t& shape) {
   std::string s = "(";
   for (int i = 0; i < shape.size(); ++i) {

@@ -635,18 +635,18 @@ std::vector<array> elementwise_kernel::call(const std::vector<ufunc_arg>& args,
   const elementwise_plan& p = prep->plan;
 
   // The loop shape: the broadcast shape of the non-raw arrays (given outputs must have it), or `size`.
-  const std::string kname = python_repr(d.name);
   shape_t shape;
   if (options.size) {
     if (!p.shape_args.empty()) {
-      throw value_error("size= cannot be given to " + kname +
+      throw value_error("size= cannot be given to " + python_repr(d.name) +
                         " when non-raw array arguments are given: their broadcast shape is the loop size");
     }
     if (*options.size < 0) throw value_error("negative dimensions are not allowed");
     shape = shape_t{*options.size};
   } else {
     if (p.shape_args.empty()) {
-      throw value_error("Loop size is undecided for " + kname + ": pass size= or a non-raw array argument");
+      throw value_error("Loop size is undecided for " + python_repr(d.name) +
+                        ": pass size= or a non-raw array argument");
     }
     shape = args[static_cast<std::size_t>(p.shape_args[0])].arr.shape();
     for (int a : p.shape_args) shape = broadcast_shapes(shape, args[static_cast<std::size_t>(a)].arr.shape());
@@ -916,22 +916,16 @@ spec spec_of(const reduction_kernel_plan& p) {
 
 array reduction_kernel::call(const std::vector<ufunc_arg>& args, const reduction_kernel_options& options) const {
   const reduction_kernel_definition& d = state_->def;
-  std::vector<kernel_arg_info> info(args.size());
-  for (std::size_t a = 0; a < args.size(); ++a) {
-    info[a].kind = args[a].is_scalar() ? kernel_arg_kind::scalar : kernel_arg_kind::array;
-    info[a].type = args[a].is_scalar() ? args[a].value.type : args[a].arr.type();
-    info[a].type_name = "scalar";
-  }
-  kernel_arg_info out_info;
-  if (options.out.defined()) {
-    out_info.kind = kernel_arg_kind::array;
-    out_info.type = options.out.type();
-  }
   detail::reduction_kernel_signature sig;
-  sig.args.reserve(info.size());
-  for (const kernel_arg_info& a : info) sig.args.emplace_back(a.kind, a.type);
-  sig.out_kind = out_info.kind;
-  sig.out_type = out_info.type;
+  sig.args.reserve(args.size());
+  for (const ufunc_arg& a : args) {
+    sig.args.emplace_back(a.is_scalar() ? kernel_arg_kind::scalar : kernel_arg_kind::array,
+                          a.is_scalar() ? a.value.type : a.arr.type());
+  }
+  if (options.out.defined()) {
+    sig.out_kind = kernel_arg_kind::array;
+    sig.out_type = options.out.type();
+  }
   std::shared_ptr<const detail::reduction_kernel_prepared> prep;
   {
     std::lock_guard<std::mutex> lock(state_->mutex);
@@ -943,6 +937,15 @@ array reduction_kernel::call(const std::vector<ufunc_arg>& args, const reduction
     }
   }
   if (!prep) {  // Note [reduction kernel plans]
+    std::vector<kernel_arg_info> info(sig.args.size());
+    for (std::size_t a = 0; a < info.size(); ++a) {
+      info[a].kind = sig.args[a].first;
+      info[a].type = sig.args[a].second;
+      info[a].type_name = "scalar";
+    }
+    kernel_arg_info out_info;
+    out_info.kind = sig.out_kind;
+    out_info.type = sig.out_type;
     auto made = std::make_shared<detail::reduction_kernel_prepared>();
     made->plan = plan_reduction_kernel(d, info, out_info);
     made->spec = red::spec_of(made->plan);
@@ -973,14 +976,7 @@ array reduction_kernel::call(const std::vector<ufunc_arg>& args, const reduction
   c.axes = reduction_axes(options.axis, ndim);
   c.out_type = p.out_type;
   array r = red::run(s, c);
-  if (options.keepdims) {
-    shape_t kept;
-    for (int k = 0; k < ndim; ++k) {
-      bool reduced = std::find(c.axes.begin(), c.axes.end(), k) != c.axes.end();
-      kept.push_back(reduced ? 1 : shape[k]);
-    }
-    r = r.reshape(kept);
-  }
+  if (options.keepdims) r = r.reshape(keepdims_shape(shape, c.axes));
   if (!out.defined()) return r;
   if (out.shape() != r.shape()) {
     throw value_error("Shape mismatch: out has shape " + shape_repr(out.shape()) + ", the reduction's result " +

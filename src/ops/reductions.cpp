@@ -101,12 +101,6 @@ red::spec simple_spec(const std::string& name, dtype in, dtype acc, dtype out, c
   return s;
 }
 
-shape_t keepdims_shape(const shape_t& in, const std::vector<int>& axes) {
-  shape_t s = in;
-  for (int ax : axes) s[static_cast<std::size_t>(ax)] = 1;
-  return s;
-}
-
 shape_t reduced_shape(const shape_t& in, const std::vector<int>& axes) {
   shape_t s;
   for (int i = 0; i < static_cast<int>(in.size()); ++i) {
