@@ -105,16 +105,27 @@ nb::object reduction_call(const reduction_kernel& k, nb::tuple args, nb::handle 
     if (!out.is_none()) throw value_error("the output is given twice (positionally and as out=)");
     --n;
   }
-  std::vector<kernel_arg_info> info;
-  for (std::size_t a = 0; a < n; ++a) info.push_back(describe_arg(args[a], nb::none()));
-  kernel_arg_info out_info = out.is_none() ? kernel_arg_info{} : describe_arg(out, nb::none());
-  reduction_kernel_plan plan = plan_reduction_kernel(d, info, out_info);
+  // Arrays only (the usual call): k.call plans from its cache and raises the planner's errors itself. Any other
+  // argument is described and planned here first, for Python's type names in the errors and to convert scalars
+  // to the parameter's type as numpy.asarray(value, dtype) would.
+  bool arrays_only = out.is_none() || is_ndarray(out);
+  for (std::size_t a = 0; a < n && arrays_only; ++a) arrays_only = is_ndarray(args[a]);
   std::vector<ufunc_arg> in;
-  for (std::size_t a = 0; a < n; ++a) {
-    if (info[a].kind == kernel_arg_kind::array) {
-      in.emplace_back(as_py_array(args[a]).a);
-    } else {
-      in.emplace_back(to_scalar(args[a], plan.in_types[a], false));  // as numpy.asarray(value, dtype) would
+  bool out_positional = n == d.in.size() + 1;
+  if (arrays_only) {
+    for (std::size_t a = 0; a < n; ++a) in.emplace_back(as_py_array(args[a]).a);
+  } else {
+    std::vector<kernel_arg_info> info;
+    for (std::size_t a = 0; a < n; ++a) info.push_back(describe_arg(args[a], nb::none()));
+    kernel_arg_info out_info = out.is_none() ? kernel_arg_info{} : describe_arg(out, nb::none());
+    reduction_kernel_plan plan = plan_reduction_kernel(d, info, out_info);
+    out_positional = plan.out_positional;
+    for (std::size_t a = 0; a < n; ++a) {
+      if (info[a].kind == kernel_arg_kind::array) {
+        in.emplace_back(as_py_array(args[a]).a);
+      } else {
+        in.emplace_back(to_scalar(args[a], plan.in_types[a], false));  // as numpy.asarray(value, dtype) would
+      }
     }
   }
   reduction_kernel_options o;
@@ -130,7 +141,7 @@ nb::object reduction_call(const reduction_kernel& k, nb::tuple args, nb::handle 
   o.keepdims = keepdims;
   array r = k.call(in, o);
   // The output given is returned as itself.
-  if (plan.out_positional) return nb::borrow(args[n - 1]);
+  if (out_positional) return nb::borrow(args[n - 1]);
   if (!out.is_none()) return nb::borrow(out);
   return wrap(std::move(r));
 }
