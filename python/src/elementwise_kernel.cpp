@@ -167,9 +167,16 @@ ew::operand to_out_operand(const prepared_plan& p, std::size_t k, const array& a
   return p.out_raw[k] ? ew::operand::of_raw(arr, p.out_types[k]) : ew::operand::of(arr, p.out_types[k]);
 }
 
-void run_plan(const prepared_plan& p, ew::operand* ops, std::size_t nin, std::size_t nout, const shape_t& shape) {
+// The engine's spec of a prepared kernel. It runs on the current device, as elementwise_kernel::call does: an
+// output of another device is written over peer access (Note [peer operands]).
+ew::kernel_spec spec_of(const prepared_plan& p) {
   ew::kernel_spec spec{p.id, p.name, p.body, p.preamble, p.loop_prep, p.after_loop, p.c_order};
-  ew::run(spec, ops, static_cast<int>(nin), ops + nin, static_cast<int>(nout), shape, array());
+  spec.on_current_device = true;
+  return spec;
+}
+
+void run_plan(const prepared_plan& p, ew::operand* ops, std::size_t nin, std::size_t nout, const shape_t& shape) {
+  ew::run(spec_of(p), ops, static_cast<int>(nin), ops + nin, static_cast<int>(nout), shape, array());
 }
 
 // Note [elementwise warm call]: ElementwiseKernel plans a call in Python once per argument signature (each
@@ -311,8 +318,7 @@ nb::object fast_call(const elementwise_call& c, const registered_call& r, PyObje
   for (std::size_t j = 0; j < nout; ++j) {
     ops[nin + j] = ew::operand_ref{outs[j], nullptr, p.out_types[j], p.out_raw[j] != 0};
   }
-  ew::kernel_spec spec{p.id, p.name, p.body, p.preamble, p.loop_prep, p.after_loop, p.c_order};
-  ew::run(spec, ops, static_cast<int>(nin), ops + nin, static_cast<int>(nout), *shape, nullptr);
+  ew::run(spec_of(p), ops, static_cast<int>(nin), ops + nin, static_cast<int>(nout), *shape, nullptr);
   if (c.no_return) return nb::none();
   if (c.nout == 1 && !c.return_tuple) return nb::steal(out_objs.take(0));
   PyObject* t = PyTuple_New(c.nout);
@@ -438,8 +444,7 @@ void init_elementwise_kernel(nb::module_& m) {
       all_raw = all_raw && p.out_raw[k] != 0;
     }
     if (!any_array && all_raw) ndim = 0;
-    ew::kernel_spec spec{p.id, p.name, p.body, p.preamble, p.loop_prep, p.after_loop, p.c_order};
-    return ew::kernel_source(spec, in, out, ndim, false, false, false, "cuarray_" + p.name + "_ew");
+    return ew::kernel_source(spec_of(p), in, out, ndim, false, false, false, "cuarray_" + p.name + "_ew");
           },
           nb::arg("ndim"));
 
