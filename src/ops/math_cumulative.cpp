@@ -172,6 +172,11 @@ array cumulative_prod(const array& x, std::optional<int> axis, std::optional<dty
 
 namespace {
 
+// Whether diff_contiguous takes `a`: C-contiguous and aligned to its itemsize (an unaligned view goes to the ufunc).
+bool diff_kernel_takes(const array& a) {
+  return a.is_c_contiguous() && reinterpret_cast<std::uintptr_t>(a.data()) % itemsize(a.type()) == 0;
+}
+
 // One order of diff along `axis` of a C-contiguous array in one kernel (Note [diff kernel]).
 array diff_contiguous(const array& a, int axis) {
   shape_t shape = a.shape();
@@ -212,7 +217,7 @@ array diff(const array& a_in_peer, std::int64_t n, int axis_in, const std::optio
   }
   const char* op = a.type() == bool_ ? "not_equal" : "subtract";
   for (std::int64_t k = 0; k < n; ++k) {
-    if (a.is_c_contiguous() && reinterpret_cast<std::uintptr_t>(a.data()) % itemsize(a.type()) == 0) {
+    if (diff_kernel_takes(a)) {
       a = diff_contiguous(a, axis);  // Note [diff kernel]: the kernel's results are the ufunc's
       continue;
     }
@@ -231,8 +236,7 @@ array ediff1d(const array& ary_in_peer, const std::optional<array>& to_end, cons
   array hi = slice_axis(ary, 0, len - l_diff, len), lo = slice_axis(ary, 0, 0, l_diff);
   if (!to_begin && !to_end) {
     // bool goes to subtract, which refuses it as NumPy does; the rest is diff's kernel (Note [diff kernel]).
-    if (ary.type() != bool_ && ary.is_c_contiguous() &&
-        reinterpret_cast<std::uintptr_t>(ary.data()) % itemsize(ary.type()) == 0) {
+    if (ary.type() != bool_ && diff_kernel_takes(ary)) {
       return diff_contiguous(ary, 0);
     }
     return subtract(hi, lo);
