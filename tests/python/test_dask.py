@@ -181,18 +181,22 @@ def test_example_workloads_on_a_distributed_cluster():
     import pathlib
     import sys
     from distributed import Client
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "examples"))
+    examples = str(pathlib.Path(__file__).resolve().parents[2] / "examples")
+    # The workers are spawned processes that unpickle the example's task functions by module name: they inherit this
+    # process's sys.path at spawn time, so the examples folder stays on it until the cluster is closed.
+    sys.path.insert(0, examples)
     try:
         import dask_multi_gpu as ex
+        gpus = list(range(min(ex.gpu_count(), 2)))
+        side, seed, n_reduce = 256, 3, 2**16
+        builds = dict(ex.workloads(n_reduce=n_reduce, side=side, seed=seed))
+        with ex.gpu_cluster(gpus) as cluster, Client(cluster) as client:
+            client.wait_for_workers(len(gpus), timeout=60)
+            # A worker that cannot run a task leaves compute() waiting; a bounded wait turns that into an error.
+            got = client.compute(builds[f"matmul {side}^2 float32"]()).result(timeout=60)
+            total = float(client.compute(builds["reduction 2**32 float32"]()).result(timeout=60))
     finally:
-        sys.path.pop(0)
-    gpus = list(range(min(ex.gpu_count(), 2)))
-    side, seed, n_reduce = 256, 3, 2**16
-    builds = dict(ex.workloads(n_reduce=n_reduce, side=side, seed=seed))
-    with ex.gpu_cluster(gpus) as cluster, Client(cluster) as client:
-        client.wait_for_workers(len(gpus))
-        got = builds[f"matmul {side}^2 float32"]().compute()
-        total = float(builds["reduction 2**32 float32"]().compute())
+        sys.path.remove(examples)
     assert isinstance(got, cp.ndarray)
     rows = side // 32
     want = sum(float(ex.matmul_block(rows, side, seed, block_id=(i, 0)).get()[0, 0]) for i in range(32))
