@@ -1,7 +1,7 @@
 """Dask on several GPUs (issue 21): a 2**32-element float32 reduction and a 32768^2 float32 matmul with cuarray
 chunks on 1 and 2 GPUs (one dask.distributed worker per GPU), and plain cuarray on one GPU.
 
-Standalone (not a run.py case): python benchmarks/bench_dask_multi_gpu.py --gpus 1,2 --out DIR
+Standalone (not a run.py case): python benchmarks/bench_dask_multi_gpu.py --gpus 1,2 --out DIR [--peer-cupy]
 Target: 2 GPUs >= 1.8x one GPU with Dask. Writes DIR/dask_multi_gpu.json.
 """
 import argparse
@@ -89,6 +89,59 @@ def _dask(ex, gpus, n_reduce, side, reps, diag=None):
     return out
 
 
+def _cupy_settled(block):
+    """The example's `settled` for a CuPy chunk: the task lasts as long as its GPU work."""
+    import cupy
+    cupy.cuda.get_current_stream().synchronize()
+    return block
+
+
+def _cupy_reduction(n_reduce, seed=0):
+    """The example's reduction with CuPy chunks: the same chunks, the same graph."""
+    import cupy
+    import dask.array as da
+    import numpy
+    x = da.random.RandomState(seed, RandomState=cupy.random.RandomState).random_sample(
+        n_reduce, chunks=max(n_reduce // 4, 1), dtype=numpy.float32)
+    return x.map_blocks(_cupy_settled, dtype=numpy.float32, meta=cupy.empty((0,), dtype=numpy.float32)).sum(
+        dtype=numpy.float64)
+
+
+def _cupy_peer(ex, counts, available, n_reduce, reps):
+    """CuPy with Dask on the same cluster shapes (reduction only): plain CuPy on one GPU and Dask on each count."""
+    import cupy
+    import numpy
+    from distributed import Client
+
+    def plain():
+        x = cupy.random.RandomState(0).random_sample(n_reduce, dtype=numpy.float32)
+        return float(x.sum(dtype=numpy.float64))
+
+    plain()
+    best = float("inf")
+    for _ in range(reps):
+        cupy.cuda.Device().synchronize()
+        t = time.perf_counter()
+        plain()
+        best = min(best, time.perf_counter() - t)
+    out = {"cupy_1gpu": {"reduction": best}}
+    cupy.get_default_memory_pool().free_all_blocks()
+    for n in counts:
+        if n > available:
+            continue
+        with ex.gpu_cluster(list(range(n))) as cluster, Client(cluster) as client:
+            client.wait_for_workers(n)
+            float(_cupy_reduction(n_reduce).compute())
+            best = float("inf")
+            for _ in range(reps):
+                t = time.perf_counter()
+                float(_cupy_reduction(n_reduce).compute())
+                best = min(best, time.perf_counter() - t)
+        out[f"cupy_dask_{n}gpu"] = {"reduction": best}
+        print(f"cupy + dask, {n} GPU(s): reduction {best:.4f} s", flush=True)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gpus", default="1,2", help="comma-separated GPU counts to run Dask with")
@@ -98,6 +151,8 @@ def main():
     ap.add_argument("--time-limit", type=int, default=540, help="seconds before the run gives up (SIGALRM)")
     ap.add_argument("--diag", action="store_true",
                     help="also record one run's task stream per worker, and sample nvidia-smi's clocks and power")
+    ap.add_argument("--peer-cupy", action="store_true",
+                    help="also run the reduction with CuPy chunks (plain CuPy and CuPy with Dask on each GPU count)")
     args = ap.parse_args()
     smi = None
     if args.diag:
@@ -122,6 +177,8 @@ def main():
         result["seconds"][f"dask_{n}gpu"] = _dask(ex, list(range(n)), n_reduce, side, args.reps,
                                                   result.setdefault("tasks", {}) if args.diag else None)
         print(f"dask, {n} GPU(s): {result['seconds'][f'dask_{n}gpu']} until {time.strftime('%H:%M:%S')}", flush=True)
+    if args.peer_cupy:
+        result["seconds"].update(_cupy_peer(ex, counts, available, n_reduce, args.reps))
     if smi is not None:
         smi.terminate()
     secs = result["seconds"]
@@ -134,8 +191,17 @@ def main():
         for n in counts:
             if f"dask_{n}gpu" in secs:
                 ratios[f"{name}: dask {n} GPUs vs plain cuarray"] = secs["cuarray_1gpu"][name] / secs[f"dask_{n}gpu"][name]
+    if "cupy_dask_1gpu" in secs:  # the same reduction with CuPy chunks: how far Dask itself scales it
+        for n in counts:
+            if n > 1 and f"cupy_dask_{n}gpu" in secs:
+                ratios[f"reduction (CuPy): dask {n} GPUs vs dask 1 GPU"] = (
+                    secs["cupy_dask_1gpu"]["reduction"] / secs[f"cupy_dask_{n}gpu"]["reduction"])
+        for n in counts:
+            if f"cupy_dask_{n}gpu" in secs:
+                ratios[f"reduction (CuPy): dask {n} GPUs vs plain CuPy"] = (
+                    secs["cupy_1gpu"]["reduction"] / secs[f"cupy_dask_{n}gpu"]["reduction"])
     result["ratios"] = ratios
-    result["target_met"] = all(v >= 1.8 for k, v in ratios.items() if "vs dask 1 GPU" in k) if any(
+    result["target_met"] = all(v >= 1.8 for k, v in ratios.items() if "vs dask 1 GPU" in k and "CuPy" not in k) if any(
         "vs dask 1 GPU" in k for k in ratios) else None
     for k, v in ratios.items():
         print(f"{k:<45s} {v:6.2f}x")
