@@ -114,6 +114,7 @@ public:
 private:
   void update_flags();
   void check_host_element(std::size_t host_itemsize) const;  ///< value_error unless it is itemsize()
+  void assign_on_own_device(const array& src);  ///< assign() on this array's device; Note [assignment across devices]
   storage_ptr storage_;
   descriptor desc_;
   std::int64_t size_ = 0;

@@ -9,6 +9,7 @@
 #include "cuarray/creation.hpp"
 #include "cuarray/device.hpp"
 #include "cuarray/errors.hpp"
+#include "cuarray/graph.hpp"
 #include "cuarray/transfer.hpp"
 #include "src/core/internal.hpp"
 #include "src/cuda/check.hpp"
@@ -307,7 +308,59 @@ void array::fill(const scalar& value) {
   detail::launch_fill(l, data(), itemsize(), v.bytes, s);
 }
 
+namespace {
+
+// Note [assignment across devices]: an assignment into an array of another device (`b1[...] = v` or
+// `copyto(b1, v)` under device 0) writes on b1's device, on that device's current stream, where CuPy would run its
+// copy kernel on the current device over peer access. What CuPy programs rely on is the order: the write comes
+// after the work queued on the current stream, and what is queued there afterwards sees it. Two events give that
+// order: the target stream waits for the current stream before the write, and the current stream waits for the
+// target stream after it. An event must be recorded on a stream of its own device; a stream may wait for an event
+// of any device. Inside a graph capture the write could not join the captured stream's order, so it is refused.
+class ordered_on_current_stream {
+public:
+  explicit ordered_on_current_stream(int target) : current_(current_device()), target_(target) {
+    require_not_capturing(current_stream(current_), "An assignment into an array of another device");
+    join(current_, target_);
+  }
+  ~ordered_on_current_stream() {
+    try {
+      join(target_, current_);
+    } catch (...) {  // an error here is a sticky CUDA error: the next call on the device reports it
+    }
+    activate_device(current_);
+  }
+  ordered_on_current_stream(const ordered_on_current_stream&) = delete;
+  ordered_on_current_stream& operator=(const ordered_on_current_stream&) = delete;
+
+private:
+  // Later work on `to`'s current stream waits for what is queued now on `from`'s current stream.
+  static void join(int from, int to) {
+    activate_device(from);
+    cudaEvent_t e = nullptr;
+    CUARRAY_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    cudaError_t st = cudaEventRecord(e, current_stream(from).get());
+    if (st == cudaSuccess) st = cudaStreamWaitEvent(current_stream(to).get(), e, 0);
+    (void)cudaEventDestroy(e);  // released once the wait has been satisfied
+    if (st != cudaSuccess) detail::throw_cuda_error(st, "ordering an assignment across devices");
+  }
+
+  int current_;
+  int target_;
+};
+
+}  // namespace
+
 void array::assign(const array& src_in) {
+  if (size_ != 0 && device() != current_device()) {
+    ordered_on_current_stream order_guard(device());
+    assign_on_own_device(src_in);
+    return;
+  }
+  assign_on_own_device(src_in);
+}
+
+void array::assign_on_own_device(const array& src_in) {
   array src = src_in;
   if (src.ndim() > ndim()) {
     // NumPy drops leading unit dimensions of the value: a (1, 5) value fills a (5,) target.
@@ -343,12 +396,12 @@ void array::assign(const array& src_in) {
     // Gather the source into a contiguous buffer of the same layout first (byte copies support any ndim),
     // then the cast is a flat loop into a contiguous temporary, then a byte copy into place.
     array packed = new_array(src.type(), desc_.shape, order::C, device());
-    packed.assign(src);
+    packed.assign_on_own_device(src);
     array cast = new_array(desc_.type, desc_.shape, order::C, device());
     detail::loop_layout flat = detail::make_layout(shape_t{size_}, strides_t{static_cast<std::int64_t>(itemsize())},
                                                    strides_t{static_cast<std::int64_t>(packed.itemsize())});
     detail::launch_copy(flat, cast.data(), desc_.type, packed.data(), packed.type(), s);
-    assign(cast);
+    assign_on_own_device(cast);
     return;
   }
   detail::launch_copy(l, data(), desc_.type, src.data(), src.type(), s);

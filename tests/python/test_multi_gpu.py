@@ -374,6 +374,68 @@ def test_elementwise_kernel_into_out_of_another_device():
     numpy.testing.assert_allclose(o1.get(), want, rtol=1e-15, atol=0)
 
 
+def _queue_busy_work(device):
+    """Tens of milliseconds of matrix products queued on `device`'s current stream: an unordered write races them."""
+    with cp.cuda.Device(device):
+        m = cp.full((4096, 4096), 1.0 / 4096, dtype=numpy.float32)
+        for _ in range(12):
+            m = m @ m
+    return m
+
+
+_ASSIGN_FORMS = {
+    "setitem": lambda dst, src: dst.__setitem__(Ellipsis, src),
+    "setitem strided": lambda dst, src: dst.__setitem__((slice(None, None, 2),), src[::2]),
+    "copyto": lambda dst, src: cp.copyto(dst, src),
+    "copyto with a cast": lambda dst, src: cp.copyto(dst, src.astype(numpy.float32), casting="same_kind"),
+}
+
+
+def _assigned(form, y):
+    want = numpy.zeros_like(y) if form == "setitem strided" else y.copy()
+    if form == "setitem strided":
+        want[::2] = y[::2]
+    if form == "copyto with a cast":
+        want = y.astype(numpy.float32).astype(numpy.float64)
+    return want
+
+
+@pytest.mark.parametrize("form", sorted(_ASSIGN_FORMS))
+def test_assignment_into_another_device_is_ordered_on_the_current_stream(form):
+    """Note [assignment across devices]: under device 0, an assignment into a device-1 array comes after the work
+    queued on device 0's stream and before what is queued there next, as CuPy's copy kernel on device 0 would."""
+    _needs_peer()
+    x = _rng.standard_normal((512, 256))
+    y = _rng.standard_normal((512, 256))
+    c1 = _on1(y)
+    # A write queued on device 0 before the assignment must not land after it.
+    b1 = _on1(numpy.zeros_like(x))
+    with cp.cuda.Device(0):
+        a0 = cp.asarray(x)
+        busy = _queue_busy_work(0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", cp.PerformanceWarning)
+            b1 += a0  # runs on device 0, behind the busy work
+        _ASSIGN_FORMS[form](b1, c1)
+        cp.cuda.Device(0).synchronize()
+    want = _assigned(form, y)
+    if form == "setitem strided":
+        want[1::2] = x[1::2]
+    numpy.testing.assert_array_equal(b1.get(), want)
+    # A read queued on device 0 after the assignment must see it, though device 1 is busy when it is queued.
+    b1 = _on1(numpy.zeros_like(x))
+    busy1 = _queue_busy_work(1)
+    with cp.cuda.Device(0):
+        _ASSIGN_FORMS[form](b1, c1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", cp.PerformanceWarning)
+            r = b1 + 0  # device 0 reads b1 over peer access
+        got = r.get()
+    numpy.testing.assert_array_equal(got, _assigned(form, y))
+    for m in (busy, busy1):  # the products are exact: 4096 terms of 2**-24
+        assert float(m[0, 0].get()) == 1.0 / 4096
+
+
 def test_peer_operands_of_sort_indexing_and_astype():
     _needs_peer()
     x = _rng.standard_normal((30, 20))
