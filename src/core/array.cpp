@@ -428,9 +428,9 @@ void array::copy_to_host(void* dst, std::size_t dst_bytes, order o) const {
     memcpy_device_to_host(dst, data(), nbytes(), current_stream(device()));
     return;
   }
-  array tmp = copy(o);
-  activate_device(device());
-  memcpy_device_to_host(dst, tmp.data(), tmp.nbytes(), current_stream(device()));
+  array tmp = copy(o);  // on the current device, where CuPy's copy() puts it: read it there, on its stream
+  activate_device(tmp.device());
+  memcpy_device_to_host(dst, tmp.data(), tmp.nbytes(), current_stream(tmp.device()));
 }
 
 void array::copy_element_to_host(void* dst, std::size_t dst_bytes, std::int64_t i) const {

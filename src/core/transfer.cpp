@@ -120,8 +120,11 @@ struct staging_ring {
   std::array<cudaEvent_t, ring_size> events{};
   bool ready = false;
 
-  void init() {
+  // The ring of `device` (Note [staging rings]): its events are created there, as the streams they are recorded
+  // on belong to that device.
+  void init(int device) {
     if (ready) return;
+    activate_device(device);
     for (int i = 0; i < ring_size; ++i) {
       CUARRAY_CUDA_CHECK(cudaHostAlloc(&buffers[static_cast<std::size_t>(i)], chunk_bytes, cudaHostAllocPortable));
       CUARRAY_CUDA_CHECK(cudaEventCreateWithFlags(&events[static_cast<std::size_t>(i)], cudaEventDisableTiming));
@@ -129,6 +132,15 @@ struct staging_ring {
     ready = true;
   }
 };
+
+// Note [staging rings]: one ring per device, chosen by the device that holds the device-side memory of the copy,
+// not by the current device: get() of a device-1 array under device 0 copies on device 1's stream, and an event
+// can only be recorded on a stream of the device it was created on.
+int device_of(const void* device_ptr) {
+  cudaPointerAttributes attr{};
+  CUARRAY_CUDA_CHECK(cudaPointerGetAttributes(&attr, device_ptr));
+  return attr.device;
+}
 
 staging_ring& ring_for(int device) {
   static std::mutex m;
@@ -141,9 +153,10 @@ staging_ring& ring_for(int device) {
 }
 
 void d2h_staged(char* dst, const char* src, std::size_t bytes, cudaStream_t s) {
-  staging_ring& ring = ring_for(current_device());
+  const int device = device_of(src);
+  staging_ring& ring = ring_for(device);
   std::lock_guard<std::mutex> lock(ring.mutex);
-  ring.init();
+  ring.init(device);
   std::size_t nchunks = (bytes + chunk_bytes - 1) / chunk_bytes;
   auto enqueue = [&](std::size_t i) {
     std::size_t b = i % ring_size, off = i * chunk_bytes, len = std::min(chunk_bytes, bytes - off);
@@ -160,9 +173,10 @@ void d2h_staged(char* dst, const char* src, std::size_t bytes, cudaStream_t s) {
 }
 
 void h2d_staged(char* dst, const char* src, std::size_t bytes, cudaStream_t s) {
-  staging_ring& ring = ring_for(current_device());
+  const int device = device_of(dst);
+  staging_ring& ring = ring_for(device);
   std::lock_guard<std::mutex> lock(ring.mutex);
-  ring.init();
+  ring.init(device);
   std::size_t nchunks = (bytes + chunk_bytes - 1) / chunk_bytes;
   for (std::size_t i = 0; i < nchunks; ++i) {
     std::size_t b = i % ring_size, off = i * chunk_bytes, len = std::min(chunk_bytes, bytes - off);

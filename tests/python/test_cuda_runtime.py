@@ -274,6 +274,9 @@ def test_launch_host_func_runs_callback():
 def test_graph_capture_through_runtime():
     s = cp.cuda.Stream(non_blocking=True)
     a = cp.zeros(16, dtype=numpy.float32)
+    # The zeros are written on the current stream, which a non-blocking stream does not wait for: a busy GPU could
+    # run that fill after the graph's memset.
+    cp.cuda.get_current_stream().synchronize()
     runtime.streamBeginCapture(s.ptr)
     assert runtime.streamIsCapturing(s.ptr)
     runtime.memsetAsync(a.data.ptr, 0x3F, a.nbytes, s.ptr)

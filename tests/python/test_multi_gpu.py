@@ -169,6 +169,25 @@ def test_set_on_device1():
     numpy.testing.assert_array_equal(a1.get(), x)
 
 
+@pytest.mark.parametrize("view", ["contiguous", "transposed"])
+def test_large_get_and_set_across_devices(view):
+    """Copies of 16 MiB go through the pinned staging ring (Note [staging rings]): under device 0, get() and set() of
+    a device-1 array use device 1's ring and stream, also after device 0's ring is in use."""
+    x = _rng.standard_normal((1024, 2048))
+    warm = cp.asarray(x)  # device 0's ring is made and used first
+    numpy.testing.assert_array_equal(warm.get(), x)
+    a1 = _on1(x)
+    v1 = a1 if view == "contiguous" else a1.T
+    want = x if view == "contiguous" else x.T
+    with cp.cuda.Device(0):
+        numpy.testing.assert_array_equal(v1.get(), want)
+        numpy.testing.assert_array_equal(cp.asnumpy(v1), want)
+        a1.set(x[::-1].copy())
+    numpy.testing.assert_array_equal(a1.get(), x[::-1])
+    with cp.cuda.Device(1):
+        numpy.testing.assert_array_equal(warm.get(), x)  # and the other way round
+
+
 @pytest.mark.parametrize("order", ["C", "F", "A", "K"])
 @pytest.mark.parametrize("view", ["contiguous", "transposed", "strided", "empty"])
 def test_copy_lands_on_current_device(order, view):
