@@ -326,9 +326,9 @@ public:
   ~ordered_on_current_stream() {
     try {
       join(target_, current_);
+      activate_device(current_);
     } catch (...) {  // an error here is a sticky CUDA error: the next call on the device reports it
     }
-    activate_device(current_);
   }
   ordered_on_current_stream(const ordered_on_current_stream&) = delete;
   ordered_on_current_stream& operator=(const ordered_on_current_stream&) = delete;
@@ -336,11 +336,16 @@ public:
 private:
   // Later work on `to`'s current stream waits for what is queued now on `from`'s current stream.
   static void join(int from, int to) {
+    // A default-stream handle (legacy or per-thread) means that stream of the active device: each call runs with
+    // its stream's device active.
     activate_device(from);
     cudaEvent_t e = nullptr;
     CUARRAY_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     cudaError_t st = cudaEventRecord(e, current_stream(from).get());
-    if (st == cudaSuccess) st = cudaStreamWaitEvent(current_stream(to).get(), e, 0);
+    if (st == cudaSuccess) {
+      activate_device(to);
+      st = cudaStreamWaitEvent(current_stream(to).get(), e, 0);
+    }
     (void)cudaEventDestroy(e);  // released once the wait has been satisfied
     if (st != cudaSuccess) detail::throw_cuda_error(st, "ordering an assignment across devices");
   }
