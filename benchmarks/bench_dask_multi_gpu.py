@@ -19,6 +19,19 @@ def _example():
     return dask_multi_gpu
 
 
+def _best(fn, reps, before=None):
+    """Seconds of the fastest of `reps` calls of `fn`, after one warm-up call; `before` runs untimed before each."""
+    fn()
+    best = float("inf")
+    for _ in range(reps):
+        if before is not None:
+            before()
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
 def _plain(n_reduce, side, reps):
     """The same work with cuarray alone on device 0 (best of `reps`, synchronised)."""
     import numpy
@@ -33,16 +46,8 @@ def _plain(n_reduce, side, reps):
         b = cuarray.random.RandomState(1).random_sample((side, side), dtype=numpy.float32)
         return float((a @ b).sum(dtype=numpy.float64))
 
-    out = {}
-    for name, fn in (("reduction", reduction), ("matmul", matmul)):
-        fn()
-        best = float("inf")
-        for _ in range(reps):
-            cuarray.cuda.Device().synchronize()
-            t = time.perf_counter()
-            fn()
-            best = min(best, time.perf_counter() - t)
-        out[name] = best
+    out = {name: _best(fn, reps, before=cuarray.cuda.Device().synchronize)
+           for name, fn in (("reduction", reduction), ("matmul", matmul))}
     # The Dask worker of GPU 0 needs this memory; the client's pool would keep it.
     cuarray.get_default_memory_pool().free_all_blocks()
     return out
@@ -74,13 +79,7 @@ def _dask(ex, gpus, n_reduce, side, reps, diag=None):
     with ex.gpu_cluster(gpus) as cluster, Client(cluster) as client:
         client.wait_for_workers(len(gpus))
         for name in ("reduction", "matmul"):
-            float(builds[name]().compute())
-            best = float("inf")
-            for _ in range(reps):
-                t = time.perf_counter()
-                float(builds[name]().compute())
-                best = min(best, time.perf_counter() - t)
-            out[name] = best
+            out[name] = _best(lambda: float(builds[name]().compute()), reps)
             if diag is not None:  # one more run, recorded: which worker ran what, for how long
                 with get_task_stream(client) as ts:
                     float(builds[name]().compute())
@@ -117,26 +116,14 @@ def _cupy_peer(ex, counts, available, n_reduce, reps):
         x = cupy.random.RandomState(0).random_sample(n_reduce, dtype=numpy.float32)
         return float(x.sum(dtype=numpy.float64))
 
-    plain()
-    best = float("inf")
-    for _ in range(reps):
-        cupy.cuda.Device().synchronize()
-        t = time.perf_counter()
-        plain()
-        best = min(best, time.perf_counter() - t)
-    out = {"cupy_1gpu": {"reduction": best}}
+    out = {"cupy_1gpu": {"reduction": _best(plain, reps, before=cupy.cuda.Device().synchronize)}}
     cupy.get_default_memory_pool().free_all_blocks()
     for n in counts:
         if n > available:
             continue
         with ex.gpu_cluster(list(range(n))) as cluster, Client(cluster) as client:
             client.wait_for_workers(n)
-            float(_cupy_reduction(n_reduce).compute())
-            best = float("inf")
-            for _ in range(reps):
-                t = time.perf_counter()
-                float(_cupy_reduction(n_reduce).compute())
-                best = min(best, time.perf_counter() - t)
+            best = _best(lambda: float(_cupy_reduction(n_reduce).compute()), reps)
         out[f"cupy_dask_{n}gpu"] = {"reduction": best}
         print(f"cupy + dask, {n} GPU(s): reduction {best:.4f} s", flush=True)
     return out
