@@ -120,11 +120,9 @@ struct staging_ring {
   std::array<cudaEvent_t, ring_size> events{};
   bool ready = false;
 
-  // The ring of `device` (Note [staging rings]): its events are created there, as the streams they are recorded
-  // on belong to that device.
-  void init(int device) {
+  // Called with the ring's device active (Note [staging rings]): its events are created there.
+  void init() {
     if (ready) return;
-    activate_device(device);
     for (int i = 0; i < ring_size; ++i) {
       CUARRAY_CUDA_CHECK(cudaHostAlloc(&buffers[static_cast<std::size_t>(i)], chunk_bytes, cudaHostAllocPortable));
       CUARRAY_CUDA_CHECK(cudaEventCreateWithFlags(&events[static_cast<std::size_t>(i)], cudaEventDisableTiming));
@@ -133,13 +131,14 @@ struct staging_ring {
   }
 };
 
-// Note [staging rings]: one ring per device, chosen by the device that holds the device-side memory of the copy,
-// not by the current device: get() of a device-1 array under device 0 copies on device 1's stream, and an event
-// can only be recorded on a stream of the device it was created on.
-int device_of(const void* device_ptr) {
-  cudaPointerAttributes attr{};
-  CUARRAY_CUDA_CHECK(cudaPointerGetAttributes(&attr, device_ptr));
-  return attr.device;
+// Note [staging rings]: one ring per device, that of the stream the copy runs on, which callers make the active
+// device (a default-stream handle names the active device's stream). An event can only be recorded on a stream of
+// the device it was created on. The current device is not it: get() of a device-1 array under device 0 copies on
+// device 1's stream.
+int active_device() {
+  int device = 0;
+  CUARRAY_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
 }
 
 staging_ring& ring_for(int device) {
@@ -153,10 +152,9 @@ staging_ring& ring_for(int device) {
 }
 
 void d2h_staged(char* dst, const char* src, std::size_t bytes, cudaStream_t s) {
-  const int device = device_of(src);
-  staging_ring& ring = ring_for(device);
+  staging_ring& ring = ring_for(active_device());
   std::lock_guard<std::mutex> lock(ring.mutex);
-  ring.init(device);
+  ring.init();
   std::size_t nchunks = (bytes + chunk_bytes - 1) / chunk_bytes;
   auto enqueue = [&](std::size_t i) {
     std::size_t b = i % ring_size, off = i * chunk_bytes, len = std::min(chunk_bytes, bytes - off);
@@ -173,10 +171,9 @@ void d2h_staged(char* dst, const char* src, std::size_t bytes, cudaStream_t s) {
 }
 
 void h2d_staged(char* dst, const char* src, std::size_t bytes, cudaStream_t s) {
-  const int device = device_of(dst);
-  staging_ring& ring = ring_for(device);
+  staging_ring& ring = ring_for(active_device());
   std::lock_guard<std::mutex> lock(ring.mutex);
-  ring.init(device);
+  ring.init();
   std::size_t nchunks = (bytes + chunk_bytes - 1) / chunk_bytes;
   for (std::size_t i = 0; i < nchunks; ++i) {
     std::size_t b = i % ring_size, off = i * chunk_bytes, len = std::min(chunk_bytes, bytes - off);

@@ -121,3 +121,59 @@ TEST(ArrayGpu, HostValueReadsOneElementInCOrder) {
   array empty_axis = zeros({3, 0}, int64);
   EXPECT_THROW(empty_axis.host_value<std::int64_t>(), index_error);
 }
+
+// Note [assignment across devices]: under device 0, an assignment into a device-1 array is written by device 1 but
+// ordered with device 0's current stream, both ways. A spinning kernel holds one stream back, so an unordered write
+// would land on the wrong side of it.
+TEST(ArrayMultiGpu, AssignmentIntoAnotherDeviceFollowsTheCurrentStream) {
+  REQUIRE_GPU();
+  if (device_count() < 2) GTEST_SKIP() << "needs two GPUs";
+  require_peer_access(0, 1);
+  require_peer_access(1, 0);
+  raw_kernel spin(R"(extern "C" __global__ void spin(long long cycles) {
+    long long start = clock64();
+    while (clock64() - start < cycles) {}
+  })",
+                  "spin");
+  const long long cycles = 50'000'000;  // about 25 ms at 2 GHz
+  const std::size_t n = 1 << 14;        // 64 KiB: one direct copy to the host, no staging
+  auto filled = [n](float v) { return std::vector<float>(n, v); };
+  auto host_of = [n](const array& a) {  // read over device 0's stream only
+    activate_device(0);
+    std::vector<float> h(n);
+    memcpy_device_to_host(h.data(), a.data(), n * sizeof(float), current_stream(0));
+    return h;
+  };
+  array b1, c1;
+  {
+    device_guard on1(1);
+    b1 = from_host(filled(1.0f).data(), float32, {static_cast<std::int64_t>(n)});
+    c1 = from_host(filled(2.0f).data(), float32, {static_cast<std::int64_t>(n)});
+    current_stream().synchronize();
+  }
+  device_guard on0(0);
+  // 1. A write device 0 queued before the assignment lands before it.
+  array zeros0 = zeros({static_cast<std::int64_t>(n)}, float32);
+  spin({1}, {1}, cycles);
+  activate_device(0);
+  memcpy_device_to_device(b1.data(), 1, zeros0.data(), 0, n * sizeof(float), current_stream(0));
+  b1.assign(c1);
+  auto settle = [] {  // both devices idle; a default-stream handle names the active device's stream
+    for (int d : {0, 1}) {
+      device_guard on(d);
+      current_stream().synchronize();
+    }
+  };
+  settle();
+  EXPECT_EQ(host_of(b1), filled(2.0f));
+  // 2. What device 0 queues after the assignment sees it, though device 1's stream is held back when it is queued.
+  array d1;
+  {
+    device_guard on1(1);
+    d1 = from_host(filled(3.0f).data(), float32, {static_cast<std::int64_t>(n)});
+    spin({1}, {1}, cycles);
+  }
+  b1.assign(d1);
+  EXPECT_EQ(host_of(b1), filled(3.0f));
+  settle();
+}
