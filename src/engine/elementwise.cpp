@@ -389,11 +389,10 @@ void run(const kernel_spec& spec, const operand_ref* inputs, int nin, const oper
   std::int64_t n = shape_size(shape);
   if (n == 0) return;
   if (nin + nout > max_operands - 1) throw value_error("too many operands for an elementwise kernel");
-  // The device of the first output runs it, or the current one with spec.on_current_device (callers allocate
-  // outputs on the current device, as CuPy does;
-  // internal steps of an operation that runs on its input's device keep running there, on that device's
-  // stream, so they stay ordered with the operation's other kernels). Operands of another device are used in
-  // place over peer access (Note [peer operands] in src/cuda/runtime.cpp).
+  // The device of the first output runs it, or the current one with spec.on_current_device. Callers allocate
+  // outputs on the current device, as CuPy does; internal steps of an operation that runs on its input's device
+  // keep running there, on that device's stream, so they stay ordered with the operation's other kernels.
+  // Operands of another device are used in place over peer access (Note [peer operands] in src/cuda/runtime.cpp).
   const int device = nout == 0 || spec.on_current_device ? current_device() : outputs[0].arr->device();
 
   // The array operands as seen over `shape` (outputs first, so that they lead the axis order), then the mask.
