@@ -22,6 +22,7 @@
 #   GPU_CHECK_INSTALL     pip (default): pip install the package; build: use build-gpu/python from the C++ build
 #                         (PYTHONPATH), skipping pip's second build of the same code
 #   GPU_CHECK_FUZZ_CASES  cases of the fuzz step (default 10000)
+#   GPU_CHECK_CMAKE_ARGS  further arguments of the configure step, e.g. "-DCMAKE_CXX_FLAGS=-g" for profiling
 # Output: progress lines and a summary block (< 25 lines) on stdout; everything else in the log.
 # Exit status: 0 when every step that ran passed, 1 otherwise (performance targets are reported, not enforced).
 
@@ -183,6 +184,8 @@ step_configure() {
   # must not cost a GPU run; CI (.ci/run) builds with it ON.
   local args=(-S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUARRAY_CUDA_ARCHITECTURES=90 -DCUARRAY_WERROR=OFF
     "-DPython_EXECUTABLE=$(command -v "$PY")")
+  # shellcheck disable=SC2206  # word splitting intended: several arguments in one variable
+  [ -n "${GPU_CHECK_CMAKE_ARGS:-}" ] && args+=(${GPU_CHECK_CMAKE_ARGS})
   if [ -d .deps/googletest ]; then
     args+=("-DCUARRAY_GTEST_SOURCE_DIR=$ROOT/.deps/googletest")
   else

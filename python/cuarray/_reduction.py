@@ -4,7 +4,7 @@ from cuarray import _core
 from cuarray._elementwise import _Param
 
 
-class ReductionKernel:
+class ReductionKernel(_core._ReductionKernel):
     """A reduction over given axes: ``ReductionKernel('T x', 'T y', 'x * x', 'a + b', 'y = sqrt(a)', '0',
     'l2norm')``. ``map_expr`` maps each input element (the input parameters by name) to the reduction type,
     ``reduce_expr`` combines two mapped values ``a`` and ``b`` and must be associative (an ``identity`` of
@@ -15,9 +15,9 @@ class ReductionKernel:
                  reduce_type=None, reduce_dims=True, preamble="", options=()):
         # Parsing, checks, type resolution and code generation are cuarray::reduction_kernel's
         # (Note [custom kernel definition] in src/engine/custom_kernel.cpp).
-        self._kernel = _core._ReductionKernel(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
-                                              name, reduce_type, preamble)
-        params = tuple(_Param(*p) for p in self._kernel.params)
+        super().__init__(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name, reduce_type,
+                         preamble)
+        params = tuple(_Param(*p) for p in self.params)
         self.in_params = params[:-1]
         self.out_params = params[-1:]
         self.nin = len(self.in_params)
@@ -26,18 +26,28 @@ class ReductionKernel:
         self.map_expr = map_expr
         self.reduce_expr = reduce_expr
         self.post_map_expr = post_map_expr
-        self.identity = self._kernel.identity
         self.name = name
         self.reduce_type = reduce_type
         self.reduce_dims = reduce_dims
         self.preamble = preamble
         self.options = tuple(options)
 
-    def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
+    @property
+    def _kernel(self):
+        """The C++ reduction_kernel binding: the instance itself (its methods _plan and _call)."""
+        return self
+
+    # __call__ is _ReductionKernel's call slot: out=, axis= and a bool keepdims= run from C++ without this
+    # frame; stream= or anything else comes here (python/src/elementwise_kernel.cpp, reduction_call_slot).
+    def _call_slow(self, *args, out=None, axis=None, keepdims=False, stream=None):
         if stream is not None:
             with stream:
-                return self._kernel._call(args, out, axis, bool(keepdims))
-        return self._kernel._call(args, out, axis, bool(keepdims))
+                return self._call(args, out, axis, bool(keepdims))
+        return self._call(args, out, axis, bool(keepdims))
 
     def __repr__(self):
         return f"<ReductionKernel {self.name!r}>"
+
+
+# The slow path's errors (an unexpected keyword) name the call the user made.
+ReductionKernel._call_slow.__qualname__ = "ReductionKernel.__call__"

@@ -111,6 +111,7 @@ nb::object reduction_call(const reduction_kernel& k, nb::tuple args, nb::handle 
   bool arrays_only = out.is_none() || is_ndarray(out);
   for (std::size_t a = 0; a < n && arrays_only; ++a) arrays_only = is_ndarray(args[a]);
   std::vector<ufunc_arg> in;
+  in.reserve(n);
   bool out_positional = n == d.in.size() + 1;
   if (arrays_only) {
     for (std::size_t a = 0; a < n; ++a) in.emplace_back(as_py_array(args[a]).a);
@@ -145,6 +146,42 @@ nb::object reduction_call(const reduction_kernel& k, nb::tuple args, nb::handle 
   if (!out.is_none()) return nb::borrow(out);
   return wrap(std::move(r));
 }
+
+// The call slot of _ReductionKernel, which the Python ReductionKernel subclasses (as _ElementwiseCall's, Note
+// [elementwise warm call]): kern(a, ...) with out=, axis= and keepdims= (a bool) goes to reduction_call with no
+// Python frame and no nanobind dispatch; stream= or anything else goes to the Python _call_slow.
+PyObject* reduction_call_slot(PyObject* self, PyObject* args, PyObject* kwargs) noexcept {
+  return guarded([&]() -> nb::object {
+    if (!nb::inst_ready(nb::handle(self))) {
+      throw type_error("ReductionKernel is not initialised: call ReductionKernel.__init__");
+    }
+    const reduction_kernel& k = *nb::inst_ptr<reduction_kernel>(self);
+    nb::handle out = nb::none(), axis = nb::none();
+    bool keepdims = false, plain = true;
+    if (kwargs) {
+      Py_ssize_t pos = 0;
+      PyObject *key, *value;
+      while (plain && PyDict_Next(kwargs, &pos, &key, &value)) {
+        if (PyUnicode_CompareWithASCIIString(key, "out") == 0) {
+          out = value;
+        } else if (PyUnicode_CompareWithASCIIString(key, "axis") == 0) {
+          axis = value;
+        } else if (PyUnicode_CompareWithASCIIString(key, "keepdims") == 0 && PyBool_Check(value)) {
+          keepdims = value == Py_True;
+        } else if (!(PyUnicode_CompareWithASCIIString(key, "stream") == 0 && value == Py_None)) {
+          plain = false;
+        }
+      }
+    }
+    if (plain) return reduction_call(k, nb::borrow<nb::tuple>(args), out, axis, keepdims);
+    nb::object slow = nb::handle(self).attr("_call_slow");
+    PyObject* result = PyObject_Call(slow.ptr(), args, kwargs);
+    if (!result) throw nb::python_error();
+    return nb::steal(result);
+  });
+}
+
+PyType_Slot reduction_call_slots[] = {{Py_tp_call, reinterpret_cast<void*>(reduction_call_slot)}, {0, nullptr}};
 
 nb::tuple int_tuple(const std::vector<int>& v) {
   nb::list l;
@@ -449,7 +486,7 @@ void init_elementwise_kernel(nb::module_& m) {
           nb::arg("ndim"));
 
   // ReductionKernel's definition and calls (cuarray::reduction_kernel).
-  nb::class_<reduction_kernel>(m, "_ReductionKernel")
+  nb::class_<reduction_kernel>(m, "_ReductionKernel", nb::type_slots(reduction_call_slots))
       .def(
           "__init__",
           [](reduction_kernel* self, nb::handle in_params, nb::handle out_params, std::string map_expr,

@@ -3,8 +3,10 @@
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "args.hpp"
@@ -123,6 +125,55 @@ void bind_both(nb::module_& m, nb::handle cls, const char* name, bool method, F 
   if (method) nb::setattr(cls, name, nb::cpp_function(fn, nb::is_method(), nb::name(name), rest...));
 }
 
+// Note [reduction fast call]
+// a.sum(), cuarray.max(a) and the like, the array and no other argument, are most calls of a reduction, and
+// nanobind's dispatch of seven parameters with defaults, then options(), cost more host time than the
+// reduction's own work (issue 24's small-call figures). nanobind keeps the entry point of each function
+// object in the object itself, where the type's tp_vectorcall_offset says (CPython's vectorcall protocol,
+// which nanobind's methods also use when called as a.sum()). Each reduction's function and method get an
+// entry point that runs that one form with default options and hands every other call, unchanged, to the
+// entry point nanobind put there: the signature, docstring, stubs and errors stay nanobind's.
+struct fast_reduction {
+  red_fn f = nullptr;
+  bool mean_warning = false;      ///< mean/nanmean: "Mean of empty slice" for an empty input
+  vectorcallfunc next = nullptr;  ///< nanobind's entry point of this object
+};
+constexpr int max_fast = 32;
+fast_reduction fast_table[max_fast];
+int fast_count = 0;
+
+template <int I>
+PyObject* fast_vectorcall(PyObject* self, PyObject* const* args, std::size_t nargsf, PyObject* kwnames) noexcept {
+  const fast_reduction& e = fast_table[I];
+  if (kwnames != nullptr || PyVectorcall_NARGS(nargsf) != 1 || !is_ndarray(args[0])) {
+    return e.next(self, args, nargsf, kwnames);
+  }
+  return guarded([&]() -> nb::object {
+    const array& x = as_py_array(args[0]).a;
+    array r = e.f(x, reduce_options{});
+    if (e.mean_warning && x.size() == 0) warn_runtime("Mean of empty slice");  // Note [shape-only warnings]
+    return wrap(std::move(r));
+  });
+}
+
+template <std::size_t... I> constexpr auto fast_entries(std::index_sequence<I...>) {
+  return std::array<vectorcallfunc, sizeof...(I)>{&fast_vectorcall<static_cast<int>(I)>...};
+}
+constexpr auto fast_entry = fast_entries(std::make_index_sequence<max_fast>{});
+
+// Puts the fast entry point of `f` in front of the function object `fn` (Note [reduction fast call]).
+void install_fast(nb::handle fn, red_fn f, bool mean_warning) {
+  PyTypeObject* tp = Py_TYPE(fn.ptr());
+  if (fast_count == max_fast || !PyType_HasFeature(tp, Py_TPFLAGS_HAVE_VECTORCALL) || tp->tp_vectorcall_offset <= 0) {
+    return;  // not a vectorcall object: nanobind's dispatch stays the only one, which is correct, only slower
+  }
+  auto* slot = reinterpret_cast<vectorcallfunc*>(reinterpret_cast<char*>(fn.ptr()) + tp->tp_vectorcall_offset);
+  if (*slot == nullptr) return;
+  fast_table[fast_count] = fast_reduction{f, mean_warning, *slot};
+  *slot = fast_entry[static_cast<std::size_t>(fast_count)];
+  ++fast_count;
+}
+
 void def_reduction(nb::module_& m, nb::handle cls, const char* name, red_fn f, bool initial_ok, bool method) {
   auto fn = [f, name, initial_ok](nb::handle a, nb::handle axis, nb::handle dt, nb::handle out, bool keepdims,
                                   nb::handle initial, nb::handle where) -> nb::object {
@@ -179,6 +230,9 @@ void def_reduction(nb::module_& m, nb::handle cls, const char* name, red_fn f, b
               nb::arg("out").none() = nb::none(), nb::arg("keepdims") = false, nb::kw_only(),
               nb::arg("where").none() = true);
   }
+  bool mean_warning = n == "mean" || n == "nanmean";
+  install_fast(m.attr(name), f, mean_warning);
+  if (method) install_fast(nb::getattr(cls, name), f, mean_warning);
 }
 
 void def_variance(nb::module_& m, nb::handle cls, const char* name, var_fn f, bool method) {

@@ -914,29 +914,47 @@ spec spec_of(const reduction_kernel_plan& p) {
 
 }  // namespace red
 
+namespace {
+
+// Whether the arguments of a call (and its out=) have the signature `sig`, compared in place: a warm call
+// builds no signature vector.
+bool same_signature(const detail::reduction_kernel_signature& sig, const std::vector<ufunc_arg>& args,
+                    const array& out) {
+  if (sig.args.size() != args.size()) return false;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const ufunc_arg& a = args[k];
+    kernel_arg_kind kind = a.is_scalar() ? kernel_arg_kind::scalar : kernel_arg_kind::array;
+    if (sig.args[k].first != kind || sig.args[k].second != (a.is_scalar() ? a.value.type : a.arr.type())) return false;
+  }
+  if (out.defined()) return sig.out_kind == kernel_arg_kind::array && sig.out_type == out.type();
+  return sig.out_kind == kernel_arg_kind::none;
+}
+
+}  // namespace
+
 array reduction_kernel::call(const std::vector<ufunc_arg>& args, const reduction_kernel_options& options) const {
   const reduction_kernel_definition& d = state_->def;
-  detail::reduction_kernel_signature sig;
-  sig.args.reserve(args.size());
-  for (const ufunc_arg& a : args) {
-    sig.args.emplace_back(a.is_scalar() ? kernel_arg_kind::scalar : kernel_arg_kind::array,
-                          a.is_scalar() ? a.value.type : a.arr.type());
-  }
-  if (options.out.defined()) {
-    sig.out_kind = kernel_arg_kind::array;
-    sig.out_type = options.out.type();
-  }
   std::shared_ptr<const detail::reduction_kernel_prepared> prep;
   {
     std::lock_guard<std::mutex> lock(state_->mutex);
-    for (const auto& e : state_->prepared) {
-      if (e->sig == sig) {
-        prep = e;
+    for (auto e = state_->prepared.rbegin(); e != state_->prepared.rend(); ++e) {  // the most recent first
+      if (same_signature((*e)->sig, args, options.out)) {
+        prep = *e;
         break;
       }
     }
   }
   if (!prep) {  // Note [reduction kernel plans]
+    detail::reduction_kernel_signature sig;
+    sig.args.reserve(args.size());
+    for (const ufunc_arg& a : args) {
+      sig.args.emplace_back(a.is_scalar() ? kernel_arg_kind::scalar : kernel_arg_kind::array,
+                            a.is_scalar() ? a.value.type : a.arr.type());
+    }
+    if (options.out.defined()) {
+      sig.out_kind = kernel_arg_kind::array;
+      sig.out_type = options.out.type();
+    }
     std::vector<kernel_arg_info> info(sig.args.size());
     for (std::size_t a = 0; a < info.size(); ++a) {
       info[a].kind = sig.args[a].first;
@@ -961,6 +979,11 @@ array reduction_kernel::call(const std::vector<ufunc_arg>& args, const reduction
   const std::size_t nin = d.in.size();
 
   stream_scope on_stream(options.stream);
+  // One array reduced whole, no out= (kern(a)): one launch for a short input (Note [small full reduction]).
+  if (array r; nin == 1 && !args[0].is_scalar() && !options.axis && !options.keepdims && !out.defined() &&
+               red::run_full(prep->spec, args[0].arr, p.out_type, r)) {
+    return r;
+  }
   std::vector<array> arrays;
   for (std::size_t k = 0; k < nin; ++k) {
     arrays.push_back(args[k].is_scalar() ? full(shape_t{}, args[k].value.cast(p.in_types[k]), p.in_types[k])

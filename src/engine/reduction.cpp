@@ -480,11 +480,9 @@ launch_plan plan(const spec& s, const dims& kept, const dims& red, std::int64_t 
 // kernel and the same bits) without the dims vectors, layout buffers and pointer lists: one operand that
 // merges to a single reduced axis (any 1-d array, or a C-contiguous one), 32-bit indexing, one pass. It
 // repeats plan()'s rows mapping for M = 1: keep the two in step. Returns false where run() must decide.
-bool run_small_full(const spec& s, const call& c, array& result) {
-  const array& a = c.in;
+bool run_small_full(const spec& s, const array& a, dtype out_type, double p0, array& result) {
   int nd = a.ndim();
-  if (s.sequential || !c.extra.empty() || c.mask.defined() || c.per_output.defined()) return false;
-  if (static_cast<int>(c.axes.size()) != nd) return false;
+  if (s.sequential) return false;
   const std::int64_t R = a.size();
   if (R <= 0) return false;
   std::int64_t stride;
@@ -510,8 +508,8 @@ bool run_small_full(const spec& s, const call& c, array& result) {
   v.kd = 0;
   v.rd = 1;
   v.in_storage = a.type();
-  v.out_storage = c.out_type;
-  result = detail::new_array(c.out_type, shape_t{}, order::C, device);
+  v.out_storage = out_type;
+  result = detail::new_array(out_type, shape_t{}, order::C, device);
   CUstream stream = reinterpret_cast<CUstream>(detail::enter_device(device));
   CUfunction f = lookup(s, spec_ref(s), v, device);
   // ca_rlayout with kd = rd = 1 and one operand: kshape, kstride, rshape, rstride (32-bit).
@@ -521,13 +519,16 @@ bool run_small_full(const spec& s, const call& c, array& result) {
   void* out_p = result.data();
   int M32 = 1, R32 = static_cast<int>(R), C32 = static_cast<int>(R);
   long long n64 = R;
-  double p0 = c.p0;
   void* args[] = {ptrs, &mu_p, &out_p, &M32, &R32, &C32, &n64, &p0, layout};
   jit::launch_2d(f, 1, 1, block_threads, 0, stream, args);
   return true;
 }
 
 }  // namespace
+
+bool run_full(const spec& s, const array& in, dtype out_type, array& result) {
+  return run_small_full(s, in, out_type, 0, result);
+}
 
 array run(const spec& s, const call& c) {
   const array& a = c.in;
@@ -537,7 +538,10 @@ array run(const spec& s, const call& c) {
     throw value_error("reduction: at most " + std::to_string(max_extra + 1) + " inputs, got " +
                       std::to_string(c.extra.size() + 1));
   }
-  if (array small; run_small_full(s, c, small)) return small;  // Note [small full reduction]
+  if (array small; c.extra.empty() && !c.mask.defined() && !c.per_output.defined() &&
+                   static_cast<int>(c.axes.size()) == nd && run_small_full(s, a, c.out_type, c.p0, small)) {
+    return small;  // Note [small full reduction]
+  }
   std::vector<const array*> ops{&a};
   for (const auto& x : c.extra) {
     if (x.shape() != a.shape()) throw value_error("reduction: extra inputs must have the input's shape");

@@ -55,6 +55,11 @@ struct call {
 /// Runs the reduction; the result is a new C-contiguous array over the kept axes (no keepdims).
 array run(const spec& s, const call& c);
 
+/// run() of the reduction of every axis of `in` (no extra input, mask or per-output operand, p0 = 0) where it
+/// is one launch of the short-array path (Note [small full reduction]): sets `result`, a new 0-d array, and
+/// returns true; false (nothing done) where run() must plan it. The warm a.sum() then builds no call.
+bool run_full(const spec& s, const array& in, dtype out_type, array& result);
+
 /// Generated source of one variant, for the CI test that compiles the generator's paths with NVRTC.
 struct test_variant {
   dtype in_storage = dtype::float32, out_storage = dtype::float32;

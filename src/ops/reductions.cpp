@@ -158,57 +158,103 @@ void require_nonempty(const array& a, const std::vector<int>& axes, const reduce
   throw value_error(std::string("zero-size array to reduction operation ") + name + " which has no identity");
 }
 
-// The spec of sum, prod, nansum or nanprod from `in` to `out`, made once and interned: a warm a.sum() builds
-// no string and hashes no text (Note [reduction key] in src/engine/reduction.cpp).
-const red::spec& sum_spec(bool product, bool skip_nan, dtype in, dtype out) {
-  static std::atomic<const red::spec*> table[2][2][num_dtypes][num_dtypes];
-  auto& slot = table[product][skip_nan][static_cast<int>(in)][static_cast<int>(out)];
+// The built-in reductions whose specs are made once per (input, output) dtype pair and interned: a warm a.sum()
+// or a.max() builds no string and hashes no text (Note [reduction key] in src/engine/reduction.cpp).
+enum class kind : int {
+  sum,
+  prod,
+  nansum,
+  nanprod,
+  max,
+  min,
+  nanmax,
+  nanmin,
+  any,
+  all,
+  mean,
+  mean_total,
+  nanmean,
+  count,
+  count_nan,
+  count_nonzero,
+  num
+};
+
+std::atomic<const red::spec*> interned_specs[static_cast<int>(kind::num)][num_dtypes][num_dtypes];
+
+// The spec of `k` from `in` to `out`: make(in, out) the first time, interned, kept for the process.
+template <class Make> const red::spec& interned(kind k, dtype in, dtype out, Make make) {
+  auto& slot = interned_specs[static_cast<int>(k)][static_cast<int>(in)][static_cast<int>(out)];
   if (const red::spec* p = slot.load(std::memory_order_acquire)) return *p;
-  dtype acc = compute_of(out);
-  auto s = std::make_unique<red::spec>(
-      simple_spec(product ? (skip_nan ? "nanprod" : "prod") : (skip_nan ? "nansum" : "sum"), in, acc, out,
-                  product ? "r = a * b;" : "r = a + b;", product ? "ca_cast<acc_t>(1)" : "ca_cast<acc_t>(0)"));
-  if (acc == dtype::bool_) s->combine = product ? "r = a && b;" : "r = a || b;";
-  if (skip_nan) {
-    s->map = std::string("m = ca_anynan(x) ? ca_cast<acc_t>(") + (product ? "1" : "0") + ") : ca_cast<acc_t>(x);";
-  }
-  s->id = red::intern(*s);
+  auto made = std::make_unique<red::spec>(make(in, out));
+  made->id = red::intern(*made);
   const red::spec* expected = nullptr;
-  if (slot.compare_exchange_strong(expected, s.get(), std::memory_order_acq_rel)) return *s.release();
+  if (slot.compare_exchange_strong(expected, made.get(), std::memory_order_acq_rel)) return *made.release();
   return *expected;  // another thread made the same spec first
 }
 
+// Whether a reduction call takes NumPy's defaults but dtype= (every axis, no out=, keepdims, initial= or where=):
+// then a short input is one launch through red::run_full, with no axis list or call built.
+bool plain(const reduce_options& o) {
+  return !o.axis && !o.keepdims && !o.out.defined() && !o.initial && !o.where.defined();
+}
+
+const red::spec& sum_spec(bool product, bool skip_nan, dtype in, dtype out) {
+  kind k = product ? (skip_nan ? kind::nanprod : kind::prod) : (skip_nan ? kind::nansum : kind::sum);
+  return interned(k, in, out, [&](dtype i, dtype o) {
+    dtype acc = compute_of(o);
+    red::spec r = simple_spec(product ? (skip_nan ? "nanprod" : "prod") : (skip_nan ? "nansum" : "sum"), i, acc, o,
+                              product ? "r = a * b;" : "r = a + b;",
+                              product ? "ca_cast<acc_t>(1)" : "ca_cast<acc_t>(0)");
+    if (acc == dtype::bool_) r.combine = product ? "r = a && b;" : "r = a || b;";
+    if (skip_nan) {
+      r.map = std::string("m = ca_anynan(x) ? ca_cast<acc_t>(") + (product ? "1" : "0") + ") : ca_cast<acc_t>(x);";
+    }
+    return r;
+  });
+}
+
 array sum_like(const array& a, const reduce_options& o, bool product, bool skip_nan) {
-  std::vector<int> axes = reduction_axes(o.axis, a.ndim());
   dtype out = o.dtype_ ? *o.dtype_ : sum_result_type(a.type());
   const red::spec& s = sum_spec(product, skip_nan, a.type(), out);
+  if (array r; plain(o) && red::run_full(s, a, out, r)) return r;
+  std::vector<int> axes = reduction_axes(o.axis, a.ndim());
   array r = run(s, a, axes, out, mask_of(a, o.where));
   r = apply_initial(product ? "multiply" : "add", r, o, out);
   return finish(r, a, axes, o.keepdims, o.out, product ? "multiply" : "add");
 }
 
-red::spec extreme_spec(bool maximum, bool skip_nan, dtype in, dtype out) {
-  dtype acc = compute_of(out);
-  red::spec s = simple_spec(skip_nan ? (maximum ? "nanmax" : "nanmin") : (maximum ? "max" : "min"), in, acc, out,
-                            std::string("r = ca_uf_") + (maximum ? "maximum" : "minimum") + "(a, b);",
-                            extreme(acc, !maximum));
-  if (skip_nan && (is_floating(acc) || is_complex(acc))) {
-    // NaN is the identity: fmax/fmin pass over it, and an all-NaN slice stays NaN.
-    s.combine = std::string("r = ca_anynan(a) ? b : (ca_anynan(b) ? a : ca_uf_") + (maximum ? "maximum" : "minimum") +
-                "(a, b));";
-    s.identity = nan_literal(acc);
-  }
-  return s;
+const red::spec& extreme_spec(bool maximum, bool skip_nan, dtype in, dtype out) {
+  kind k = maximum ? (skip_nan ? kind::nanmax : kind::max) : (skip_nan ? kind::nanmin : kind::min);
+  return interned(k, in, out, [&](dtype i, dtype o) {
+    dtype acc = compute_of(o);
+    red::spec r = simple_spec(skip_nan ? (maximum ? "nanmax" : "nanmin") : (maximum ? "max" : "min"), i, acc, o,
+                              std::string("r = ca_uf_") + (maximum ? "maximum" : "minimum") + "(a, b);",
+                              extreme(acc, !maximum));
+    if (skip_nan && (is_floating(acc) || is_complex(acc))) {
+      // NaN is the identity: fmax/fmin pass over it, and an all-NaN slice stays NaN.
+      r.combine = std::string("r = ca_anynan(a) ? b : (ca_anynan(b) ? a : ca_uf_") + (maximum ? "maximum" : "minimum") +
+                  "(a, b));";
+      r.identity = nan_literal(acc);
+    }
+    return r;
+  });
 }
 
-red::spec logical_spec(bool any_, dtype in) {
-  red::spec s = simple_spec(any_ ? "any" : "all", in, dtype::bool_, dtype::bool_, any_ ? "r = a || b;" : "r = a && b;",
-                            any_ ? "false" : "true");
-  s.map = "m = ca_truth(x);";
-  return s;
+const red::spec& logical_spec(bool any_, dtype in) {
+  return interned(any_ ? kind::any : kind::all, in, dtype::bool_, [&](dtype i, dtype) {
+    red::spec r = simple_spec(any_ ? "any" : "all", i, dtype::bool_, dtype::bool_, any_ ? "r = a || b;" : "r = a && b;",
+                              any_ ? "false" : "true");
+    r.map = "m = ca_truth(x);";
+    return r;
+  });
 }
 
 array extreme_like(const array& a, const reduce_options& o, bool maximum, bool skip_nan) {
+  dtype out = o.dtype_ ? *o.dtype_ : a.type();
+  const red::spec& s = extreme_spec(maximum, skip_nan, a.type(), out);
+  // An empty input falls through: run_full takes none, and require_nonempty raises NumPy's error.
+  if (array r; plain(o) && red::run_full(s, a, out, r)) return r;
   std::vector<int> axes = reduction_axes(o.axis, a.ndim());
   const char* uname = maximum ? (skip_nan ? "fmax" : "maximum") : (skip_nan ? "fmin" : "minimum");
   require_nonempty(a, axes, o, maximum ? "maximum" : "minimum");
@@ -216,16 +262,15 @@ array extreme_like(const array& a, const reduce_options& o, bool maximum, bool s
     throw value_error(std::string("reduction operation '") + (maximum ? "maximum" : "minimum") +
                       "' does not have an identity, so to use a where mask one has to specify 'initial'");
   }
-  dtype out = o.dtype_ ? *o.dtype_ : a.type();
-  red::spec s = extreme_spec(maximum, skip_nan, a.type(), out);
   array r = run(s, a, axes, out, mask_of(a, o.where));
   r = apply_initial(uname, r, o, out);
   return finish(r, a, axes, o.keepdims, o.out, maximum ? "maximum" : "minimum");
 }
 
 array logical_like(const array& a, const reduce_options& o, bool any_) {
+  const red::spec& s = logical_spec(any_, a.type());
+  if (array r; plain(o) && red::run_full(s, a, dtype::bool_, r)) return r;
   std::vector<int> axes = reduction_axes(o.axis, a.ndim());
-  red::spec s = logical_spec(any_, a.type());
   array r = run(s, a, axes, dtype::bool_, mask_of(a, o.where));
   return finish(r, a, axes, o.keepdims, o.out, any_ ? "logical_or" : "logical_and");
 }
@@ -244,22 +289,35 @@ dtype mean_out(dtype t, const std::optional<dtype>& d) {
 
 // Elements taking part per output: the reduced count, or the mask's true elements (or non-NaN ones).
 array counts(const array& a, const std::vector<int>& axes, const array& mask, bool skip_nan) {
-  red::spec s = simple_spec("count", a.type(), dtype::int64, dtype::int64, "r = a + b;", "0LL");
-  s.map = skip_nan ? "m = ca_anynan(x) ? 0LL : 1LL;" : "m = 1LL;";
+  const red::spec& s = interned(skip_nan ? kind::count_nan : kind::count, a.type(), dtype::int64, [&](dtype i, dtype) {
+    red::spec r = simple_spec("count", i, dtype::int64, dtype::int64, "r = a + b;", "0LL");
+    r.map = skip_nan ? "m = ca_anynan(x) ? 0LL : 1LL;" : "m = 1LL;";
+    return r;
+  });
   return run(s, a, axes, dtype::int64, mask);
 }
 
 // sum(a) / count with NumPy's dtypes; `skip_nan` for nanmean; the count comes from the mask when one is given.
 array mean_impl(const array& a, const reduce_options& o, bool skip_nan, array* mean_acc_out = nullptr) {
-  std::vector<int> axes = reduction_axes(o.axis, a.ndim());
   dtype acc = mean_acc(a.type(), o.dtype_);
   dtype out = mean_out(a.type(), o.dtype_);
+  // The sum divided by the count in the kernel's post step (plain mean), or the sum alone (a mask or nanmean
+  // counts the elements apart).
+  const bool divide_in_kernel = !skip_nan && !o.where.defined();
+  kind k = skip_nan ? kind::nanmean : (divide_in_kernel ? kind::mean : kind::mean_total);
+  const red::spec& s = interned(k, a.type(), acc, [&](dtype i, dtype c) {
+    red::spec r = simple_spec(skip_nan ? "nanmean" : "mean", i, c, c, "r = a + b;", "ca_cast<acc_t>(0)");
+    if (skip_nan) r.map = "m = ca_anynan(x) ? ca_cast<acc_t>(0) : ca_cast<acc_t>(x);";
+    if (divide_in_kernel) r.post = is_complex(c) ? "y = a / (decltype(a.re))_n;" : "y = a / (acc_t)_n;";
+    return r;
+  });
+  if (array m; divide_in_kernel && !mean_acc_out && plain(o) && red::run_full(s, a, acc, m)) {
+    return m.astype(out, order::K, false);
+  }
+  std::vector<int> axes = reduction_axes(o.axis, a.ndim());
   array mask = mask_of(a, o.where);
-  red::spec s = simple_spec(skip_nan ? "nanmean" : "mean", a.type(), acc, acc, "r = a + b;", "ca_cast<acc_t>(0)");
-  if (skip_nan) s.map = "m = ca_anynan(x) ? ca_cast<acc_t>(0) : ca_cast<acc_t>(x);";
   array m;
-  if (!skip_nan && !mask.defined()) {
-    s.post = is_complex(acc) ? "y = a / (decltype(a.re))_n;" : "y = a / (acc_t)_n;";
+  if (divide_in_kernel) {
     m = run(s, a, axes, acc, mask);
   } else {
     array total = run(s, a, axes, acc, mask);

@@ -20,12 +20,13 @@ a = cp.ones(1024, cp.float32)
 b = cp.ones(1024, cp.float32)
 c = cp.empty_like(a)
 ek = cp.ElementwiseKernel("T x, T y", "T z", "z = x * y + (T)1", "diag_ek")
+rk = cp.ReductionKernel("T x", "T y", "x * x", "a + b", "y = a", "0", "diag_rk")
 touch = cp.RawKernel('extern "C" __global__ void touch(float* x, int n) { if (n < 0) x[0] = n; }', "touch")
 targs = (a, numpy.int32(1024))
 grid, block = (1,), (32,)
 sin, add = cp.sin, cp.add
 for _ in range(1000):  # compile and warm up with real launches
-    a1 + b1, a + b, a * 2.0, sin(a), ek(a, b), touch(grid, block, targs), add(a, b, out=c), a + 1, a.sum()
+    a1 + b1, a + b, a * 2.0, sin(a), ek(a, b), touch(grid, block, targs), add(a, b, out=c), a + 1, a.sum(), rk(a)
 dev.synchronize()
 
 calls = {
@@ -39,6 +40,7 @@ calls = {
     "ElementwiseKernel (1024)": lambda: ek(a, b),
     "a.sum() (1024)": lambda: a.sum(),
     "a.sum(axis=0) (1024)": lambda: a.sum(axis=0),
+    "ReductionKernel (1024)": lambda: rk(a),
     "RawKernel <<<1,32>>>": lambda: touch(grid, block, targs),
     "empty(1024) (no launch)": lambda: cp.empty(1024, cp.float32),
 }
@@ -67,7 +69,8 @@ try:
     if len(sys.argv) > 2:
         lib = ctypes.CDLL(sys.argv[1])
         for name, fn in (("dry_add", calls["a+b (1024)"]), ("dry_ek", calls["ElementwiseKernel (1024)"]),
-                         ("dry_raw", calls["RawKernel <<<1,32>>>"])):
+                         ("dry_raw", calls["RawKernel <<<1,32>>>"]),
+                         ("dry_sum", calls["a.sum() (1024)"]), ("dry_rk", calls["ReductionKernel (1024)"])):
             lib.sampler_start(int(os.environ.get("PROFILE_PERIOD_US", "40")))
             for _ in range(int(float(os.environ.get("PROFILE_SCALE", "1")) * 50)):
                 py_loop(fn)

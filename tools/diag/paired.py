@@ -20,6 +20,7 @@ b1 = cp.ones(1, cp.float32)
 a = cp.ones(1024, cp.float32)
 b = cp.ones(1024, cp.float32)
 ek = cp.ElementwiseKernel("T x, T y", "T z", "z = x * y + (T)1", "diag_ek")
+rk = cp.ReductionKernel("T x", "T y", "x * x", "a + b", "y = a", "0", "diag_rk")
 touch = cp.RawKernel('extern "C" __global__ void touch(float* x, int n) { if (n < 0) x[0] = n; }', "touch")
 targs = (a, numpy.int32(1024))
 grid, block = (1,), (32,)
@@ -31,6 +32,8 @@ calls = {
     "a*2.0 (1024)": lambda: a * 2.0,
     "sin(a) (1024)": lambda: sin(a),
     "ElementwiseKernel (1024)": lambda: ek(a, b),
+    "a.sum() (1024)": lambda: a.sum(),
+    "ReductionKernel (1024)": lambda: rk(a),
     "RawKernel <<<1,32>>>": lambda: touch(grid, block, targs),
 }
 

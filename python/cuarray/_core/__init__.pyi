@@ -798,6 +798,9 @@ class ElementwisePlan:
     def source(self, ndim: int) -> str: ...
 
 class _ReductionKernel:
+    def __call__(self, /, *args, **kwargs):
+        """Call self as a function."""
+
     def __init__(self, in_params: object | None, out_params: object | None, map_expr: str, reduce_expr: str, post_map_expr: str, identity: object | None, name: str, reduce_type: object | None, preamble: str) -> None: ...
 
     @property
