@@ -7,6 +7,7 @@ Targets (judged in common.judge_targets against other cases of the same run):
   add / astype / fused, 2**28 >= 0.93x the copy GB/s of bench_foundation's d2d_copy_1GiB (read + write bytes)
   ElementwiseKernel cold     no slower than CuPy's cold compile of the same kernel (empty disk caches)
   ElementwiseKernel warm     <= launch floor + 1 µs
+  a.sum() of 1024 elements   <= launch floor + 1 µs (issue 24)
   RawKernel warm launch      <= launch floor + 0.7 µs
 """
 
@@ -167,6 +168,17 @@ def _register_small(n: int) -> None:
 
 for _n in (1, 1024):
     _register_small(_n)
+
+
+@case("sum_1024", target=FloorTarget(SMALL_ABOVE_FLOOR_US))
+def sum_small(lib: Backend, cfg: Config) -> Stats:
+    """a.sum() of 1024 float32 (0-d result), loop of calls then one synchronize; <= floor + 1 µs (issue 24)."""
+    a, _ = _small(lib, 1024)
+    if cfg.first_round:
+        whole = (lambda x: x.cpu().numpy()) if _is_torch(lib) else (lambda x: x.get())
+        want = np.atleast_1d(np.float32(whole(a).astype(np.float64).sum()))
+        _check(cfg, np.atleast_1d(whole(a.sum())), want, "a.sum()", rtol=1e-5)
+    return time_host_loop(lambda: a.sum(), lib, **_loop(cfg))
 
 
 # --- bandwidth of large elementwise calls ----------------------------------------------

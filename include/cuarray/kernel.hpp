@@ -235,6 +235,10 @@ public:
   template <class... A> array operator()(const A&... args) const {
     return call(std::vector<ufunc_arg>{ufunc_arg(args)...});
   }
+  /// `k(a)` of a one-input kernel: `a` reduced over every axis, the same as call({a}), with no argument list built
+  /// once a call of a's dtype has been planned (the warm path of short inputs is one launch).
+  array operator()(const array& a) const { return reduce_all(a); }
+  array reduce_all(const array& a) const;
 
   int nin() const;
   const std::string& name() const;

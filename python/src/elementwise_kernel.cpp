@@ -156,6 +156,9 @@ PyObject* reduction_call_slot(PyObject* self, PyObject* args, PyObject* kwargs) 
       throw type_error("ReductionKernel is not initialised: call ReductionKernel.__init__");
     }
     const reduction_kernel& k = *nb::inst_ptr<reduction_kernel>(self);
+    if (!kwargs && PyTuple_GET_SIZE(args) == 1 && is_ndarray(PyTuple_GET_ITEM(args, 0))) {  // kern(a)
+      return wrap(k.reduce_all(as_py_array(PyTuple_GET_ITEM(args, 0)).a));
+    }
     nb::handle out = nb::none(), axis = nb::none();
     bool keepdims = false, plain = true;
     if (kwargs) {

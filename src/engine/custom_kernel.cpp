@@ -4,6 +4,7 @@
 #include "cuarray/custom_kernel.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -869,6 +870,10 @@ struct reduction_kernel_state {
   reduction_kernel_definition def;
   mutable std::mutex mutex;
   mutable std::vector<std::shared_ptr<const reduction_kernel_prepared>> prepared;  // most recent last
+  /// The plan of a call with one array argument of each dtype and no out= (k(a)), read without the lock by
+  /// reduce_all; kept alive by `single_keep` for the kernel's life (at most one per dtype).
+  mutable std::atomic<const reduction_kernel_prepared*> single[num_dtypes] = {};
+  mutable std::vector<std::shared_ptr<const reduction_kernel_prepared>> single_keep;
 };
 
 }  // namespace detail
@@ -974,6 +979,16 @@ array reduction_kernel::call(const std::vector<ufunc_arg>& args, const reduction
     if (state_->prepared.size() >= 32) state_->prepared.erase(state_->prepared.begin());
     state_->prepared.push_back(std::move(made));
   }
+  if (args.size() == 1 && !args[0].is_scalar() && !options.out.defined()) {
+    auto& slot = state_->single[static_cast<std::size_t>(args[0].arr.type())];
+    if (slot.load(std::memory_order_acquire) == nullptr) {
+      std::lock_guard<std::mutex> lock(state_->mutex);
+      if (slot.load(std::memory_order_relaxed) == nullptr) {
+        state_->single_keep.push_back(prep);
+        slot.store(prep.get(), std::memory_order_release);
+      }
+    }
+  }
   const reduction_kernel_plan& p = prep->plan;
   array out = p.out_positional ? args.back().arr : options.out;
   const std::size_t nin = d.in.size();
@@ -1007,6 +1022,12 @@ array reduction_kernel::call(const std::vector<ufunc_arg>& args, const reduction
   }
   copyto(out, r, casting::unsafe);
   return out;
+}
+
+array reduction_kernel::reduce_all(const array& a) const {
+  const auto* prep = state_->single[static_cast<std::size_t>(a.type())].load(std::memory_order_acquire);
+  if (array r; prep != nullptr && red::run_full(prep->spec, a, prep->plan.out_type, r)) return r;
+  return call(std::vector<ufunc_arg>{ufunc_arg(a)});  // plans (and pins) a's dtype, or takes the general path
 }
 
 }  // namespace cuarray

@@ -411,3 +411,29 @@ TEST(CustomKernelGpu, ReductionKernelAxesKeepdimsAndOut) {
   reduction_kernel mx("T x", "T y", "abs(x)", "a > b ? a : b", "y = a", std::nullopt, "test_absmax");
   EXPECT_EQ(host<double>(mx(dev<double>({1, -7, 3}, float64))), std::vector<double>{7});
 }
+
+TEST(CustomKernelGpu, ReductionKernelOfOneArrayIsTheGeneralCall) {
+  REQUIRE_GPU();
+  // k(a) (reduce_all) after the first call of a dtype takes the pinned plan; its result, the same kernel's, has the
+  // bits of call({a}) for every layout and of the general path past the one-launch limit.
+  reduction_kernel sq("T x", "T y", "x * x", "a + b", "y = a", "0", "test_reduce_all");
+  std::vector<float> v(20000);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>((i * 37) % 101) / 7.0f - 5.0f;
+  array x = dev<float>(v, float32);
+  auto part = [&](std::optional<std::int64_t> start, std::optional<std::int64_t> stop, std::int64_t step) {
+    return getitem(x, index_key{index_item::slice(start, stop, step)});
+  };
+  // contiguous, reversed, strided, long (the general path), one element, 2-d, empty
+  for (const array& a : {part(0, 1000, 1), part(999, std::nullopt, -1), part(0, 3000, 3), x, part(5, 6, 1),
+                         part(0, 1200, 1).reshape({30, 40}), part(0, 0, 1)}) {
+    array first = sq(a), second = sq(a), general = sq.call({a});
+    EXPECT_EQ(first.shape(), shape_t{});
+    EXPECT_EQ(first.type(), float32);
+    EXPECT_EQ(host<float>(first), host<float>(general));
+    EXPECT_EQ(host<float>(second), host<float>(general));
+  }
+  EXPECT_EQ(host<std::int64_t>(sq(dev<std::int64_t>({3, 4}, int64))), std::vector<std::int64_t>{25});
+  EXPECT_EQ(host<float>(sq(zeros({0}, float32))), std::vector<float>{0});
+  reduction_kernel two("T x, T y", "T z", "x * y", "a + b", "z = a", "0", "test_reduce_all_two");
+  EXPECT_THROW(two(x), type_error);  // one argument of two: the planner's error, as call({x}) gives
+}
