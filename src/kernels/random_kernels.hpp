@@ -44,8 +44,13 @@ std::uint64_t counters_used(dist d, dtype t, std::int64_t n);
 void launch_dist(dist d, void* out, dtype t, std::int64_t n, std::uint64_t key, std::uint64_t offset, const param* p,
                  cudaStream_t stream);
 
+/// The counters integers() of n outputs uses (Note [integers per counter] in random_misc.cu): n / 4 rounded up
+/// when `narrow` (scalar bounds whose range fits 32 bits), else n / 2 rounded up.
+std::uint64_t integers_counters(std::int64_t n, bool narrow);
+
 /// out[i] = low[i] + U{0..range[i]} in the unsigned arithmetic of `t`'s width (any integer dtype or bool);
-/// low/range null: the scalar values. One counter per output.
+/// low/range null: the scalar values. Uses integers_counters(n, range == nullptr && range_value < 2**32) counters
+/// from `offset`.
 void launch_integers(void* out, dtype t, std::int64_t n, std::uint64_t key, std::uint64_t offset,
                      const std::int64_t* low, std::int64_t low_value, const std::uint64_t* range,
                      std::uint64_t range_value, cudaStream_t stream);

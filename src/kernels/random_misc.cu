@@ -2,6 +2,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "src/cuda/check.hpp"
 #include "src/kernels/element_bytes.cuh"
@@ -28,57 +29,82 @@ unsigned grid(long long n) {
 
 bool per_counter_stream(dist d) { return d <= dist::geometric; }
 
-// element_stream(key, index).interval(range) with the stream's first block taken directly: the common case
-// (no rejection) reads one or two words of it and no local buffer. A rejected draw restarts the stream, which
-// replays the same words, so every value is the one element_stream gives.
-__device__ inline unsigned long long interval_at(unsigned long long key, unsigned long long index,
-                                                 unsigned long long range) {
+// Note [integers per counter]
+// integers() with one bound pair whose range fits 32 bits (randint's usual call) takes one Philox word per
+// output, four outputs per counter; any other call (a 64-bit range, or bounds per element) two words per output,
+// two per counter. The first block of a counter (sub-stream 0) is shared by its outputs; an output whose first
+// draw Lemire's method rejects (probability below range / 2**32 per word) goes on with words of its own
+// sub-streams of the counter, (k + 1) << 32, +1, ... for output k, so no two outputs read the same word. A value
+// depends on (key, offset, its index) alone, never on the launch configuration (Note [random counters]).
+constexpr int integers_per_counter(bool narrow) { return narrow ? 4 : 2; }
+
+// A uniform integer in [0, range] from the first word(s) w0 (and w1 for a 64-bit range) of output k of counter
+// `counter`: Lemire's unbiased multiply, with the rejection loop on the output's own sub-streams.
+__device__ inline unsigned long long interval_from(unsigned long long key, unsigned long long counter, int k,
+                                                   std::uint32_t w0, std::uint32_t w1, unsigned long long range) {
   if (range == 0) return 0;
-  u32x4 b = block_at(key, index, 0);
+  element_stream more(key, counter);
+  more.sub = (static_cast<std::uint64_t>(k) + 1) << 32;
   if (range <= 0xFFFFFFFFull) {
-    if (range == 0xFFFFFFFFull) return b.x;
-    std::uint32_t rng1 = static_cast<std::uint32_t>(range) + 1;
-    std::uint64_t m = static_cast<std::uint64_t>(b.x) * rng1;
-    if (static_cast<std::uint32_t>(m) >= rng1) return m >> 32;
-  } else {
-    std::uint64_t x = (static_cast<std::uint64_t>(b.x) << 32) | b.y;
-    if (range == ~0ull) return x;
-    std::uint64_t rng1 = range + 1;
-    if (x * rng1 >= rng1) return __umul64hi(x, rng1);
+    if (range == 0xFFFFFFFFull) return w0;
+    const std::uint32_t rng1 = static_cast<std::uint32_t>(range) + 1;
+    std::uint64_t m = static_cast<std::uint64_t>(w0) * rng1;
+    std::uint32_t l = static_cast<std::uint32_t>(m);
+    if (l < rng1) {  // below rng1 the draw may be biased: reject under t = 2**32 mod rng1
+      const std::uint32_t t = (0u - rng1) % rng1;
+      while (l < t) {
+        m = static_cast<std::uint64_t>(more.next32()) * rng1;
+        l = static_cast<std::uint32_t>(m);
+      }
+    }
+    return m >> 32;
   }
-  element_stream s(key, index);
-  return s.interval(range);
+  std::uint64_t x = (static_cast<std::uint64_t>(w0) << 32) | w1;
+  if (range == ~0ull) return x;
+  const std::uint64_t rng1 = range + 1;
+  std::uint64_t lo = x * rng1, hi = __umul64hi(x, rng1);
+  if (lo < rng1) {
+    const std::uint64_t t = (0ull - rng1) % rng1;
+    while (lo < t) {
+      x = more.next64();
+      lo = x * rng1;
+      hi = __umul64hi(x, rng1);
+    }
+  }
+  return hi;
 }
 
-// Four consecutive outputs per thread, each from its own stream index (the values do not depend on the
-// grouping), written with one vector store when the output is aligned: the four Philox blocks are independent
-// work for the scheduler, and the stores are full sectors.
-template <class U> struct alignas(4 * sizeof(U)) integers_pack { U v[4]; };
+// The P outputs of one counter per thread (Note [integers per counter]), written with one vector store when
+// the output is aligned.
+template <class U, int P> struct alignas(P * sizeof(U)) integers_pack { U v[P]; };
 
-template <class U>
+template <class U, int P>
 __global__ void integers_kernel(U* out, long long n, unsigned long long key, unsigned long long offset,
                                 const long long* low, long long low_value, const unsigned long long* range,
                                 unsigned long long range_value, bool aligned) {
-  const long long groups = (n + 3) / 4;
-  for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups;
-       g += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const long long i = 4 * g;
-    integers_pack<U> p;
+  const long long counters = (n + P - 1) / P;
+  for (long long c = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; c < counters;
+       c += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const unsigned long long counter = offset + static_cast<unsigned long long>(c);
+    const u32x4 b = block_at(key, counter, 0);
+    const std::uint32_t w[4] = {b.x, b.y, b.z, b.w};
+    const long long i = P * c;
+    integers_pack<U, P> p;
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < P; ++k) {
       const long long j = i + k;
       p.v[k] = U{};
       if (j < n) {
-        unsigned long long r = interval_at(key, offset + static_cast<unsigned long long>(j),
-                                           range ? range[j] : range_value);
+        const std::uint32_t w0 = P == 4 ? w[k] : w[2 * k], w1 = P == 4 ? 0u : w[2 * k + 1];
+        unsigned long long r = interval_from(key, counter, k, w0, w1, range ? range[j] : range_value);
         p.v[k] = static_cast<U>(static_cast<unsigned long long>(low ? low[j] : low_value) + r);
       }
     }
-    if (aligned && i + 4 <= n) {
-      *reinterpret_cast<integers_pack<U>*>(out + i) = p;
+    if (aligned && i + P <= n) {
+      *reinterpret_cast<integers_pack<U, P>*>(out + i) = p;
     } else {
 #pragma unroll
-      for (int k = 0; k < 4; ++k) {
+      for (int k = 0; k < P; ++k) {
         if (i + k < n) out[i + k] = p.v[k];
       }
     }
@@ -136,18 +162,34 @@ void launch_dist(dist d, void* out, dtype t, std::int64_t n, std::uint64_t key, 
   else launch_element_dist(d, out, t, n, key, offset, p, s);
 }
 
+std::uint64_t integers_counters(std::int64_t n, bool narrow) {
+  if (n <= 0) return 0;
+  const auto p = static_cast<std::uint64_t>(integers_per_counter(narrow));
+  return (static_cast<std::uint64_t>(n) + p - 1) / p;
+}
+
 void launch_integers(void* out, dtype t, std::int64_t n, std::uint64_t key, std::uint64_t offset,
                      const std::int64_t* low, std::int64_t low_value, const std::uint64_t* range,
                      std::uint64_t range_value, cudaStream_t s) {
   if (n <= 0) return;
   const auto* lo = reinterpret_cast<const long long*>(low);
   const auto* rg = reinterpret_cast<const unsigned long long*>(range);
+  const bool narrow = range == nullptr && range_value <= 0xFFFFFFFFull;
+  const long long counters = static_cast<long long>(integers_counters(n, narrow));
   dispatch_bytes(itemsize(t), [&](auto tag) {
     using U = decltype(tag);
     if constexpr (sizeof(U) <= 8) {
-      bool aligned = reinterpret_cast<std::uintptr_t>(out) % sizeof(integers_pack<U>) == 0;
-      integers_kernel<U><<<grid((n + 3) / 4), block_size, 0, s>>>(static_cast<U*>(out), n, key, offset, lo, low_value,
-                                                                  rg, range_value, aligned);
+      auto run = [&](auto per) {
+        constexpr int P = decltype(per)::value;
+        bool aligned = reinterpret_cast<std::uintptr_t>(out) % sizeof(integers_pack<U, P>) == 0;
+        integers_kernel<U, P><<<grid(counters), block_size, 0, s>>>(static_cast<U*>(out), n, key, offset, lo, low_value,
+                                                                    rg, range_value, aligned);
+      };
+      if (narrow) {
+        run(std::integral_constant<int, integers_per_counter(true)>{});
+      } else {
+        run(std::integral_constant<int, integers_per_counter(false)>{});
+      }
     }
   });
   CUARRAY_CUDA_CHECK(cudaGetLastError());

@@ -133,7 +133,7 @@ array generator::integers(const ufunc_arg& low_in, const std::optional<ufunc_arg
   array res = cuarray::detail::new_array(t, shape, order::C, current_device());
   if (n == 0) return res;
   cudaStream_t s = cuarray::detail::enter_device(res.device());
-  std::uint64_t offset = take(static_cast<std::uint64_t>(n));
+  std::uint64_t offset = take(cuarray::detail::rng::integers_counters(n, count == 1 && ranges[0] <= 0xFFFFFFFFull));
   if (count == 1) {
     cuarray::detail::rng::launch_integers(res.data(), t, n, state_->key, offset, nullptr, lows[0], nullptr, ranges[0],
                                           s);

@@ -181,12 +181,24 @@ def test_split_draws_equal_one_draw_at_counter_boundaries(dtype, per_counter):
 @gpu
 def test_split_draws_of_looping_samplers_are_one_counter_per_value():
     for method, args in (('gamma', (0.7,)), ('poisson', (30.0,)), ('binomial', (1000, 0.3)),
-                         ('integers', (0, 1000)), ('hypergeometric', (20, 30, 15)), ('beta', (0.5, 0.5))):
+                         ('hypergeometric', (20, 30, 15)), ('beta', (0.5, 0.5))):
         g1, g2 = cr.default_rng(11), cr.default_rng(11)
         whole = _host(getattr(g1, method)(*args, size=12))
         parts = numpy.concatenate([_host(getattr(g2, method)(*args, size=5)),
                                    _host(getattr(g2, method)(*args, size=7))])
         numpy.testing.assert_array_equal(whole, parts, err_msg=method)
+
+
+@gpu
+@pytest.mark.parametrize('high,per_counter', [(1000, 4), (2**40, 2)])
+def test_split_integer_draws_equal_one_draw_at_counter_boundaries(high, per_counter):
+    # Note [integers per counter]: four outputs per counter for a 32-bit range, two for a wider one.
+    n, m = 3 * per_counter, 1001
+    g1, g2 = cr.default_rng(11), cr.default_rng(11)
+    whole = _host(g1.integers(0, high, size=n + m))
+    parts = numpy.concatenate([_host(g2.integers(0, high, size=n)), _host(g2.integers(0, high, size=m))])
+    numpy.testing.assert_array_equal(whole, parts)
+    assert g1.bit_generator.state == g2.bit_generator.state
 
 
 @gpu
