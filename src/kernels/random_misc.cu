@@ -2,7 +2,6 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <type_traits>
 
 #include "src/cuda/check.hpp"
 #include "src/kernels/element_bytes.cuh"
@@ -38,44 +37,63 @@ bool per_counter_stream(dist d) { return d <= dist::geometric; }
 // depends on (key, offset, its index) alone, never on the launch configuration (Note [random counters]).
 constexpr int integers_per_counter(bool narrow) { return narrow ? 4 : 2; }
 
-// A uniform integer in [0, range] from the first word(s) w0 (and w1 for a 64-bit range) of output k of counter
-// `counter`: Lemire's unbiased multiply, with the rejection loop on the output's own sub-streams.
-__device__ inline unsigned long long interval_from(unsigned long long key, unsigned long long counter, int k,
-                                                   std::uint32_t w0, std::uint32_t w1, unsigned long long range) {
-  if (range == 0) return 0;
+// Lemire's rejection loop for a first draw below the acceptance bound (rare: probability below range / 2**32
+// per word): the further words come from output k's own sub-streams of `counter`. Out of line, so that the
+// kernel's common path holds no copy of the Philox rounds it needs.
+__device__ __noinline__ unsigned long long interval_rejected(unsigned long long key, unsigned long long counter, int k,
+                                                             std::uint32_t w0, std::uint32_t w1,
+                                                             unsigned long long range) {
   element_stream more(key, counter);
   more.sub = (static_cast<std::uint64_t>(k) + 1) << 32;
   if (range <= 0xFFFFFFFFull) {
-    if (range == 0xFFFFFFFFull) return w0;
     const std::uint32_t rng1 = static_cast<std::uint32_t>(range) + 1;
     std::uint64_t m = static_cast<std::uint64_t>(w0) * rng1;
     std::uint32_t l = static_cast<std::uint32_t>(m);
-    if (l < rng1) {  // below rng1 the draw may be biased: reject under t = 2**32 mod rng1
-      const std::uint32_t t = (0u - rng1) % rng1;
-      while (l < t) {
-        m = static_cast<std::uint64_t>(more.next32()) * rng1;
-        l = static_cast<std::uint32_t>(m);
-      }
+    const std::uint32_t t = (0u - rng1) % rng1;  // reject under t = 2**32 mod rng1
+    while (l < t) {
+      m = static_cast<std::uint64_t>(more.next32()) * rng1;
+      l = static_cast<std::uint32_t>(m);
     }
     return m >> 32;
   }
-  std::uint64_t x = (static_cast<std::uint64_t>(w0) << 32) | w1;
-  if (range == ~0ull) return x;
   const std::uint64_t rng1 = range + 1;
+  std::uint64_t x = (static_cast<std::uint64_t>(w0) << 32) | w1;
   std::uint64_t lo = x * rng1, hi = __umul64hi(x, rng1);
-  if (lo < rng1) {
-    const std::uint64_t t = (0ull - rng1) % rng1;
-    while (lo < t) {
-      x = more.next64();
-      lo = x * rng1;
-      hi = __umul64hi(x, rng1);
-    }
+  const std::uint64_t t = (0ull - rng1) % rng1;
+  while (lo < t) {
+    x = more.next64();
+    lo = x * rng1;
+    hi = __umul64hi(x, rng1);
   }
   return hi;
 }
 
-// The P outputs of one counter per thread (Note [integers per counter]), written with one vector store when
-// the output is aligned.
+// A uniform integer in [0, range] from the first word(s) w0 (and w1 for a 64-bit range) by Lemire's unbiased
+// multiply: true with the value in r when the first draw is accepted, false when interval_rejected must go on.
+__device__ inline bool interval_first(std::uint32_t w0, std::uint32_t w1, unsigned long long range,
+                                      unsigned long long& r) {
+  if (range <= 0xFFFFFFFFull) {
+    if (range == 0xFFFFFFFFull) {
+      r = w0;
+      return true;
+    }
+    const std::uint32_t rng1 = static_cast<std::uint32_t>(range) + 1;
+    const std::uint64_t m = static_cast<std::uint64_t>(w0) * rng1;
+    r = m >> 32;
+    return static_cast<std::uint32_t>(m) >= rng1 || range == 0;
+  }
+  const std::uint64_t x = (static_cast<std::uint64_t>(w0) << 32) | w1;
+  if (range == ~0ull) {
+    r = x;
+    return true;
+  }
+  const std::uint64_t rng1 = range + 1;
+  r = __umul64hi(x, rng1);
+  return x * rng1 >= rng1;
+}
+
+// The P outputs of one counter per thread (Note [integers per counter]: the wide case, P = 2), written with one
+// vector store when the output is aligned; rejected draws are redone after the store.
 template <class U, int P> struct alignas(P * sizeof(U)) integers_pack { U v[P]; };
 
 template <class U, int P>
@@ -90,13 +108,16 @@ __global__ void integers_kernel(U* out, long long n, unsigned long long key, uns
     const std::uint32_t w[4] = {b.x, b.y, b.z, b.w};
     const long long i = P * c;
     integers_pack<U, P> p;
+    unsigned rejected = 0;
 #pragma unroll
     for (int k = 0; k < P; ++k) {
       const long long j = i + k;
       p.v[k] = U{};
       if (j < n) {
-        const std::uint32_t w0 = P == 4 ? w[k] : w[2 * k], w1 = P == 4 ? 0u : w[2 * k + 1];
-        unsigned long long r = interval_from(key, counter, k, w0, w1, range ? range[j] : range_value);
+        unsigned long long r;
+        if (!interval_first(P == 4 ? w[k] : w[2 * k], P == 4 ? 0u : w[2 * k + 1], range ? range[j] : range_value, r)) {
+          rejected |= 1u << k;
+        }
         p.v[k] = static_cast<U>(static_cast<unsigned long long>(low ? low[j] : low_value) + r);
       }
     }
@@ -107,6 +128,76 @@ __global__ void integers_kernel(U* out, long long n, unsigned long long key, uns
       for (int k = 0; k < P; ++k) {
         if (i + k < n) out[i + k] = p.v[k];
       }
+    }
+    while (rejected != 0) {  // rare: redone after the store, when little else is live
+      const int k = __ffs(rejected) - 1;
+      rejected &= rejected - 1;
+      const long long j = i + k;
+      const std::uint32_t w0 = P == 4 ? (k == 0 ? b.x : k == 1 ? b.y : k == 2 ? b.z : b.w) : (k == 0 ? b.x : b.z);
+      const std::uint32_t w1 = P == 4 ? 0u : (k == 0 ? b.y : b.w);
+      unsigned long long r = interval_rejected(key, counter, k, w0, w1, range ? range[j] : range_value);
+      out[j] = static_cast<U>(static_cast<unsigned long long>(low ? low[j] : low_value) + r);
+    }
+  }
+}
+
+// The narrow case of Note [integers per counter] (one bound pair, a range below 2**32: randint's call), with
+// the bounds as kernel parameters and 32-bit arithmetic. The rare rejected draws are redone after the four
+// values are stored, when nothing else is live, so the common path keeps few registers and enough warps overlap
+// their Philox rounds. rng1 = range + 1, 0 standing for 2**32 (every word is a value).
+template <class U>
+__global__ void __launch_bounds__(block_size)
+    integers_narrow_kernel(U* out, long long n, unsigned long long key, unsigned long long offset,
+                           unsigned long long low, std::uint32_t rng1, bool aligned) {
+  const long long counters = (n + 3) / 4;
+  for (long long c = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; c < counters;
+       c += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const unsigned long long counter = offset + static_cast<unsigned long long>(c);
+    const u32x4 b = block_at(key, counter, 0);
+    const std::uint32_t w[4] = {b.x, b.y, b.z, b.w};
+    integers_pack<U, 4> p;
+    unsigned rejected = 0;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      std::uint64_t r = w[k];
+      if (rng1 != 0) {
+        const std::uint64_t m = static_cast<std::uint64_t>(w[k]) * rng1;
+        r = m >> 32;
+        if (static_cast<std::uint32_t>(m) < rng1) rejected |= 1u << k;
+      }
+      p.v[k] = static_cast<U>(low + r);
+    }
+    const long long i = 4 * c;
+    if (aligned && i + 4 <= n) {
+      *reinterpret_cast<integers_pack<U, 4>*>(out + i) = p;
+    } else {
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        if (i + k < n) out[i + k] = p.v[k];
+      }
+    }
+    // Lemire's rejection (interval_rejected, written out): below t = 2**32 mod rng1 the first word is biased;
+    // further words come from output k's own sub-streams of the counter.
+    while (rejected != 0) {
+      const int k = __ffs(rejected) - 1;
+      rejected &= rejected - 1;
+      if (i + k >= n) continue;
+      const std::uint32_t t = (0u - rng1) % rng1;
+      const std::uint32_t first = k == 0 ? b.x : k == 1 ? b.y : k == 2 ? b.z : b.w;  // no local-memory copy of w
+      std::uint64_t m = static_cast<std::uint64_t>(first) * rng1;
+      std::uint64_t sub = (static_cast<std::uint64_t>(k) + 1) << 32;
+      int pos = 4;
+      u32x4 more{};
+      while (static_cast<std::uint32_t>(m) < t) {
+        if (pos == 4) {
+          more = block_at(key, counter, sub++);
+          pos = 0;
+        }
+        const std::uint32_t word = pos == 0 ? more.x : pos == 1 ? more.y : pos == 2 ? more.z : more.w;
+        ++pos;
+        m = static_cast<std::uint64_t>(word) * rng1;
+      }
+      out[i + k] = static_cast<U>(low + (m >> 32));
     }
   }
 }
@@ -179,16 +270,18 @@ void launch_integers(void* out, dtype t, std::int64_t n, std::uint64_t key, std:
   dispatch_bytes(itemsize(t), [&](auto tag) {
     using U = decltype(tag);
     if constexpr (sizeof(U) <= 8) {
-      auto run = [&](auto per) {
-        constexpr int P = decltype(per)::value;
+      if (narrow) {
+        static_assert(integers_per_counter(true) == 4);
+        bool aligned = reinterpret_cast<std::uintptr_t>(out) % sizeof(integers_pack<U, 4>) == 0;
+        integers_narrow_kernel<U><<<grid(counters), block_size, 0, s>>>(static_cast<U*>(out), n, key, offset,
+                                                                        static_cast<unsigned long long>(low_value),
+                                                                        static_cast<std::uint32_t>(range_value + 1),
+                                                                        aligned);
+      } else {
+        constexpr int P = integers_per_counter(false);
         bool aligned = reinterpret_cast<std::uintptr_t>(out) % sizeof(integers_pack<U, P>) == 0;
         integers_kernel<U, P><<<grid(counters), block_size, 0, s>>>(static_cast<U*>(out), n, key, offset, lo, low_value,
                                                                     rg, range_value, aligned);
-      };
-      if (narrow) {
-        run(std::integral_constant<int, integers_per_counter(true)>{});
-      } else {
-        run(std::integral_constant<int, integers_per_counter(false)>{});
       }
     }
   });
