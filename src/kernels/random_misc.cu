@@ -142,62 +142,96 @@ __global__ void integers_kernel(U* out, long long n, unsigned long long key, uns
 }
 
 // The narrow case of Note [integers per counter] (one bound pair, a range below 2**32: randint's call), with
-// the bounds as kernel parameters and 32-bit arithmetic. The rare rejected draws are redone after the four
-// values are stored, when nothing else is live, so the common path keeps few registers and enough warps overlap
-// their Philox rounds. rng1 = range + 1, 0 standing for 2**32 (every word is a value).
+// the bounds as kernel parameters and 32-bit arithmetic, so the common path keeps few registers and enough warps
+// overlap their Philox rounds; the rare rejected draws are redone out of the unrolled loop. rng1 = range + 1, 0
+// standing for 2**32 (every word is a value). Four 8-byte values per thread are 32 bytes, more than one store
+// instruction takes: a warp stages its 128 values in shared memory and writes them as two fully coalesced
+// 16-byte-per-lane rows (two 16-byte stores per thread at a 32-byte stride ran at half the write bandwidth).
 template <class U>
 __global__ void __launch_bounds__(block_size)
     integers_narrow_kernel(U* out, long long n, unsigned long long key, unsigned long long offset,
                            unsigned long long low, std::uint32_t rng1, bool aligned) {
+  constexpr bool staged = sizeof(U) == 8;
+  __shared__ integers_pack<U, 4> stage[staged ? block_size : 1];
   const long long counters = (n + 3) / 4;
-  for (long long c = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; c < counters;
-       c += static_cast<long long>(gridDim.x) * blockDim.x) {
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  const long long first = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  // Every lane of a warp runs the same number of iterations, so that the staged rows see the whole warp.
+  const long long warp_first = first - (threadIdx.x % 32);
+  for (long long c0 = warp_first; c0 < counters; c0 += stride) {
+    const long long c = c0 + threadIdx.x % 32;
+    const bool live = c < counters;
     const unsigned long long counter = offset + static_cast<unsigned long long>(c);
-    const u32x4 b = block_at(key, counter, 0);
-    const std::uint32_t w[4] = {b.x, b.y, b.z, b.w};
     integers_pack<U, 4> p;
-    unsigned rejected = 0;
+    if (live) {
+      const u32x4 b = block_at(key, counter, 0);
+      unsigned rejected = 0;
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      std::uint64_t r = w[k];
-      if (rng1 != 0) {
-        const std::uint64_t m = static_cast<std::uint64_t>(w[k]) * rng1;
-        r = m >> 32;
-        if (static_cast<std::uint32_t>(m) < rng1) rejected |= 1u << k;
+      for (int k = 0; k < 4; ++k) {
+        const std::uint32_t wk = k == 0 ? b.x : k == 1 ? b.y : k == 2 ? b.z : b.w;
+        std::uint64_t r = wk;
+        if (rng1 != 0) {
+          const std::uint64_t m = static_cast<std::uint64_t>(wk) * rng1;
+          r = m >> 32;
+          if (static_cast<std::uint32_t>(m) < rng1) rejected |= 1u << k;
+        }
+        p.v[k] = static_cast<U>(low + r);
       }
-      p.v[k] = static_cast<U>(low + r);
+      // Lemire's rejection, written out (interval_rejected's narrow half): below t = 2**32 mod rng1 the first
+      // word is biased; further words come from output k's own sub-streams of the counter.
+      while (rejected != 0) {
+        const int k = __ffs(rejected) - 1;
+        rejected &= rejected - 1;
+        const std::uint32_t t = (0u - rng1) % rng1;
+        std::uint64_t m = static_cast<std::uint64_t>(k == 0 ? b.x : k == 1 ? b.y : k == 2 ? b.z : b.w) * rng1;
+        std::uint64_t sub = (static_cast<std::uint64_t>(k) + 1) << 32;
+        int pos = 4;
+        u32x4 more{};
+        while (static_cast<std::uint32_t>(m) < t) {
+          if (pos == 4) {
+            more = block_at(key, counter, sub++);
+            pos = 0;
+          }
+          const std::uint32_t word = pos == 0 ? more.x : pos == 1 ? more.y : pos == 2 ? more.z : more.w;
+          ++pos;
+          m = static_cast<std::uint64_t>(word) * rng1;
+        }
+        const U v = static_cast<U>(low + (m >> 32));
+        if (k == 0) p.v[0] = v;
+        if (k == 1) p.v[1] = v;
+        if (k == 2) p.v[2] = v;
+        if (k == 3) p.v[3] = v;
+      }
     }
     const long long i = 4 * c;
-    if (aligned && i + 4 <= n) {
+    if constexpr (staged) {
+      const long long base = 4 * c0;  // the warp's 128 outputs start here
+      if (aligned && base + 128 <= n) {
+        const int lane = threadIdx.x % 32, w0 = threadIdx.x - lane;
+        stage[threadIdx.x] = p;
+        __syncwarp();
+        const U* row = reinterpret_cast<const U*>(stage + w0);
+        using pair = integers_pack<U, 2>;
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const int e = 64 * half + 2 * lane;  // this lane's two values of the row
+          pair q;
+          q.v[0] = row[e];
+          q.v[1] = row[e + 1];
+          *reinterpret_cast<pair*>(out + base + e) = q;
+        }
+        __syncwarp();
+        continue;
+      }
+    } else if (aligned && live && i + 4 <= n) {
       *reinterpret_cast<integers_pack<U, 4>*>(out + i) = p;
-    } else {
+      continue;
+    }
+    if (live) {
 #pragma unroll
       for (int k = 0; k < 4; ++k) {
         if (i + k < n) out[i + k] = p.v[k];
       }
-    }
-    // Lemire's rejection (interval_rejected, written out): below t = 2**32 mod rng1 the first word is biased;
-    // further words come from output k's own sub-streams of the counter.
-    while (rejected != 0) {
-      const int k = __ffs(rejected) - 1;
-      rejected &= rejected - 1;
-      if (i + k >= n) continue;
-      const std::uint32_t t = (0u - rng1) % rng1;
-      const std::uint32_t first = k == 0 ? b.x : k == 1 ? b.y : k == 2 ? b.z : b.w;  // no local-memory copy of w
-      std::uint64_t m = static_cast<std::uint64_t>(first) * rng1;
-      std::uint64_t sub = (static_cast<std::uint64_t>(k) + 1) << 32;
-      int pos = 4;
-      u32x4 more{};
-      while (static_cast<std::uint32_t>(m) < t) {
-        if (pos == 4) {
-          more = block_at(key, counter, sub++);
-          pos = 0;
-        }
-        const std::uint32_t word = pos == 0 ? more.x : pos == 1 ? more.y : pos == 2 ? more.z : more.w;
-        ++pos;
-        m = static_cast<std::uint64_t>(word) * rng1;
-      }
-      out[i + k] = static_cast<U>(low + (m >> 32));
     }
   }
 }
