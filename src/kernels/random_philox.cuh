@@ -50,8 +50,9 @@ CA_RNG_HD u32x4 philox4x32_10(u32x4 c, std::uint32_t k0, std::uint32_t k1) {
 /// Note [random counters]: a generator's state is a 64-bit key and a 64-bit counter offset. Philox's 128-bit
 /// counter is (offset + index, sub-stream): a call of n outputs owns counters [offset, offset + used) with
 /// sub-stream 0, and the generator's offset then moves past them, so calls never share a counter. Fast
-/// distributions make several outputs per counter (4 float32 or 2 float64 values); samplers that loop
-/// (rejection, inversion) own one counter per output and draw from its sub-streams 0, 1, 2, ... in turn. An
+/// distributions make several outputs per counter (4 float32 or 2 float64 values, 4 or 2 integers: Note
+/// [integers per counter] in random_misc.cu); samplers that loop (rejection, inversion) own one counter per
+/// output and draw from its sub-streams 0, 1, 2, ... in turn. An
 /// output's value therefore depends only on (key, offset, its index), never on the launch configuration.
 CA_RNG_HD u32x4 block_at(std::uint64_t key, std::uint64_t index, std::uint64_t sub) {
   return philox4x32_10(u32x4{static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32),

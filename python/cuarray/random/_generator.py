@@ -13,9 +13,10 @@ class Philox(BitGenerator):
 
     The same seed gives the same numbers on any device and launch configuration. Each call takes a range
     of counters known on the host and advances ``counter`` past it (Note [random counters] in the
-    sources): float32 distributions take one counter per 4 values, float64 ones per 2, samplers that loop
-    (gamma, beta, binomial, poisson, hypergeometric, integers) one per value. So drawing ``n`` then ``m``
-    values equals drawing ``n + m`` at once when ``n`` is a multiple of that count.
+    sources): float32 distributions take one counter per 4 values, float64 ones per 2, ``integers`` one per
+    4 values when its bounds are one pair spanning at most 2**32 values and one per 2 otherwise, samplers that loop
+    (gamma, beta, binomial, poisson, hypergeometric) one per value. So drawing ``n`` then ``m`` values equals
+    drawing ``n + m`` at once when ``n`` is a multiple of that count.
     """
 
     def __init__(self, seed=None, counter=None, key=None):
