@@ -979,7 +979,7 @@ array reduction_kernel::call(const std::vector<ufunc_arg>& args, const reduction
     if (state_->prepared.size() >= 32) state_->prepared.erase(state_->prepared.begin());
     state_->prepared.push_back(std::move(made));
   }
-  if (args.size() == 1 && !args[0].is_scalar() && !options.out.defined()) {
+  if (d.in.size() == 1 && args.size() == 1 && !args[0].is_scalar() && !options.out.defined()) {  // k(a): pinned
     auto& slot = state_->single[static_cast<std::size_t>(args[0].arr.type())];
     if (slot.load(std::memory_order_acquire) == nullptr) {
       std::lock_guard<std::mutex> lock(state_->mutex);
