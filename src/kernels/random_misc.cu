@@ -37,39 +37,21 @@ bool per_counter_stream(dist d) { return d <= dist::geometric; }
 // depends on (key, offset, its index) alone, never on the launch configuration (Note [random counters]).
 constexpr int integers_per_counter(bool narrow) { return narrow ? 4 : 2; }
 
-// Lemire's rejection loop for a first draw below the acceptance bound (rare: probability below range / 2**32
-// per word): the further words come from output k's own sub-streams of `counter`. Out of line, so that the
-// kernel's common path holds no copy of the Philox rounds it needs.
-__device__ __noinline__ unsigned long long interval_rejected(unsigned long long key, unsigned long long counter, int k,
-                                                             std::uint32_t w0, std::uint32_t w1,
-                                                             unsigned long long range) {
+// Lemire's draw in [0, range] for a 64-bit range whose first pair of words (w0, w1) was rejected: the further
+// words come from output k's own sub-streams of `counter`.
+__device__ unsigned long long interval64_redraw(unsigned long long key, unsigned long long counter, int k,
+                                                std::uint32_t w0, std::uint32_t w1, unsigned long long range) {
   element_stream more(key, counter);
   more.sub = (static_cast<std::uint64_t>(k) + 1) << 32;
-  if (range <= 0xFFFFFFFFull) {
-    const std::uint32_t rng1 = static_cast<std::uint32_t>(range) + 1;
-    std::uint64_t m = static_cast<std::uint64_t>(w0) * rng1;
-    std::uint32_t l = static_cast<std::uint32_t>(m);
-    const std::uint32_t t = (0u - rng1) % rng1;  // reject under t = 2**32 mod rng1
-    while (l < t) {
-      m = static_cast<std::uint64_t>(more.next32()) * rng1;
-      l = static_cast<std::uint32_t>(m);
-    }
-    return m >> 32;
-  }
   const std::uint64_t rng1 = range + 1;
   std::uint64_t x = (static_cast<std::uint64_t>(w0) << 32) | w1;
-  std::uint64_t lo = x * rng1, hi = __umul64hi(x, rng1);
   const std::uint64_t t = (0ull - rng1) % rng1;
-  while (lo < t) {
-    x = more.next64();
-    lo = x * rng1;
-    hi = __umul64hi(x, rng1);
-  }
-  return hi;
+  while (x * rng1 < t) x = more.next64();
+  return __umul64hi(x, rng1);
 }
 
 // A uniform integer in [0, range] from the first word(s) w0 (and w1 for a 64-bit range) by Lemire's unbiased
-// multiply: true with the value in r when the first draw is accepted, false when interval_rejected must go on.
+// multiply: true with the value in r when the first draw is accepted, false when a redraw must go on.
 __device__ inline bool interval_first(std::uint32_t w0, std::uint32_t w1, unsigned long long range,
                                       unsigned long long& r) {
   if (range <= 0xFFFFFFFFull) {
@@ -92,50 +74,52 @@ __device__ inline bool interval_first(std::uint32_t w0, std::uint32_t w1, unsign
   return x * rng1 >= rng1;
 }
 
-// The P outputs of one counter per thread (Note [integers per counter]: the wide case, P = 2), written with one
-// vector store when the output is aligned; rejected draws are redone after the store.
+// P values of U, stored with one vector instruction where P * sizeof(U) <= 16.
 template <class U, int P> struct alignas(P * sizeof(U)) integers_pack { U v[P]; };
 
-template <class U, int P>
+// The wide case of Note [integers per counter] (a 64-bit range, or bounds per element): two outputs per counter,
+// two words each, written with one vector store when the output is aligned. Rejected draws are redone after the
+// store, out of line, when little else is live.
+template <class U>
 __global__ void integers_kernel(U* out, long long n, unsigned long long key, unsigned long long offset,
                                 const long long* low, long long low_value, const unsigned long long* range,
                                 unsigned long long range_value, bool aligned) {
-  const long long counters = (n + P - 1) / P;
+  const long long counters = (n + 1) / 2;
   for (long long c = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; c < counters;
        c += static_cast<long long>(gridDim.x) * blockDim.x) {
     const unsigned long long counter = offset + static_cast<unsigned long long>(c);
     const u32x4 b = block_at(key, counter, 0);
-    const std::uint32_t w[4] = {b.x, b.y, b.z, b.w};
-    const long long i = P * c;
-    integers_pack<U, P> p;
+    const long long i = 2 * c;
+    integers_pack<U, 2> p;
     unsigned rejected = 0;
 #pragma unroll
-    for (int k = 0; k < P; ++k) {
+    for (int k = 0; k < 2; ++k) {
       const long long j = i + k;
       p.v[k] = U{};
       if (j < n) {
         unsigned long long r;
-        if (!interval_first(P == 4 ? w[k] : w[2 * k], P == 4 ? 0u : w[2 * k + 1], range ? range[j] : range_value, r)) {
+        if (!interval_first(word_of(b, 2 * k), word_of(b, 2 * k + 1), range ? range[j] : range_value, r)) {
           rejected |= 1u << k;
         }
         p.v[k] = static_cast<U>(static_cast<unsigned long long>(low ? low[j] : low_value) + r);
       }
     }
-    if (aligned && i + P <= n) {
-      *reinterpret_cast<integers_pack<U, P>*>(out + i) = p;
+    if (aligned && i + 2 <= n) {
+      *reinterpret_cast<integers_pack<U, 2>*>(out + i) = p;
     } else {
-#pragma unroll
-      for (int k = 0; k < P; ++k) {
+      for (int k = 0; k < 2; ++k) {
         if (i + k < n) out[i + k] = p.v[k];
       }
     }
-    while (rejected != 0) {  // rare: redone after the store, when little else is live
+    while (rejected != 0) {
       const int k = __ffs(rejected) - 1;
       rejected &= rejected - 1;
       const long long j = i + k;
-      const std::uint32_t w0 = P == 4 ? (k == 0 ? b.x : k == 1 ? b.y : k == 2 ? b.z : b.w) : (k == 0 ? b.x : b.z);
-      const std::uint32_t w1 = P == 4 ? 0u : (k == 0 ? b.y : b.w);
-      unsigned long long r = interval_rejected(key, counter, k, w0, w1, range ? range[j] : range_value);
+      const unsigned long long rg = range ? range[j] : range_value;
+      const std::uint32_t w0 = word_of(b, 2 * k), w1 = word_of(b, 2 * k + 1);
+      const unsigned long long r = rg <= 0xFFFFFFFFull
+                                       ? interval32_redraw(key, counter, k, w0, static_cast<std::uint32_t>(rg) + 1)
+                                       : interval64_redraw(key, counter, k, w0, w1, rg);
       out[j] = static_cast<U>(static_cast<unsigned long long>(low ? low[j] : low_value) + r);
     }
   }
@@ -168,39 +152,22 @@ __global__ void __launch_bounds__(block_size)
       unsigned rejected = 0;
 #pragma unroll
       for (int k = 0; k < 4; ++k) {
-        const std::uint32_t wk = k == 0 ? b.x : k == 1 ? b.y : k == 2 ? b.z : b.w;
-        std::uint64_t r = wk;
+        std::uint64_t r = word_of(b, k);
         if (rng1 != 0) {
-          const std::uint64_t m = static_cast<std::uint64_t>(wk) * rng1;
+          const std::uint64_t m = r * rng1;
           r = m >> 32;
           if (static_cast<std::uint32_t>(m) < rng1) rejected |= 1u << k;
         }
         p.v[k] = static_cast<U>(low + r);
       }
-      // Lemire's rejection, written out (interval_rejected's narrow half): below t = 2**32 mod rng1 the first
-      // word is biased; further words come from output k's own sub-streams of the counter.
       while (rejected != 0) {
         const int k = __ffs(rejected) - 1;
         rejected &= rejected - 1;
-        const std::uint32_t t = (0u - rng1) % rng1;
-        std::uint64_t m = static_cast<std::uint64_t>(k == 0 ? b.x : k == 1 ? b.y : k == 2 ? b.z : b.w) * rng1;
-        std::uint64_t sub = (static_cast<std::uint64_t>(k) + 1) << 32;
-        int pos = 4;
-        u32x4 more{};
-        while (static_cast<std::uint32_t>(m) < t) {
-          if (pos == 4) {
-            more = block_at(key, counter, sub++);
-            pos = 0;
-          }
-          const std::uint32_t word = pos == 0 ? more.x : pos == 1 ? more.y : pos == 2 ? more.z : more.w;
-          ++pos;
-          m = static_cast<std::uint64_t>(word) * rng1;
+        const U v = static_cast<U>(low + interval32_redraw(key, counter, k, word_of(b, k), rng1));
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {  // p.v[k] without a dynamic index (which would put p in local memory)
+          if (q == k) p.v[q] = v;
         }
-        const U v = static_cast<U>(low + (m >> 32));
-        if (k == 0) p.v[0] = v;
-        if (k == 1) p.v[1] = v;
-        if (k == 2) p.v[2] = v;
-        if (k == 3) p.v[3] = v;
       }
     }
     const long long i = 4 * c;
@@ -305,17 +272,15 @@ void launch_integers(void* out, dtype t, std::int64_t n, std::uint64_t key, std:
     using U = decltype(tag);
     if constexpr (sizeof(U) <= 8) {
       if (narrow) {
-        static_assert(integers_per_counter(true) == 4);
         bool aligned = reinterpret_cast<std::uintptr_t>(out) % sizeof(integers_pack<U, 4>) == 0;
         integers_narrow_kernel<U><<<grid(counters), block_size, 0, s>>>(static_cast<U*>(out), n, key, offset,
                                                                         static_cast<unsigned long long>(low_value),
                                                                         static_cast<std::uint32_t>(range_value + 1),
                                                                         aligned);
       } else {
-        constexpr int P = integers_per_counter(false);
-        bool aligned = reinterpret_cast<std::uintptr_t>(out) % sizeof(integers_pack<U, P>) == 0;
-        integers_kernel<U, P><<<grid(counters), block_size, 0, s>>>(static_cast<U*>(out), n, key, offset, lo, low_value,
-                                                                    rg, range_value, aligned);
+        bool aligned = reinterpret_cast<std::uintptr_t>(out) % sizeof(integers_pack<U, 2>) == 0;
+        integers_kernel<U><<<grid(counters), block_size, 0, s>>>(static_cast<U*>(out), n, key, offset, lo, low_value,
+                                                                 rg, range_value, aligned);
       }
     }
   });

@@ -77,6 +77,30 @@ CA_RNG_HD double u01d_open(std::uint32_t a, std::uint32_t b) {
   return (static_cast<double>(((static_cast<std::uint64_t>(a) << 32) | b) >> 12) + 0.5) * 0x1p-52;
 }
 
+/// Word k (0..3) of a block.
+CA_RNG_HD std::uint32_t word_of(u32x4 b, int k) { return k == 0 ? b.x : k == 1 ? b.y : k == 2 ? b.z : b.w; }
+
+/// Note [integers per counter] (random_misc.cu): Lemire's draw in [0, rng1) (1 <= rng1 < 2**32) for output k of
+/// `counter` whose first word w0 fell below the acceptance bound: under t = 2**32 mod rng1 it is biased, and the
+/// draw goes on with the words of the output's own sub-streams (k + 1) << 32, +1, ... in order. Host and device
+/// (the C++ tests check it against a plain model).
+CA_RNG_HD std::uint32_t interval32_redraw(std::uint64_t key, std::uint64_t counter, int k, std::uint32_t w0,
+                                          std::uint32_t rng1) {
+  const std::uint32_t t = (0u - rng1) % rng1;
+  std::uint64_t m = static_cast<std::uint64_t>(w0) * rng1;
+  std::uint64_t sub = (static_cast<std::uint64_t>(k) + 1) << 32;
+  u32x4 more{};
+  int pos = 4;
+  while (static_cast<std::uint32_t>(m) < t) {
+    if (pos == 4) {
+      more = block_at(key, counter, sub++);
+      pos = 0;
+    }
+    m = static_cast<std::uint64_t>(word_of(more, pos++)) * rng1;
+  }
+  return static_cast<std::uint32_t>(m >> 32);
+}
+
 #ifdef __CUDACC__
 
 /// The sub-streams of one output's counter (Note [random counters]), consumed a word at a time.

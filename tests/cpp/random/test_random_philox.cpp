@@ -1,7 +1,9 @@
 // Philox4x32-10 against Random123's known answers, the uniform conversions' ranges, and counter accounting.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "cuarray/errors.hpp"
 #include "cuarray/random.hpp"
@@ -66,4 +68,44 @@ TEST(RandomGenerator, ArgumentErrorsComeBeforeAnyDeviceWork) {
   EXPECT_THROW(g.choice(3, cuarray::shape_t{4}, false), cuarray::value_error);
   EXPECT_EQ(g.state()->counter, before);  // failed calls take no counters
   EXPECT_NE(cuarray::random::key_from_seed(1), cuarray::random::key_from_seed(2));
+}
+
+// Note [integers per counter]: the redraw of a rejected 32-bit draw against a plain model of the same rule: the
+// words of sub-streams (k + 1) << 32, +1, ... of the counter, in order, until the low half of word * rng1 reaches
+// 2**32 mod rng1.
+TEST(RandomPhilox, IntegerRedrawFollowsTheOutputsOwnSubStreams) {
+  const std::uint64_t key = 0x0123456789ABCDEFull, counter = 1000;
+  auto model = [&](int k, std::uint32_t w0, std::uint32_t rng1, int* words_read) {
+    const std::uint32_t t = static_cast<std::uint32_t>((std::uint64_t{1} << 32) % rng1);
+    std::vector<std::uint32_t> words;
+    for (std::uint64_t sub = (static_cast<std::uint64_t>(k) + 1) << 32; words.size() < 64; ++sub) {
+      rng::u32x4 b = rng::block_at(key, counter, sub);
+      words.insert(words.end(), {b.x, b.y, b.z, b.w});
+    }
+    std::uint64_t m = static_cast<std::uint64_t>(w0) * rng1;
+    std::size_t next = 0;
+    while (static_cast<std::uint32_t>(m) < t) m = static_cast<std::uint64_t>(words.at(next++)) * rng1;
+    *words_read = static_cast<int>(next);
+    return static_cast<std::uint32_t>(m >> 32);
+  };
+  // 2**31 + 1 values reject about half of all words, so most cases read several; 1000 values reject almost none.
+  int redrawn = 0;
+  for (std::uint32_t rng1 : {2147483649u, 3000000000u, 1000u, 1u}) {
+    for (int k = 0; k < 4; ++k) {
+      for (std::uint32_t w0 : {0u, 1u, 0x7fffffffu, 0x80000000u}) {
+        int read = 0;
+        std::uint32_t want = model(k, w0, rng1, &read);
+        EXPECT_EQ(rng::interval32_redraw(key, counter, k, w0, rng1), want) << rng1 << " " << k << " " << w0;
+        EXPECT_LT(want, rng1);
+        redrawn += read > 0;
+      }
+    }
+  }
+  EXPECT_GT(redrawn, 8);  // the loop itself was exercised, not only the first word
+  // Outputs of one counter read different sub-streams: the same rejected first word gives other values.
+  std::uint32_t a = rng::interval32_redraw(key, counter, 0, 0, 2147483649u);
+  std::uint32_t b = rng::interval32_redraw(key, counter, 1, 0, 2147483649u);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(rng::word_of({1, 2, 3, 4}, 0), 1u);
+  EXPECT_EQ(rng::word_of({1, 2, 3, 4}, 3), 4u);
 }
