@@ -357,11 +357,8 @@ private:
 }  // namespace
 
 void array::assign(const array& src_in) {
-  if (size_ != 0 && device() != current_device()) {
-    ordered_on_current_stream order_guard(device());
-    assign_on_own_device(src_in);
-    return;
-  }
+  if (size_ == 0 || device() == current_device()) return assign_on_own_device(src_in);
+  ordered_on_current_stream order_guard(device());  // Note [assignment across devices]
   assign_on_own_device(src_in);
 }
 

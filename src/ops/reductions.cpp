@@ -641,8 +641,11 @@ array nanargmin(const array& a, std::optional<int> axis, bool keepdims, const ar
 
 array count_nonzero(const array& a, const axis_list& axis, bool keepdims) {
   std::vector<int> axes = reduction_axes(axis, a.ndim());
-  red::spec s = simple_spec("count_nonzero", a.type(), dtype::int64, dtype::int64, "r = a + b;", "0LL");
-  s.map = "m = ca_truth(x) ? 1LL : 0LL;";
+  const red::spec& s = interned(kind::count_nonzero, a.type(), dtype::int64, [](dtype i, dtype) {
+    red::spec r = simple_spec("count_nonzero", i, dtype::int64, dtype::int64, "r = a + b;", "0LL");
+    r.map = "m = ca_truth(x) ? 1LL : 0LL;";
+    return r;
+  });
   array r = run(s, a, axes, dtype::int64, array());
   return finish(r, a, axes, keepdims, array(), "add");
 }
