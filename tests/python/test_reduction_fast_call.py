@@ -135,8 +135,11 @@ def test_other_call_forms_still_take_the_full_binding():
         cp.sum()
     with pytest.raises(TypeError):
         cp.ndarray.sum()
-    # Non-arrays go to the full binding, which converts them (as cp.sum([1, 2]) always did).
-    _same(cp.sum(cp.asarray([1, 2, 3])), numpy.sum([1, 2, 3]))
+    # Non-arrays go to the full binding: a Python scalar is taken as a 0-d array, a list is refused (as CuPy).
+    _same(cp.sum(5), numpy.sum(5))
+    _same(cp.max(2.5), numpy.max(2.5))
+    with pytest.raises(TypeError, match="Unsupported type"):
+        cp.sum([1, 2, 3])
 
 
 @gpu
