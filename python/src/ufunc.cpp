@@ -701,7 +701,7 @@ void init_ufunc(nb::module_& m) {
       "elementwise_source",
       [](const std::string& name, const std::string& body, const std::string& preamble, const std::string& loop_prep,
          const std::string& after_loop, bool c_order, nb::list in_types, nb::list in_kinds, nb::list out_types,
-         nb::list out_raw, int ndim, bool index64, bool vectorized, bool where) {
+         nb::list out_raw, int ndim, bool index64, bool vectorized, bool where, bool runs) {
     ew::kernel_spec spec{nullptr, name, body, preamble, loop_prep, after_loop, c_order};
     spec.id = ew::intern(spec);
     std::vector<ew::operand_layout> in, out;
@@ -714,11 +714,11 @@ void init_ufunc(nb::module_& m) {
       dtype t = to_dtype(out_types[k]);
       out.push_back(ew::operand_layout{t, t, false, nb::cast<bool>(out_raw[k])});
     }
-    return ew::kernel_source(spec, in, out, ndim, index64, where, vectorized, "cuarray_" + name + "_ew");
+    return ew::kernel_source(spec, in, out, ndim, index64, where, vectorized, "cuarray_" + name + "_ew", runs);
       },
       nb::arg("name"), nb::arg("body"), nb::arg("preamble"), nb::arg("loop_prep"), nb::arg("after_loop"),
       nb::arg("c_order"), nb::arg("in_types"), nb::arg("in_kinds"), nb::arg("out_types"), nb::arg("out_raw"),
-      nb::arg("ndim"), nb::arg("index64"), nb::arg("vectorized"), nb::arg("where") = false);
+      nb::arg("ndim"), nb::arg("index64"), nb::arg("vectorized"), nb::arg("where") = false, nb::arg("runs") = false);
   // NVRTC compilation with the elementwise headers available, for an architecture given as 80, 90...;
   // needs no device. Returns the cubin's size; raises CompileException.
   m.def(

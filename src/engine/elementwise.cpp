@@ -38,7 +38,8 @@ constexpr int max_kernel_ndim = 32;  // merged dimensions beyond this are packed
 struct kernel_key {
   const void* id;
   int device;
-  std::uint8_t nin, nout, ndim, flags;  // flags: 1 = 64-bit index, 2 = where mask, 4 = vectorised, 8 = C order
+  std::uint8_t nin, nout, ndim, flags;  // flags: 1 = 64-bit index, 2 = where mask, 4 = vectorised, 8 = C order,
+                                        // 16 = strided runs (Note [strided runs])
   std::uint8_t storage[max_operands];
   std::uint8_t compute[max_operands];
   std::uint8_t scalar_mask[max_operands];
@@ -247,7 +248,7 @@ std::string generate(const kernel_spec& spec, const kernel_key& key, const std::
     s << "  }\n";
     s << "  for (" << idx << " i = nvec * " << vec << " + (" << idx
       << ")blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {\n";
-  } else {
+  } else if (!(key.flags & 16)) {
     s << "  for (" << idx << " i = (" << idx << ")blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (" << idx
       << ")gridDim.x * blockDim.x) {\n";
   }
@@ -259,7 +260,33 @@ std::string generate(const kernel_spec& spec, const kernel_key& key, const std::
     if (!key.scalar_mask[op] && !key.raw_mask[op]) slot[static_cast<std::size_t>(op)] = a++;
   }
   int where_slot = where ? a++ : -1;
-  if (key.ndim > 0) {
+  if (key.flags & 16) {
+    // Note [strided runs]: a block takes a run of run_elements * blockDim.x consecutive elements of one row of
+    // the innermost dimension, each thread run_elements of them spaced by blockDim.x (so a warp's accesses stay
+    // coalesced), and splits the row index over the outer dimensions once for the whole run.
+    const int nd = key.ndim, rv = policy::run_elements;
+    s << "  const " << idx << " ca_inner = L.shape[" << nd - 1 << "];\n";
+    s << "  const " << idx << " ca_span = (" << idx << ")blockDim.x * " << rv << ";\n";
+    s << "  const " << idx << " ca_tiles = (ca_inner + ca_span - 1) / ca_span;\n";
+    s << "  const " << idx << " ca_items = (n / ca_inner) * ca_tiles;\n";
+    s << "  for (" << idx << " ca_w = blockIdx.x; ca_w < ca_items; ca_w += gridDim.x) {\n";
+    s << "    " << idx << " ca_q = ca_tiles == 1 ? ca_w : ca_w / ca_tiles; " << idx
+      << " ca_c = ca_w - ca_q * ca_tiles; " << idx << " ca_rem = ca_q;\n";
+    for (int k = 0; k < narr; ++k) s << "    " << idx << " ca_r" << k << " = 0;\n";
+    s << "    #pragma unroll\n    for (int d = " << nd - 2 << "; d >= 1; --d) {\n";
+    s << "      " << idx << " ca_qq = ca_rem / L.shape[d]; " << idx
+      << " ca_rd = ca_rem - ca_qq * L.shape[d]; ca_rem = ca_qq;\n";
+    for (int k = 0; k < narr; ++k) s << "      ca_r" << k << " += ca_rd * L.strides[" << k << "][d];\n";
+    s << "    }\n";
+    for (int k = 0; k < narr; ++k) s << "    ca_r" << k << " += ca_rem * L.strides[" << k << "][0];\n";
+    s << "    const " << idx << " ca_j0 = ca_c * ca_span + threadIdx.x;\n";
+    s << "    #pragma unroll\n    for (int ca_e = 0; ca_e < " << rv << "; ++ca_e) {\n";
+    s << "    " << idx << " ca_j = ca_j0 + (" << idx << ")ca_e * blockDim.x;\n";
+    s << "    if (ca_j >= ca_inner) break;\n";
+    s << "    " << idx << " i = ca_q * ca_inner + ca_j;\n";
+    for (int k = 0; k < narr; ++k)
+      s << "    " << idx << " o" << k << " = ca_r" << k << " + ca_j * L.strides[" << k << "][" << nd - 1 << "];\n";
+  } else if (key.ndim > 0) {
     s << "    " << idx << " rem = i;\n";
     for (int k = 0; k < narr; ++k) s << "    " << idx << " o" << k << " = 0;\n";
     // The outermost coordinate is what remains after the inner divisions (i < n, the product of the shape), so
@@ -282,6 +309,7 @@ std::string generate(const kernel_spec& spec, const kernel_key& key, const std::
     s << "    if (!pw[" << off << "]) continue;\n";
   }
   emit_element(s, spec, key, "    ", [&](int op) { return concat("p", std::to_string(op), " + ", offset_expr(op)); });
+  if (key.flags & 16) s << "    }\n";  // the run's loop
   s << "  }\n  " << spec.after_loop << "\n}\n";
   return s.str();
 }
@@ -324,7 +352,7 @@ const char* type_name(dtype t) {
 
 std::string kernel_source(const kernel_spec& spec, const std::vector<operand_layout>& inputs,
                           const std::vector<operand_layout>& outputs, int ndim, bool index64, bool where,
-                          bool vectorized, const std::string& kernel_name) {
+                          bool vectorized, const std::string& kernel_name, bool runs) {
   if (inputs.size() + outputs.size() > max_operands - 1)
     throw value_error("too many operands for an elementwise kernel");
   kernel_key key;
@@ -333,8 +361,9 @@ std::string kernel_source(const kernel_spec& spec, const std::vector<operand_lay
   key.nin = static_cast<std::uint8_t>(inputs.size());
   key.nout = static_cast<std::uint8_t>(outputs.size());
   key.ndim = static_cast<std::uint8_t>(ndim);
+  if (runs && ndim < 2) throw value_error("the strided run loop needs at least two dimensions");
   key.flags = static_cast<std::uint8_t>((index64 ? 1 : 0) | (where ? 2 : 0) | (vectorized ? 4 : 0) |
-                                        (spec.c_order_index ? 8 : 0));
+                                        (spec.c_order_index ? 8 : 0) | (runs ? 16 : 0));
   for (std::size_t i = 0; i < inputs.size() + outputs.size(); ++i) {
     const operand_layout& o = i < inputs.size() ? inputs[i] : outputs[i - inputs.size()];
     key.storage[i] = static_cast<std::uint8_t>(o.scalar ? o.compute : o.storage);
@@ -511,6 +540,14 @@ void run(const kernel_spec& spec, const operand_ref* inputs, int nin, const oper
     if (aligned) key.flags |= 4;
   }
 
+  // Note [strided runs]: rows of the innermost dimension long enough to fill a block take the run loop.
+  std::int64_t run_items = 0;
+  if (!flat && m.ndim >= 2 && m.shape[m.ndim - 1] >= policy::block_threads) {
+    key.flags |= 16;
+    const std::int64_t inner = m.shape[m.ndim - 1], span = std::int64_t{policy::block_threads} * policy::run_elements;
+    run_items = (n / inner) * ((inner + span - 1) / span);
+  }
+
   CUstream stream = reinterpret_cast<CUstream>(detail::enter_device(device));
   CUfunction f = lookup(spec, key);
 
@@ -559,9 +596,17 @@ void run(const kernel_spec& spec, const operand_ref* inputs, int nin, const oper
       for (std::size_t d = 0; d < nd; ++d) put(nd * (1 + static_cast<std::size_t>(k)) + d, m.strides[k][d]);
     args[na++] = layout;
   }
-  std::int64_t per_thread_n = (key.flags & 4) ? n >> __builtin_ctz(static_cast<unsigned>(vw))
-                                              : n;  // vw: a power of two
-  const unsigned grid = policy::grid(per_thread_n, device);
+  // Note [flat grids]: a flat loop without per-thread setup gets a thread per item (each thread's loop runs
+  // once); strided loops keep the capped grid, whose threads amortise their layout setup over many items.
+  unsigned grid;
+  if (key.flags & 16) {
+    grid = policy::capped_blocks(run_items, device);
+  } else if (flat) {
+    std::int64_t items = (key.flags & 4) ? n >> __builtin_ctz(static_cast<unsigned>(vw)) : n;  // vw: a power of two
+    grid = spec.loop_prep.empty() && spec.after_loop.empty() ? policy::flat_grid(items) : policy::grid(items, device);
+  } else {
+    grid = policy::grid(n, device);
+  }
   // Every kernel from generate() opens with griddepcontrol.wait (Note [programmatic dependent launch]); the
   // legacy stream keeps plain launches (its implicit synchronisation with other streams is left untouched).
   bool legacy = stream == nullptr || stream == CU_STREAM_LEGACY;

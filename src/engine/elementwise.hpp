@@ -87,11 +87,12 @@ struct operand_layout {
 };
 
 /// The CUDA source the engine generates for `spec` with these operands: `ndim` merged dimensions (0: the
-/// flat loop), 64-bit indexing, a `where` mask, the vectorised flat loop. For tests: CI compiles every
-/// built-in variant with NVRTC. The kernel is named `kernel_name`.
+/// flat loop), 64-bit indexing, a `where` mask, the vectorised flat loop, the strided run loop (`runs`, for
+/// ndim >= 2: Note [strided runs] in elementwise.cpp). For tests: CI compiles every built-in variant with
+/// NVRTC. The kernel is named `kernel_name`.
 std::string kernel_source(const kernel_spec& spec, const std::vector<operand_layout>& inputs,
                           const std::vector<operand_layout>& outputs, int ndim, bool index64, bool where,
-                          bool vectorized, const std::string& kernel_name);
+                          bool vectorized, const std::string& kernel_name, bool runs = false);
 
 /// A stable id for a spec's code (equal code, equal id), for specs that are built at run time.
 const void* intern(const kernel_spec& spec);

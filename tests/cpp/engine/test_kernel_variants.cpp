@@ -27,7 +27,7 @@ namespace {
 //  - every loop's body, in the flat loop with a mask and, for binary ufuncs, a scalar operand;
 //  - every loop signature ("ff->f": the storage and computation types of all operands), with the body of one
 //    loop of that signature, in every path: flat, vectorised (where the engine vectorises), strided ndim
-//    1..3, 64-bit indexing, masks and scalar operands in combination;
+//    1..3, the strided run loop, 64-bit indexing, masks and scalar operands in combination;
 //  - every load and store cast between two of the fourteen dtypes (operands of another dtype than the loop's).
 // Kernels are batched, many to a source (each in its own namespace, since each defines its layout struct),
 // and both architectures compile at once (in two processes); a failing batch is recompiled kernel by kernel to
@@ -40,7 +40,7 @@ struct variant {
   const ew::kernel_spec* spec;
   std::vector<ew::operand_layout> in, out;
   int ndim = 0;
-  bool index64 = false, where = false, vectorized = false;
+  bool index64 = false, where = false, vectorized = false, runs = false;
 };
 
 // Elements per vector access, as the engine computes it: 16 bytes of the widest array operand.
@@ -55,6 +55,7 @@ int vector_width(const variant& v) {
 std::string describe(const variant& v) {
   std::string s = v.what + (v.ndim == 0 ? " flat" : " ndim " + std::to_string(v.ndim));
   if (v.vectorized) s += " vectorised";
+  if (v.runs) s += " runs";
   if (v.index64) s += " 64-bit";
   if (v.where) s += " where";
   for (std::size_t i = 0; i < v.in.size(); ++i)
@@ -68,7 +69,7 @@ std::string source_of(const std::vector<variant>& vs, std::size_t first, std::si
     const variant& v = vs[k];
     std::string name = "cuarray_variant_" + std::to_string(k);
     src += "// " + describe(v) + "\nnamespace " + name + "_ns {\n" +
-           ew::kernel_source(*v.spec, v.in, v.out, v.ndim, v.index64, v.where, v.vectorized, name) + "}\n";
+           ew::kernel_source(*v.spec, v.in, v.out, v.ndim, v.index64, v.where, v.vectorized, name, v.runs) + "}\n";
   }
   return src;
 }
@@ -224,6 +225,8 @@ void add_signature_variants(const ufunc_def& u, const ufunc_loop& l, std::vector
   with(3, false, false, false, -1);
   with(3, true, true, false, -1);
   with(2, false, true, false, 0);  // a unary ufunc on a scalar: outputs only
+  with(3, true, true, false, -1);
+  vs.back().runs = true;  // Note [strided runs]
   if (vector_width(base) > 1) {
     with(0, false, false, true, -1);
     with(0, false, true, true, -1);
@@ -303,13 +306,14 @@ TEST(KernelVariants, ElementwiseKernelStyleVariantsCompile) {
                                     "(void)first;",
                                     true};
   std::vector<variant> vs;
-  for (int ndim : {0, 1, 3}) {
+  for (int ndim : {0, 1, 3, -3}) {  // -3: three dimensions in the strided run loop
     for (bool index64 : {false, true}) {
       variant v{"user kernel",
                 &spec,
                 {ew::operand_layout{float32, float32, false, true}, ew::operand_layout{float64, float64, false, false}},
                 {ew::operand_layout{float32, float64, false, false}}};
-      v.ndim = ndim;
+      v.ndim = ndim < 0 ? -ndim : ndim;
+      v.runs = ndim < 0;
       v.index64 = index64;
       vs.push_back(v);
       v.in[1].scalar = true;
