@@ -115,3 +115,23 @@ def broadcast_add(lib: Backend, cfg: Config) -> Stats:
     if cfg.first_round:
         _check(cfg, _host(lib, fn()[:8, :8]), (ha + hb)[:8, :8], "broadcast add")
     return time_gpu(fn, lib, **_reps(cfg))
+
+
+ROWS_N = 8192  # dst[::2] = src: a (4096, 8192) float32 source into every other row of an (8192, 8192) array
+
+
+@case("assign_rows_strided_4096x8192_f32", nbytes=2 * (ROWS_N // 2) * ROWS_N * 4, target=TARGETS, key=True)
+def assign_rows_strided(lib: Backend, cfg: Config) -> Stats:
+    """dst[::2] = src, (4096, 8192) float32 into an (8192, 8192) array: a strided assignment whose rows are
+    contiguous (Note [copy runs]); GB/s counts read + write."""
+    host = cfg.host_random((ROWS_N // 2) * ROWS_N).reshape(ROWS_N // 2, ROWS_N)
+    src = _dev(lib, host)
+    dst = _dev(lib, np.zeros((ROWS_N, ROWS_N), F32))
+
+    def fn() -> None:
+        dst[::2] = src
+
+    if cfg.first_round:
+        fn()
+        _check(cfg, _host(lib, dst[2:4, :8]), np.stack([host[1, :8], np.zeros(8, F32)]), "dst[::2] = src")
+    return time_gpu(fn, lib, **_reps(cfg))

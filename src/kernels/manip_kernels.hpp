@@ -51,7 +51,8 @@ void launch_pad_constant(const pad_constant_layout& layout, void* dst, const voi
 /// of a few MiB costs a launch latency and a tail of idle SMs). Every input is a 2-D byte copy: `rows` rows of
 /// `row_bytes` contiguous bytes, read at src + r * row_bytes and written at dst + r * dst_pitch (the output's row
 /// of the joined axis and everything inside it). Up to join_max_segments per launch (they travel in the kernel's
-/// parameter space); one block copies one tile of one row, so no division runs per element.
+/// parameter space); blockIdx.y picks the segment and each thread copies one vector (the kernel's Note in
+/// manip_kernels.cu); a segment of one row (every 1-D join and stack) runs no division.
 constexpr int join_max_segments = 64;
 struct join_segment {
   const char* src = nullptr;

@@ -160,3 +160,46 @@ def test_diff_flat(n, dtype):
     x = (numpy.arange(n) ** 2 % 1000).astype(dtype)
     numpy.testing.assert_array_equal(cp.asnumpy(cp.diff(cp.asarray(x))), numpy.diff(x))
     numpy.testing.assert_array_equal(cp.asnumpy(cp.diff(cp.asarray(x), n=2)), numpy.diff(x, n=2))
+
+
+# Note [copy runs] (src/kernels/basic_kernels.cu): same-dtype strided assignments and copies whose innermost
+# axis has 256 elements or more.
+@gpu
+@pytest.mark.parametrize("inner", [256, 300, 2048, 2049, 6000])
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "float32", "float64", "complex128"])
+def test_strided_assignment_runs(inner, dtype):
+    rng = _rng()
+    x = (rng.standard_normal((4, 2 * inner)) * 100).astype(dtype)
+    gx = cp.asarray(x)
+    dst = numpy.zeros((8, inner), dtype)
+    gdst = cp.zeros((8, inner), dtype)
+    dst[::2] = x[:, ::2]  # strided source and destination
+    gdst[::2] = gx[:, ::2]
+    numpy.testing.assert_array_equal(cp.asnumpy(gdst), dst)
+    dst[1::2] = x[::-1, :inner][:, ::-1]  # negative strides on both axes
+    gdst[1::2] = gx[::-1, :inner][:, ::-1]
+    numpy.testing.assert_array_equal(cp.asnumpy(gdst), dst)
+    numpy.testing.assert_array_equal(cp.asnumpy(cp.ascontiguousarray(gx[:, 1::2])), x[:, 1::2])
+
+
+@gpu
+@pytest.mark.parametrize("shape", [(2, 3, 1, 2, 3, 257), (3, 2049)])
+def test_broadcast_assignment_runs(shape):
+    rng = _rng()
+    row = rng.standard_normal(shape[-1]).astype(numpy.float32)
+    dst = numpy.zeros(shape, numpy.float32)
+    gdst = cp.zeros(shape, cp.float32)
+    dst[...] = row
+    gdst[...] = cp.asarray(row)
+    numpy.testing.assert_array_equal(cp.asnumpy(gdst), dst)
+    col = rng.standard_normal(shape[:-1] + (1,)).astype(numpy.float32)
+    dst[...] = col  # broadcast along the innermost axis: a source stride of 0
+    gdst[...] = cp.asarray(col)
+    numpy.testing.assert_array_equal(cp.asnumpy(gdst), dst)
+    # copyto of a broadcast view into a 4-d view of a C-contiguous array (tile's layout, by the copy kernel)
+    x = rng.standard_normal((3, 300)).astype(numpy.float32)
+    out = numpy.empty((2, 3, 2, 300), numpy.float32)
+    gout = cp.empty((2, 3, 2, 300), cp.float32)
+    numpy.copyto(out, x.reshape(1, 3, 1, 300))
+    cp.copyto(gout, cp.asarray(x).reshape(1, 3, 1, 300))
+    numpy.testing.assert_array_equal(cp.asnumpy(gout), out)
