@@ -280,12 +280,7 @@ std::string generate(const kernel_spec& spec, const kernel_key& key, const std::
     s << "    }\n";
     for (int k = 0; k < narr; ++k) s << "    ca_r" << k << " += ca_rem * L.strides[" << k << "][0];\n";
     s << "    const " << idx << " ca_j0 = ca_c * ca_span + threadIdx.x;\n";
-    s << "    #pragma unroll\n    for (int ca_e = 0; ca_e < " << rv << "; ++ca_e) {\n";
-    s << "    " << idx << " ca_j = ca_j0 + (" << idx << ")ca_e * blockDim.x;\n";
-    s << "    if (ca_j >= ca_inner) break;\n";
-    s << "    " << idx << " i = ca_q * ca_inner + ca_j;\n";
-    for (int k = 0; k < narr; ++k)
-      s << "    " << idx << " o" << k << " = ca_r" << k << " + ca_j * L.strides[" << k << "][" << nd - 1 << "];\n";
+    // The run's loop is written after the element's code is known (below): twice, a whole run first.
   } else if (key.ndim > 0) {
     s << "    " << idx << " rem = i;\n";
     for (int k = 0; k < narr; ++k) s << "    " << idx << " o" << k << " = 0;\n";
@@ -304,12 +299,34 @@ std::string generate(const kernel_spec& spec, const kernel_key& key, const std::
     return concat("i * (", idx, ")sizeof(",
                   key.storage[op] == static_cast<int>(dtype::bool_) ? std::string("unsigned char") : st, ")");
   };
+  std::ostringstream element;
   if (where) {
     std::string off = key.ndim > 0 ? concat("o", std::to_string(where_slot)) : std::string("i");
-    s << "    if (!pw[" << off << "]) continue;\n";
+    element << "    if (!pw[" << off << "]) continue;\n";
   }
-  emit_element(s, spec, key, "    ", [&](int op) { return concat("p", std::to_string(op), " + ", offset_expr(op)); });
-  if (key.flags & 16) s << "    }\n";  // the run's loop
+  emit_element(element, spec, key, "    ",
+               [&](int op) { return concat("p", std::to_string(op), " + ", offset_expr(op)); });
+  if (key.flags & 16) {
+    // Note [strided runs]: a whole run (every element inside the row) unrolls with no exit, so that the
+    // compiler can issue all of its loads before the first store (the pointers are __restrict__); the run that
+    // reaches past the row's end stops at it.
+    const int nd = key.ndim, rv = policy::run_elements;
+    std::ostringstream head;
+    head << "    " << idx << " ca_j = ca_j0 + (" << idx << ")ca_e * blockDim.x;\n";
+    head << "    " << idx << " i = ca_q * ca_inner + ca_j;\n";
+    for (int k = 0; k < narr; ++k)
+      head << "    " << idx << " o" << k << " = ca_r" << k << " + ca_j * L.strides[" << k << "][" << nd - 1 << "];\n";
+    s << "    if (ca_j0 + (" << idx << ")" << rv - 1 << " * blockDim.x < ca_inner) {\n";
+    s << "    #pragma unroll\n    for (int ca_e = 0; ca_e < " << rv << "; ++ca_e) {\n";
+    s << head.str() << element.str() << "    }\n";
+    s << "    } else {\n";
+    s << "    #pragma unroll\n    for (int ca_e = 0; ca_e < " << rv << "; ++ca_e) {\n";
+    s << "    if (ca_j0 + (" << idx << ")ca_e * blockDim.x >= ca_inner) break;\n";
+    s << head.str() << element.str() << "    }\n";
+    s << "    }\n";
+  } else {
+    s << element.str();
+  }
   s << "  }\n  " << spec.after_loop << "\n}\n";
   return s.str();
 }
