@@ -3,44 +3,6 @@
 // and shared-memory splits of the row index, capped grids).
 #include "common.cuh"
 
-constexpr int JB = 256;
-struct rl {
-  int ndim;
-  long long shape[8], ds[8], ss[8];
-  long long row_bytes;
-};
-template <int U> __device__ __forceinline__ void tile16(const char* src, char* dst, long long bytes) {
-  const long long n = bytes / 16;
-  const uint4* s = reinterpret_cast<const uint4*>(src);
-  uint4* d = reinterpret_cast<uint4*>(dst);
-  uint4 v[U];
-#pragma unroll
-  for (int u = 0; u < U; ++u) {
-    long long k = threadIdx.x + u * JB;
-    if (k < n) v[u] = __ldcs(s + k);
-  }
-#pragma unroll
-  for (int u = 0; u < U; ++u) {
-    long long k = threadIdx.x + u * JB;
-    if (k < n) __stcs(d + k, v[u]);
-  }
-}
-__global__ void rows_cur(const __grid_constant__ rl l, char* dst, const char* src, long long tpr, long long blocks) {
-  const long long tb = 16LL * JB * 4;
-  for (long long blk = blockIdx.x; blk < blocks; blk += gridDim.x) {
-    long long row = tpr == 1 ? blk : blk / tpr;
-    long long off = (blk - row * tpr) * tb;
-    long long d_off = 0, s_off = 0, r = row;
-    for (int d = l.ndim - 1; d >= 0; --d) {
-      long long c = r % l.shape[d];
-      r /= l.shape[d];
-      d_off += c * l.ds[d];
-      s_off += c * l.ss[d];
-    }
-    long long bytes = l.row_bytes - off < tb ? l.row_bytes - off : tb;
-    tile16<4>(src + s_off + off, dst + d_off + off, bytes);
-  }
-}
 // 32-bit row split
 __global__ void rows_32(const __grid_constant__ rl l, char* dst, const char* src, long long tpr, long long blocks) {
   const long long tb = 16LL * JB * 4;
@@ -57,7 +19,7 @@ __global__ void rows_32(const __grid_constant__ rl l, char* dst, const char* src
       s_off += (long long)c * l.ss[d];
     }
     long long bytes = l.row_bytes - off < tb ? l.row_bytes - off : tb;
-    tile16<4>(src + s_off + off, dst + d_off + off, bytes);
+    tile_copy<4, true>(src + s_off + off, dst + d_off + off, bytes);
   }
 }
 // the split done once per block by one warp into shared memory
@@ -82,7 +44,7 @@ __global__ void rows_sh(const __grid_constant__ rl l, char* dst, const char* src
     long long d_off = offs[0], s_off = offs[1];
     __syncthreads();
     long long bytes = l.row_bytes - off < tb ? l.row_bytes - off : tb;
-    tile16<4>(src + s_off + off, dst + d_off + off, bytes);
+    tile_copy<4, true>(src + s_off + off, dst + d_off + off, bytes);
   }
 }
 
@@ -118,24 +80,9 @@ template <int U> __global__ void copy_tiles(const uint4* __restrict__ s, uint4* 
 }
 
 int main() {
-  CK(cudaSetDevice(0));
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
-  g_sms = prop.multiProcessorCount;
-  std::printf("device %s, %d SMs\n", prop.name, g_sms);
-  const size_t GiB = 1ull << 30;
-  char *A, *B;
-  CK(cudaMalloc(&A, GiB));
-  CK(cudaMalloc(&B, GiB));
-  CK(cudaMemset(A, 1, GiB));
-  CK(cudaMemset(B, 2, GiB));
-  float t = time_ms([&] { CK(cudaMemcpyAsync(B, A, GiB, cudaMemcpyDeviceToDevice)); });
-  double copy_gbs = 2.0 * GiB / (t * 1e-3) / 1e9;
-  std::printf("memcpy 1GiB: %.1f us, %.0f GB/s (r+w)\n", t * 1e3, copy_gbs);
-  auto rep = [&](const char* name, float ms, double bytes) {
-    double gbs = bytes / (ms * 1e-3) / 1e9;
-    std::printf("%-44s %9.1f us %6.0f GB/s %.3f of copy\n", name, ms * 1e3, gbs, gbs / copy_gbs);
-  };
+  const bench b = setup(false);
+  char *A = b.A, *B = b.B;
+  auto rep = [&](const char* name, float ms, double bytes) { b.report(name, ms, bytes); };
   for (long long sz : {1ll << 30, 1ll << 28}) {
     long long n = sz / 16;
     double bytes = 2.0 * sz;
@@ -161,17 +108,14 @@ int main() {
   }
   // tile((2,2)) of 4096^2 float32 as a rows copy
   {
-    rl l{};
-    l.ndim = 3;
-    long long sh[3] = {4096, 2, 2}, ds[3] = {32768, 4096LL * 32768, 16384}, ss[3] = {16384, 0, 0};
-    for (int d = 0; d < 3; ++d) l.shape[d] = sh[d], l.ds[d] = ds[d], l.ss[d] = ss[d];
-    l.row_bytes = 16384;
+    const rl l = tile_rows_layout();
     long long blocks = 4096 * 4;
     double bytes = 5.0 * 4096 * 4096 * 4;
-    rep("tile rows cur", time_ms([&] { rows_cur<<<blocks, 256>>>(l, B, A, 1, blocks); }), bytes);
+    rep("tile rows cur", time_ms([&] { rows_k<4, true><<<blocks, 256>>>(l, B, A, 1, blocks); }), bytes);
     rep("tile rows 32-bit", time_ms([&] { rows_32<<<blocks, 256>>>(l, B, A, 1, blocks); }), bytes);
     rep("tile rows shared", time_ms([&] { rows_sh<<<blocks, 256>>>(l, B, A, 1, blocks); }), bytes);
-    rep("tile rows cur, grid sms*16", time_ms([&] { rows_cur<<<g_sms * 16, 256>>>(l, B, A, 1, blocks); }), bytes);
+    rep("tile rows cur, grid sms*16", time_ms([&] { rows_k<4, true><<<g_sms * 16, 256>>>(l, B, A, 1, blocks); }),
+        bytes);
     rep("tile rows 32-bit, grid sms*16", time_ms([&] { rows_32<<<g_sms * 16, 256>>>(l, B, A, 1, blocks); }), bytes);
     rep("plain copy 256MiB+64MiB",
         time_ms([&] { copy_gs<<<g_sms * 32, 256>>>((const uint4*)A, (uint4*)B, (320ll << 20) / 32); }), bytes);

@@ -3,25 +3,12 @@
 #include "kernels_1_3.cuh"
 
 int main() {
-  CK(cudaSetDevice(0));
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
-  g_sms = prop.multiProcessorCount;
-  std::printf("device %s, %d SMs\n", prop.name, g_sms);
+  const bench b = setup(false);
+  char *A = b.A, *B = b.B;
   const size_t GiB = 1ull << 30;
-  char *A, *B, *C;
-  CK(cudaMalloc(&A, GiB));
-  CK(cudaMalloc(&B, GiB));
+  char* C;
   CK(cudaMalloc(&C, GiB));
-  CK(cudaMemset(A, 1, GiB));
-  CK(cudaMemset(B, 2, GiB));
-  float t = time_ms([&] { CK(cudaMemcpyAsync(B, A, GiB, cudaMemcpyDeviceToDevice)); });
-  double copy_gbs = 2.0 * GiB / (t * 1e-3) / 1e9;
-  std::printf("memcpy 1GiB: %.1f us, %.0f GB/s (r+w)\n", t * 1e3, copy_gbs);
-  auto rep = [&](const char* name, float ms, double bytes) {
-    double gbs = bytes / (ms * 1e-3) / 1e9;
-    std::printf("%-44s %9.1f us %6.0f GB/s %.3f of copy\n", name, ms * 1e3, gbs, gbs / copy_gbs);
-  };
+  auto rep = [&](const char* name, float ms, double bytes) { b.report(name, ms, bytes); };
   char nm[96];
   // flat add of 2**28 float32
   {
@@ -47,10 +34,8 @@ int main() {
   }
   // join of 64 x 4 MiB
   {
-    std::vector<seg> segs;
     const long long each = 4ll << 20;
-    for (int i = 0; i < 64; ++i)
-      segs.push_back(seg{A + 512ll * 1024 * 1024 + i * each, B + i * each, each, each * 64, 1});
+    const std::vector<seg> segs = join_segments(A, B, each);
     double bytes = 2.0 * 64 * each;
     const long long big = 1ll << 30;
     rep("join U4 cs (current)", run_join<4, true>(segs, big), bytes);
@@ -64,15 +49,7 @@ int main() {
   }
   // broadcast and tile in runs, uncapped
   {
-    lay<2> L{};
-    L.shape[0] = 8192;
-    L.shape[1] = 8192;
-    L.strides[0][0] = 8192 * 4;
-    L.strides[0][1] = 4;
-    L.strides[1][0] = 4;
-    L.strides[1][1] = 0;
-    L.strides[2][0] = 0;
-    L.strides[2][1] = 4;
+    const lay<2> L = broadcast_layout();
     int n = 8192 * 8192;
     double bytes = 4.0 * n;
     int grid_cur = std::min<long long>((n + 255) / 256, g_sms * 32);

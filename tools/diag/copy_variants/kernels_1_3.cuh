@@ -4,71 +4,6 @@
 #include "common.cuh"
 
 // ---------------------------------------------------------------- join
-constexpr int JB = 256;
-struct seg {
-  const char* src;
-  char* dst;
-  long long row_bytes, dst_pitch, rows;
-};
-struct jargs {
-  seg s[64];
-  long long first[65];
-  long long tpr[64];
-  int count;
-};
-template <int U, bool CS> __device__ __forceinline__ void jtile(const char* src, char* dst, long long bytes) {
-  const long long n = bytes / 16;
-  const uint4* s = reinterpret_cast<const uint4*>(src);
-  uint4* d = reinterpret_cast<uint4*>(dst);
-  uint4 v[U];
-#pragma unroll
-  for (int u = 0; u < U; ++u) {
-    long long k = threadIdx.x + u * JB;
-    if (k < n) v[u] = CS ? __ldcs(s + k) : s[k];
-  }
-#pragma unroll
-  for (int u = 0; u < U; ++u) {
-    long long k = threadIdx.x + u * JB;
-    if (k < n) {
-      if (CS) __stcs(d + k, v[u]);
-      else d[k] = v[u];
-    }
-  }
-}
-template <int U, bool CS> __global__ void join_k(const __grid_constant__ jargs a) {
-  const long long tb = 16LL * JB * U;
-  for (long long blk = blockIdx.x; blk < a.first[a.count]; blk += gridDim.x) {
-    int lo = 0, hi = a.count - 1;
-    while (lo < hi) {
-      int mid = (lo + hi + 1) >> 1;
-      if (a.first[mid] <= blk) lo = mid;
-      else hi = mid - 1;
-    }
-    const seg& g = a.s[lo];
-    long long local = blk - a.first[lo];
-    long long row = a.tpr[lo] == 1 ? local : local / a.tpr[lo];
-    long long ti = local - row * a.tpr[lo];
-    long long off = ti * tb;
-    long long bytes = g.row_bytes - off < tb ? g.row_bytes - off : tb;
-    jtile<U, CS>(g.src + row * g.row_bytes + off, g.dst + row * g.dst_pitch + off, bytes);
-  }
-}
-template <int U, bool CS> float run_join(std::vector<seg>& segs, long long grid_cap) {
-  jargs a{};
-  long long blocks = 0;
-  const long long tb = 16LL * JB * U;
-  for (size_t i = 0; i < segs.size(); ++i) {
-    a.s[i] = segs[i];
-    a.tpr[i] = (segs[i].row_bytes + tb - 1) / tb;
-    a.first[i] = blocks;
-    blocks += a.tpr[i] * segs[i].rows;
-  }
-  a.count = (int)segs.size();
-  a.first[a.count] = blocks;
-  unsigned grid = (unsigned)std::min(blocks, grid_cap);
-  return time_ms([&] { join_k<U, CS><<<grid, JB>>>(a); });
-}
-
 // plain vectorised grid-stride copy (the reference kernel)
 __global__ void copy_k(const uint4* __restrict__ s, uint4* __restrict__ d, long long n) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
@@ -195,4 +130,25 @@ __global__ void add_vec(const float4* __restrict__ a, const float4* __restrict__
     float4 x = a[v], y = b[v];
     c[v] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
   }
+}
+
+// (8192, 1) + (1, 8192) float32 into an 8192 x 8192 result: operand 0 the output, 1 the column, 2 the row.
+inline lay<2> broadcast_layout() {
+  lay<2> L{};
+  L.shape[0] = L.shape[1] = 8192;
+  L.strides[0][0] = 8192 * 4;
+  L.strides[0][1] = 4;
+  L.strides[1][0] = 4;
+  L.strides[1][1] = 0;
+  L.strides[2][0] = 0;
+  L.strides[2][1] = 4;
+  return L;
+}
+
+// 64 inputs of `each` bytes, back to back in the second half of `A`, joined into the start of `B`.
+inline std::vector<seg> join_segments(const char* A, char* B, long long each) {
+  std::vector<seg> segs;
+  for (int i = 0; i < 64; ++i)
+    segs.push_back(seg{A + 512ll * 1024 * 1024 + i * each, B + i * each, each, each * 64, 1});
+  return segs;
 }
