@@ -1,7 +1,7 @@
 """The engine's generated kernels, compiled for the host and run thread by thread, against NumPy (no GPU).
 
 A small shim stands in for CUDA's built-ins (blockIdx, threadIdx, uint4...), so CI checks what the GPU run
-would: the generator's flat, vectorised and strided loops, negative and zero (broadcast) strides, `where`
+would: the generator's flat, vectorised, strided and run loops, negative and zero (broadcast) strides, `where`
 masks, scalar operands, several outputs and 64-bit indexing, on the engine's own source text.
 """
 import ctypes
@@ -44,24 +44,27 @@ def _case_arrays(name, types, layout, seed):
         inputs = [cases.values(c, 103, k + 1, name) for k, c in enumerate(ins)]
         outputs = [numpy.zeros(shape, dtype=c) for c in outs]
         return inputs, outputs, None
-    shape = (5, 7)
+    # The run loop (Note [strided runs]) launched with 8 threads a block takes runs of 64 elements: rows of 150
+    # give two whole runs and a partial one.
+    rows, cols = (3, 150) if layout.startswith("runs") else (5, 7)
+    shape = (rows, cols)
     inputs = []
     for k, c in enumerate(ins):
-        base = cases.values(c, 6 * 14, k + 1, name).reshape(6, 14)
+        base = cases.values(c, (rows + 1) * 2 * cols, k + 1, name).reshape(rows + 1, 2 * cols)
         if layout == "scalar" and k == len(ins) - 1:
             inputs.append(base[0, 0].item())
         elif k == 0:
-            inputs.append(base[:5, ::-2])  # negative stride
+            inputs.append(base[:rows, ::-2])  # negative stride
         else:
-            inputs.append(numpy.broadcast_to(base[2, 1:8], shape))  # zero stride
-    outputs = [numpy.zeros((7, 5), dtype=c).T for c in outs]  # F-ordered output
-    mask = rng.integers(0, 2, (5, 1)).astype(bool) if layout == "where" else None
+            inputs.append(numpy.broadcast_to(base[2, 1:cols + 1], shape))  # zero stride
+    outputs = [numpy.zeros((cols, rows), dtype=c).T for c in outs]  # F-ordered output
+    mask = rng.integers(0, 2, (rows, 1)).astype(bool) if layout in ("where", "runs_where") else None
     if mask is not None:
         mask = numpy.broadcast_to(mask, shape)
     return inputs, outputs, mask
 
 
-LAYOUTS = ["flat", "vector", "strided", "index64", "scalar", "where"]
+LAYOUTS = ["flat", "vector", "strided", "index64", "scalar", "where", "runs", "runs_where"]
 LOOPS = [("add", "ff->f"), ("add", "bb->b"), ("multiply", "DD->D"), ("add", "ee->e"), ("divmod", "ll->ll"),
          ("isnan", "d->?"), ("less", "lL->?"), ("frexp", "f->fi"), ("sin", "F->F"), ("maximum", "dd->d"),
          ("left_shift", "hh->h"), ("logical_xor", "BB->?")]
@@ -77,7 +80,7 @@ def _kernel(k, name, types, layout):
     src = cp._core.elementwise_source(
         f"case{k}", BODIES[(name, types)], "", "", "", False, [numpy.dtype(c) for c in ins], in_kinds,
         [numpy.dtype(c) for c in outs], [False] * len(outs), ndim, layout == "index64", layout == "vector",
-        layout == "where")
+        layout in ("where", "runs_where"), layout.startswith("runs"))
     return src.replace('#include "ca_ufuncs.cuh"', ""), in_kinds, ndim
 
 
@@ -95,7 +98,7 @@ def library(tmp_path_factory):
         for j, c in enumerate(ins):
             params.append(f"*({CTYPE[c]}*)a[{len(params)}]" if in_kinds[j] == "scalar"
                           else f"*(const char**)a[{len(params)}]")
-        if layout == "where":
+        if layout in ("where", "runs_where"):
             params.append(f"*(const char**)a[{len(params)}]")
         params.append(f"*({idx}*)a[{len(params)}]")
         if ndim:
