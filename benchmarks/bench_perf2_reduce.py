@@ -78,6 +78,19 @@ def mean_axis02(lib: Backend, cfg: Config) -> Stats:
     return time_gpu(fn, lib, **_reps(cfg))
 
 
+@case("sum_axis2_4096x4096x16_f32", nbytes=int(np.prod(SHAPE3)) * 4 + SHAPE3[0] * SHAPE3[1] * 4, target=TARGETS,
+      heavy=True)
+def sum_axis2(lib: Backend, cfg: Config) -> Stats:
+    """sum(axis=2) of a 4096 x 4096 x 16 float32 array (2**24 rows of 16: a neighbour of mean(axis=(0, 2)));
+    >= 1.0x peers, >= 0.85x copy."""
+    x = cfg.host_random(int(np.prod(SHAPE3)), F32, keep=True).reshape(SHAPE3)
+    a = _dev(lib, x)
+    fn = (lambda: lib.module.sum(a, dim=2)) if _is_torch(lib) else (lambda: lib.module.sum(a, axis=2))  # noqa: E731
+    if cfg.first_round:
+        _check(cfg, _host(lib, fn())[:64], x[:64].astype(np.float64).sum(axis=2), "sum(axis=2)", rtol=1e-4)
+    return time_gpu(fn, lib, **_reps(cfg))
+
+
 def fused_dot_rows(x: Any, y: Any) -> Any:
     """The fused kernel of fused_sum_xy_axis-1 (one pass: 2 reads, one value per row written)."""
     return (x * y).sum(axis=-1)

@@ -77,10 +77,14 @@ struct reduction_policy {
   /// Blocks the grid should reach on `device`.
   static int target_blocks(int device) { return sm_count(device) * target_blocks_per_sm; }
 
-  /// Group size of the rows mapping for `outputs` outputs: a warp when they alone fill the GPU twice,
-  /// else the whole block per output.
-  static int row_group(std::int64_t outputs, int target) {
-    return outputs >= 2 * static_cast<std::int64_t>(target) ? row_group_small : block_threads;
+  /// Group size of the rows mapping for `outputs` outputs of `units` loads each (elements, or 16-byte
+  /// vectors): the whole block per output when the outputs alone cannot fill the GPU twice; else a warp,
+  /// narrowed (power of two) for short rows so that each lane keeps at least `unroll` loads.
+  static int row_group(std::int64_t outputs, std::int64_t units, int target) {
+    if (outputs < 2 * static_cast<std::int64_t>(target)) return block_threads;
+    int g = row_group_small;
+    while (g > 1 && static_cast<std::int64_t>(g) * unroll > units) g >>= 1;
+    return g;
   }
 
   /// Splits of the reduced range (length `reduced`) for `blocks` blocks of `lanes` lanes per output: enough

@@ -68,6 +68,7 @@ struct test_variant {
   int group = 32;
   int kept_ndim = 1, red_ndim = 1;
   bool index64 = false, mask = false, partial_out = false, partial_in = false;
+  bool vec = false;  ///< Note [vector rows] (reduction.cpp): rows mode, one reduced axis, no mask
   bool per_output = false;
   dtype per_output_type = dtype::float64;
 };

@@ -120,6 +120,7 @@ TEST(ReductionKey, EveryVariantInputChangesTheKey) {
       {"mask", [](red::test_variant& t) { t.mask = true; }},
       {"partial_out", [](red::test_variant& t) { t.partial_out = true; }},
       {"partial_in", [](red::test_variant& t) { t.partial_in = true; }},
+      {"vec", [](red::test_variant& t) { t.vec = true; }},
       {"per_output", [](red::test_variant& t) { t.per_output = false; }},
       {"per_output_type", [](red::test_variant& t) { t.per_output_type = dtype::int64; }},
   };
@@ -150,7 +151,7 @@ TEST(ReductionKey, EqualKeysMeanEqualSource) {
       for (int group : {32, 256}) {
         for (int kd : {0, 1, 3}) {
           for (int rd : {1, 2}) {
-            for (int f = 0; f < 32; ++f) {
+            for (int f = 0; f < 64; ++f) {
               red::test_variant t = base_variant();
               t.rows = rows;
               t.group = group;
@@ -161,6 +162,7 @@ TEST(ReductionKey, EqualKeysMeanEqualSource) {
               t.partial_out = f & 4;
               t.partial_in = f & 8;
               t.per_output = f & 16;
+              t.vec = f & 32;
               std::string src = red::source_for_test(s, t);
               auto [it, inserted] = seen.emplace(key(s, t), src);
               if (!inserted) EXPECT_EQ(it->second, src) << "one key, two sources";
@@ -256,6 +258,13 @@ TEST(LaunchPolicy, ReductionSplitsReachTheTargetWithinTheirCaps) {
   EXPECT_EQ(P::splits(1, 256 * 16 * 3, 256, 1056), 3);  // each lane keeps at least 16 elements
   EXPECT_EQ(P::splits(1, 10, 256, 1056), 1);
   EXPECT_EQ(P::splits(10, 1 << 30, 32, 1056), 106);  // ceil(1056 / 10)
-  EXPECT_EQ(P::row_group(2 * 1056, 1056), 32);
-  EXPECT_EQ(P::row_group(2 * 1056 - 1, 1056), 256);
+  EXPECT_EQ(P::row_group(2 * 1056, 1 << 20, 1056), 32);
+  EXPECT_EQ(P::row_group(2 * 1056 - 1, 1 << 20, 1056), 256);  // few outputs: a block each, however short
+  EXPECT_EQ(P::row_group(2 * 1056 - 1, 3, 1056), 256);
+  // Many short rows: the group narrows so that each lane keeps `unroll` (4) loads.
+  EXPECT_EQ(P::row_group(1 << 20, 128, 1056), 32);
+  EXPECT_EQ(P::row_group(1 << 20, 127, 1056), 16);
+  EXPECT_EQ(P::row_group(1 << 20, 16, 1056), 4);
+  EXPECT_EQ(P::row_group(1 << 20, 3, 1056), 1);
+  EXPECT_EQ(P::row_group(1 << 20, 0, 1056), 1);
 }

@@ -78,6 +78,50 @@ TEST(ReductionSource, EveryMappingAndPassCompiles) {
   compile_ok("partial in", red::source_for_test(s, split));
 }
 
+// Note [vector rows]: 16-byte vectors of every storage size (1, 2, 4 and 8 bytes), alone and with extra
+// inputs of the same size, a warp, a block or a narrow group per output, 32- and 64-bit indexing, and the
+// split pass that writes partials; a vector variant asked of the columns mapping keeps the element loop.
+TEST(ReductionSource, VectorRowsCompile) {
+  red::spec s = sum_spec("double", 8);
+  red::spec dot = s;
+  dot.name = "dot";
+  dot.extra_compute = {"double"};
+  dot.map = "m = ca_cast<double>(x) * ca_cast<double>(x1);";
+  for (dtype t : {dtype::bool_, dtype::int8, dtype::float16, dtype::float32, dtype::int32, dtype::float64, dtype::int64,
+                  dtype::complex64}) {
+    for (int group : {1, 4, 32, 256}) {
+      red::test_variant v;
+      v.in_storage = t;
+      v.out_storage = dtype::float64;
+      v.vec = true;
+      v.group = group;
+      v.kept_ndim = group == 256 ? 0 : 2;
+      v.index64 = group == 4;
+      v.partial_out = group == 256;
+      std::string what = std::string(name(t)) + " group " + std::to_string(group);
+      if (t == dtype::complex64) {
+        red::spec c = sum_spec("ca_complex64", 8);
+        c.in_compute = "ca_complex64";
+        c.out_compute = "ca_complex64";
+        v.out_storage = dtype::complex64;
+        std::string src = red::source_for_test(c, v);
+        EXPECT_NE(src.find("uint4"), std::string::npos) << what;
+        compile_ok("vector rows " + what, src);
+        continue;
+      }
+      std::string src = red::source_for_test(s, v);
+      EXPECT_NE(src.find("uint4"), std::string::npos) << what;
+      compile_ok("vector rows " + what, src);
+      v.extra_storage = {t};
+      compile_ok("vector rows, two inputs, " + what, red::source_for_test(dot, v));
+    }
+  }
+  red::test_variant cols;
+  cols.vec = true;
+  cols.rows = false;
+  EXPECT_EQ(red::source_for_test(s, cols).find("uint4"), std::string::npos);
+}
+
 TEST(ReductionSource, StructAccumulatorsExtraInputsAndPerOutputOperands) {
   red::test_variant t;
   t.in_storage = dtype::complex64;
