@@ -1,0 +1,78 @@
+"""svd where the polar route's memory does not fit (Note [svd low memory] in src/linalg/decomp_svd.cpp): under a
+pool limit between QR iteration's peak (about 5.1 matrices for a square one) and the polar route's (about 8.2), the
+call takes the low-memory route instead of raising, and agrees with NumPy; below both it raises MemoryError."""
+import numpy
+import pytest
+
+import cuarray as cp
+
+gpu = pytest.mark.gpu
+
+
+def _matrix(shape, dtype, seed=2):
+    rng = numpy.random.default_rng(seed)
+    a = rng.standard_normal(shape)
+    if numpy.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal(shape)
+    return a.astype(dtype)
+
+
+def _under_limit(g, units, fn):
+    """fn() with the pool's limit at what it holds now plus `units` matrices of g's size (one per batch entry)."""
+    pool = cp.get_default_memory_pool()
+    cp.cuda.Device().synchronize()
+    pool.free_all_blocks()
+    old = pool.get_limit()
+    pool.set_limit(size=int(pool.total_bytes() + units * g.nbytes))
+    try:
+        return fn()
+    finally:
+        pool.set_limit(size=old)
+
+
+def _check(a, u, s, vh):
+    u, s, vh = cp.asnumpy(u), cp.asnumpy(s), cp.asnumpy(vh)
+    eps = numpy.finfo(a.dtype).eps
+    k = min(a.shape[-2:])
+    tol = 50 * max(a.shape[-2:]) * eps
+    rec = (u * s[..., None, :]) @ vh
+    assert numpy.linalg.norm(rec - a) / numpy.linalg.norm(a) < tol
+    eye = numpy.eye(k)
+    assert numpy.abs(numpy.swapaxes(u, -1, -2).conj() @ u - eye).max() < tol
+    assert numpy.abs(vh @ numpy.swapaxes(vh, -1, -2).conj() - eye).max() < tol
+    numpy.testing.assert_allclose(s, numpy.linalg.svd(a, compute_uv=False), rtol=tol, atol=tol * s.max())
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+def test_square_matrix_under_a_limit_takes_the_low_memory_route(dtype):
+    a = _matrix((1024, 1024), dtype)
+    g = cp.asarray(a)
+    u, s, vh = _under_limit(g, 6.0, lambda: cp.linalg.svd(g))
+    assert u.shape == (1024, 1024) and vh.shape == (1024, 1024) and u.dtype == a.dtype
+    _check(a, u, s, vh)
+    s2 = _under_limit(g, 6.0, lambda: cp.linalg.svd(g, compute_uv=False))
+    numpy.testing.assert_allclose(cp.asnumpy(s2), cp.asnumpy(s), rtol=1e-4 if dtype == "float32" else 1e-10)
+    # With no limit: the polar route, the same decomposition to rounding.
+    numpy.testing.assert_allclose(cp.asnumpy(cp.linalg.svd(g, compute_uv=False)), cp.asnumpy(s),
+                                  rtol=1e-4 if dtype == "float32" else 1e-10)
+
+
+@gpu
+def test_stack_of_square_matrices_under_a_limit():
+    a = _matrix((4, 300, 300), "float64")
+    g = cp.asarray(a)
+    # Polar: copies, U and V of the whole stack (3 x 4 matrices) and one workspace (5.2); QR iteration: 4 + 4 + 3.1.
+    u, s, vh = _under_limit(g, 3.0, lambda: cp.linalg.svd(g, full_matrices=False))
+    assert u.shape == (4, 300, 300) and s.shape == (4, 300)
+    _check(a, u, s, vh)
+
+
+@gpu
+def test_below_both_routes_raises_memory_error():
+    g = cp.asarray(_matrix((1024, 1024), "float64"))
+    with pytest.raises(MemoryError):
+        _under_limit(g, 2.0, lambda: cp.linalg.svd(g))
+    # The pool works on afterwards.
+    u, s, vh = cp.linalg.svd(g)
+    assert float(cp.linalg.norm((u * s) @ vh - g) / cp.linalg.norm(g)) < 1e-12
