@@ -344,6 +344,46 @@ void init_reduction(nb::module_& m) {
       nb::arg("name"), nb::arg("preamble"), nb::arg("acc"), nb::arg("computes"), nb::arg("out_compute"), nb::arg("map"),
       nb::arg("combine"), nb::arg("post"), nb::arg("identity"), nb::arg("acc_bytes"), nb::arg("sequential"),
       nb::arg("ins"), nb::arg("axis").none(), nb::arg("out_dtype"));
+  // The source the reduction engine would compile for one variant, without a device (tests run it on the host).
+  m.def(
+      "reduction_source",
+      [](const std::string& name, const std::string& preamble, const std::string& acc,
+         std::vector<std::string> computes, const std::string& out_compute, const std::string& map,
+         const std::string& combine, const std::string& post, const std::string& identity, std::size_t acc_bytes,
+         nb::list storages, nb::handle out_storage, bool rows, int group, int kept_ndim, int red_ndim, bool index64,
+         bool vec, bool partial_out, bool partial_in) {
+    if (computes.empty() || computes.size() != storages.size())
+      throw value_error("reduction_source: one storage type per compute type");
+    red::spec s;
+    s.name = name;
+    s.preamble = preamble;
+    s.acc = acc;
+    s.in_compute = computes[0];
+    s.extra_compute.assign(computes.begin() + 1, computes.end());
+    s.out_compute = out_compute;
+    s.map = map;
+    s.combine = combine;
+    s.post = post;
+    s.identity = identity;
+    s.acc_bytes = acc_bytes;
+    red::test_variant t;
+    t.in_storage = to_dtype(storages[0]);
+    for (std::size_t k = 1; k < storages.size(); ++k) t.extra_storage.push_back(to_dtype(storages[k]));
+    t.out_storage = to_dtype(out_storage);
+    t.rows = rows;
+    t.group = group;
+    t.kept_ndim = kept_ndim;
+    t.red_ndim = red_ndim;
+    t.index64 = index64;
+    t.vec = vec;
+    t.partial_out = partial_out;
+    t.partial_in = partial_in;
+    return red::source_for_test(s, t);
+      },
+      nb::arg("name"), nb::arg("preamble"), nb::arg("acc"), nb::arg("computes"), nb::arg("out_compute"), nb::arg("map"),
+      nb::arg("combine"), nb::arg("post"), nb::arg("identity"), nb::arg("acc_bytes"), nb::arg("storages"),
+      nb::arg("out_storage"), nb::arg("rows"), nb::arg("group"), nb::arg("kept_ndim"), nb::arg("red_ndim"),
+      nb::arg("index64"), nb::arg("vec"), nb::arg("partial_out"), nb::arg("partial_in"));
   // The axis normaliser (cuarray/axis.hpp) for the Python-side code that takes axes (ReductionKernel, fuse,
   // sliding_window_view): one set of messages.
   auto int_axes = [](nb::handle axis) {

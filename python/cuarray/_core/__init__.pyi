@@ -893,6 +893,8 @@ def nanargmin(a: object, axis: object | None = None, out: object | None = None, 
 
 def _reduce_custom(name: str, preamble: str, acc: str, computes: Sequence[str], out_compute: str, map: str, combine: str, post: str, identity: str, acc_bytes: int, sequential: bool, ins: list, axis: object | None, out_dtype: object) -> Any: ...
 
+def reduction_source(name: str, preamble: str, acc: str, computes: Sequence[str], out_compute: str, map: str, combine: str, post: str, identity: str, acc_bytes: int, storages: list, out_storage: object, rows: bool, group: int, kept_ndim: int, red_ndim: int, index64: bool, vec: bool, partial_out: bool, partial_in: bool) -> str: ...
+
 def _reduction_axes(axis: object | None, ndim: int) -> list[int]:
     """
     The axes of a reduction over `ndim` dimensions, ascending: all for None; AxisError/ValueError as NumPy.
