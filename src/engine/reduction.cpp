@@ -688,12 +688,15 @@ array run(const spec& s, const call& c) {
   // runs of 16 floats, 256 KiB apart), the first pass reduces only the outer axes, keeping the run as an
   // innermost output axis (the coalesced columns mapping, at the copy rate), into accumulator partials
   // [S, M, E]; the second folds each output's S x E partials. The map's `_j` would count the outer axes only,
-  // so specs that read it (argmax) and per-output operands keep the one-pass mapping.
-  if (!s.sequential && !c.per_output.defined() && red.shape.size() >= 2 && !kept.shape.empty() &&
-      red.shape.back() < policy::row_group_small && s.map.find("_j") == std::string::npos &&
-      std::llabs(red.stride[0].back()) <= std::llabs(kept.stride[0].back())) {
-    const std::int64_t E = red.shape.back(), M1 = M * E, R1 = R / E;
-    dims kept1 = kept, red1 = dims::of(ops.size());
+  // so specs that read it (argmax) and per-output operands keep the one-pass mapping, and so do layouts whose
+  // partials would take more than a quarter of the input's bytes (short outer axes: (2, 2**28, 16) over (0, 2)).
+  const bool inner_run = !s.sequential && !c.per_output.defined() && red.shape.size() >= 2 && !kept.shape.empty() &&
+                         red.shape.back() < policy::row_group_small && s.map.find("_j") == std::string::npos &&
+                         std::llabs(red.stride[0].back()) <= std::llabs(kept.stride[0].back());
+  const std::int64_t E = inner_run ? red.shape.back() : 1, M1 = M * E, R1 = R / E;
+  dims kept1 = kept, red1 = dims::of(ops.size());
+  launch_plan p1;
+  if (inner_run) {
     kept1.shape.push_back(E);
     red1.shape.assign(red.shape.begin(), red.shape.end() - 1);
     for (std::size_t k = 0; k < ops.size(); ++k) {
@@ -701,7 +704,10 @@ array run(const spec& s, const call& c) {
       red1.stride[k].assign(red.stride[k].begin(), red.stride[k].end() - 1);
     }
     kept1 = merge(kept1);
-    launch_plan p1 = plan(s, kept1, red1, M1, R1, false, device);
+    p1 = plan(s, kept1, red1, M1, R1, false, device);
+  }
+  const auto in_bytes = static_cast<std::int64_t>(a.size()) * static_cast<std::int64_t>(a.itemsize());
+  if (inner_run && static_cast<std::int64_t>(p1.grid_y) * M1 * ab <= in_bytes / 4) {
     set_operands(p1.v);
     p1.v.partial_out = true;
     const std::int64_t S1 = p1.grid_y;

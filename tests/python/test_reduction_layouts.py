@@ -212,3 +212,15 @@ def test_vector_rows_with_64_bit_indexing():
     numpy.testing.assert_array_equal(got, want)
     assert int(cp.argmax(x[15])) == n - 1
     del x
+
+
+@gpu
+def test_inner_reduced_run_with_short_outer_axes_keeps_one_pass():
+    # Outer reduced axes of 2: the first pass's partials would be half the input, so the one-pass mapping runs.
+    rng = _rng()
+    x = rng.standard_normal((2, 1 << 20, 16)).astype(numpy.float32)
+    g = cp.asarray(x)
+    numpy.testing.assert_allclose(cp.asnumpy(g.sum(axis=(0, 2))), x.astype(numpy.float64).sum(axis=(0, 2)),
+                                  rtol=1e-4, atol=1e-4)
+    numpy.testing.assert_allclose(cp.asnumpy(g.mean(axis=(0, 2))), x.astype(numpy.float64).mean(axis=(0, 2)),
+                                  rtol=1e-4, atol=1e-5)
