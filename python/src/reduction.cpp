@@ -18,6 +18,27 @@ namespace cuarray::py {
 
 namespace {
 
+// A reduction spec from its texts (ReductionKernel's and the generator's test binding): the first compute type
+// is the input's, the others the extra inputs'.
+red::spec custom_spec(const std::string& name, const std::string& preamble, const std::string& acc,
+                      const std::vector<std::string>& computes, const std::string& out_compute, const std::string& map,
+                      const std::string& combine, const std::string& post, const std::string& identity,
+                      std::size_t acc_bytes) {
+  red::spec s;
+  s.name = name;
+  s.preamble = preamble;
+  s.acc = acc;
+  s.in_compute = computes[0];
+  s.extra_compute.assign(computes.begin() + 1, computes.end());
+  s.out_compute = out_compute;
+  s.map = map;
+  s.combine = combine;
+  s.post = post;
+  s.identity = identity;
+  s.acc_bytes = acc_bytes;
+  return s;
+}
+
 using args::to_array;
 using args::to_int_axis;
 using args::to_out;
@@ -315,19 +336,8 @@ void init_reduction(nb::module_& m) {
          std::vector<std::string> computes, const std::string& out_compute, const std::string& map,
          const std::string& combine, const std::string& post, const std::string& identity, std::size_t acc_bytes,
          bool sequential, nb::list ins, nb::handle axis, nb::handle out_dtype) {
-    red::spec s;
-    s.name = name;
-    s.preamble = preamble;
-    s.acc = acc;
     if (computes.empty() || computes.size() != ins.size()) throw value_error("ReductionKernel: one type per input");
-    s.in_compute = computes[0];
-    s.extra_compute.assign(computes.begin() + 1, computes.end());
-    s.out_compute = out_compute;
-    s.map = map;
-    s.combine = combine;
-    s.post = post;
-    s.identity = identity;
-    s.acc_bytes = acc_bytes;
+    red::spec s = custom_spec(name, preamble, acc, computes, out_compute, map, combine, post, identity, acc_bytes);
     s.sequential = sequential;
     red::call c;
     c.in = as_py_array(ins[0]).a;
@@ -354,18 +364,7 @@ void init_reduction(nb::module_& m) {
          bool vec, bool partial_out, bool partial_in) {
     if (computes.empty() || computes.size() != storages.size())
       throw value_error("reduction_source: one storage type per compute type");
-    red::spec s;
-    s.name = name;
-    s.preamble = preamble;
-    s.acc = acc;
-    s.in_compute = computes[0];
-    s.extra_compute.assign(computes.begin() + 1, computes.end());
-    s.out_compute = out_compute;
-    s.map = map;
-    s.combine = combine;
-    s.post = post;
-    s.identity = identity;
-    s.acc_bytes = acc_bytes;
+    red::spec s = custom_spec(name, preamble, acc, computes, out_compute, map, combine, post, identity, acc_bytes);
     red::test_variant t;
     t.in_storage = to_dtype(storages[0]);
     for (std::size_t k = 1; k < storages.size(); ++k) t.extra_storage.push_back(to_dtype(storages[k]));

@@ -492,20 +492,25 @@ std::int64_t span(const dims& d, std::size_t itemsize) {
 // takes row sums, fused row dot products and norms along the last axis from 0.66-0.90 to the copy rate.
 // Splits of the reduced range are then multiples of the vector, so every vector is whole. The mask (one
 // byte a flag) and partials (accumulator-typed) keep the element loop.
+// Elements per vector of one operand of item size `isz` read at `stride` from `p`, or 0 where it cannot be.
+int vector_width(const void* p, std::int64_t isz, std::int64_t stride) {
+  if ((isz != 1 && isz != 2 && isz != 4 && isz != 8) || stride != isz) return 0;
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 ? static_cast<int>(16 / isz) : 0;
+}
+
 // Elements per vector for `ops` read along `red` with `kept` as row starts, or 0 where the rule above fails.
-int vector_elems(const std::vector<const void*>& ptrs, const std::vector<std::size_t>& sizes, const dims& kept,
-                 const dims& red) {
+int vector_elems(const std::vector<const array*>& ops, const dims& kept, const dims& red) {
   if (red.shape.size() != 1) return 0;
-  const std::size_t sz = sizes[0];
-  if (sz != 1 && sz != 2 && sz != 4 && sz != 8) return 0;
-  for (std::size_t k = 0; k < ptrs.size(); ++k) {
-    if (sizes[k] != sz || red.stride[k][0] != static_cast<std::int64_t>(sz)) return 0;
-    if (reinterpret_cast<std::uintptr_t>(ptrs[k]) % 16 != 0) return 0;
+  const int v = vector_width(ops[0]->data(), static_cast<std::int64_t>(ops[0]->itemsize()), red.stride[0][0]);
+  for (std::size_t k = 0; k < ops.size() && v != 0; ++k) {
+    if (ops[k]->itemsize() != ops[0]->itemsize() ||
+        vector_width(ops[k]->data(), static_cast<std::int64_t>(ops[k]->itemsize()), red.stride[k][0]) != v)
+      return 0;
     for (std::int64_t st : kept.stride[k]) {
       if (st % 16 != 0) return 0;
     }
   }
-  return static_cast<int>(16 / sz);
+  return v;
 }
 
 // Thread mapping and split count for M outputs of R elements each; `vec` elements per vector where the
@@ -581,11 +586,7 @@ bool run_small_full(const spec& s, const array& a, dtype out_type, double p0, ar
   const int target = policy::target_blocks(device);
   variant v;
   v.m = mode::rows;
-  // plan()'s vector rows for this one operand (Note [vector rows]): unit stride, an aligned start.
-  const std::int64_t vec = stride == isz && (isz == 1 || isz == 2 || isz == 4 || isz == 8) &&
-                                   reinterpret_cast<std::uintptr_t>(a.data()) % 16 == 0
-                               ? 16 / isz
-                               : 0;
+  const std::int64_t vec = vector_width(a.data(), isz, stride);  // plan()'s vector rows (Note [vector rows])
   v.vec = vec > 1;
   const std::int64_t units = v.vec ? R / vec : R;
   v.group = policy::row_group(1, units, target);
@@ -665,11 +666,7 @@ array run(const spec& s, const call& c) {
              span(kept, widest) + span(red, widest) >= (std::int64_t{1} << 31);
 
   std::vector<const void*> ptrs;
-  std::vector<std::size_t> sizes;
-  for (const array* x : ops) {
-    ptrs.push_back(x->data());
-    sizes.push_back(x->itemsize());
-  }
+  for (const array* x : ops) ptrs.push_back(x->data());
   const spec_ref sr(s);
   auto set_operands = [&](variant& v) {
     v.index64 = big;
@@ -730,7 +727,7 @@ array run(const spec& s, const call& c) {
     return out;
   }
 
-  launch_plan p = plan(s, kept, red, M, R, false, device, c.mask.defined() ? 0 : vector_elems(ptrs, sizes, kept, red));
+  launch_plan p = plan(s, kept, red, M, R, false, device, c.mask.defined() ? 0 : vector_elems(ops, kept, red));
   set_operands(p.v);
   const void* mu = c.per_output.defined() ? c.per_output.data() : nullptr;
   if (p.grid_y == 1) {

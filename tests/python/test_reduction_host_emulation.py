@@ -8,33 +8,13 @@ element tail, split ranges with their partials folded by a second pass, several 
 that argmax reads, and 32- and 64-bit indexing.
 """
 import ctypes
-import pathlib
-import shutil
-import subprocess
 
 import numpy
 import pytest
 
 import cuarray as cp
+from _host_kernels import build
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-HEADERS = ROOT / "src" / "engine" / "device"
-SHIM = r"""
-#define __global__
-#define __device__
-#define __forceinline__ inline
-#define __restrict__ __restrict
-#define __shared__ static
-#define __launch_bounds__(n)
-#define __align__(n) __attribute__((aligned(n)))
-struct ca_dim3 { unsigned x, y, z; };
-static ca_dim3 blockIdx, threadIdx, gridDim, blockDim;
-struct uint4 { unsigned x, y, z, w; };
-struct uint2 { unsigned x, y; };
-static inline void __syncthreads() {}
-static inline void __syncwarp() {}
-#include "ca_ufuncs.cuh"
-"""
 BLOCK = 256  # policy::block_threads
 
 SUM = dict(name="sum", preamble="", acc="double", computes=["double"], out_compute="double",
@@ -88,10 +68,7 @@ def _launcher(tag, kname, index64, nops):
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory):
-    cxx = shutil.which("g++") or shutil.which("c++")
-    if not cxx:
-        pytest.skip("no host C++ compiler")
-    parts = [SHIM]
+    parts = []
     for k, (_, spec, storages, out, vec, index64, chunk) in enumerate(CASES):
         passes = [(False, False)] if chunk is None else [(True, False), (False, True)]
         for partial_out, partial_in in passes:
@@ -99,13 +76,7 @@ def library(tmp_path_factory):
             tag = f"k{name}"
             parts.append(f"namespace {tag} {{\n{src}\n}}")
             parts.append(_launcher(tag, f"cuarray_reduce_{name}", index64, 1 if partial_in else len(storages)))
-    d = tmp_path_factory.mktemp("reduction_host")
-    src, lib = d / "kernels.cpp", d / "kernels.so"
-    src.write_text("\n".join(parts) + "\n")
-    r = subprocess.run([cxx, "-std=c++17", "-O1", "-fPIC", "-shared", "-w", f"-I{HEADERS}", str(src), "-o", str(lib)],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr[-6000:]
-    return ctypes.CDLL(str(lib))
+    return build(parts, tmp_path_factory.mktemp("reduction_host"))
 
 
 def _inputs(case, storages, rows, width, pitch, seed):
