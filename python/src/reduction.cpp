@@ -13,6 +13,7 @@
 #include "common.hpp"
 #include "fusion_hook.hpp"
 #include "src/engine/engine.hpp"
+#include "src/ops/reductions_internal.hpp"
 
 namespace cuarray::py {
 
@@ -361,10 +362,11 @@ void init_reduction(nb::module_& m) {
          std::vector<std::string> computes, const std::string& out_compute, const std::string& map,
          const std::string& combine, const std::string& post, const std::string& identity, std::size_t acc_bytes,
          nb::list storages, nb::handle out_storage, bool rows, int group, int kept_ndim, int red_ndim, bool index64,
-         bool vec, bool partial_out, bool partial_in) {
+         bool vec, bool partial_out, bool partial_in, const std::string& fold) {
     if (computes.empty() || computes.size() != storages.size())
       throw value_error("reduction_source: one storage type per compute type");
     red::spec s = custom_spec(name, preamble, acc, computes, out_compute, map, combine, post, identity, acc_bytes);
+    s.fold = fold;
     red::test_variant t;
     t.in_storage = to_dtype(storages[0]);
     for (std::size_t k = 1; k < storages.size(); ++k) t.extra_storage.push_back(to_dtype(storages[k]));
@@ -382,7 +384,28 @@ void init_reduction(nb::module_& m) {
       nb::arg("name"), nb::arg("preamble"), nb::arg("acc"), nb::arg("computes"), nb::arg("out_compute"), nb::arg("map"),
       nb::arg("combine"), nb::arg("post"), nb::arg("identity"), nb::arg("acc_bytes"), nb::arg("storages"),
       nb::arg("out_storage"), nb::arg("rows"), nb::arg("group"), nb::arg("kept_ndim"), nb::arg("red_ndim"),
-      nb::arg("index64"), nb::arg("vec"), nb::arg("partial_out"), nb::arg("partial_in"));
+      nb::arg("index64"), nb::arg("vec"), nb::arg("partial_out"), nb::arg("partial_in"), nb::arg("fold") = "");
+  // The one-pass var/std spec's fields (Note [one-pass var]), in reduction_source's argument names, so that the
+  // host tests run the engine's own text.
+  m.def(
+      "_var_spec",
+      [](nb::handle acc, nb::handle out, bool root) {
+    red::spec s = detail::var_onepass_spec(to_dtype(acc), to_dtype(out), root);
+    nb::dict d;
+    d["name"] = s.name;
+    d["preamble"] = s.preamble;
+    d["acc"] = s.acc;
+    d["computes"] = std::vector<std::string>{s.in_compute};
+    d["out_compute"] = s.out_compute;
+    d["map"] = s.map;
+    d["combine"] = s.combine;
+    d["fold"] = s.fold;
+    d["post"] = s.post;
+    d["identity"] = s.identity;
+    d["acc_bytes"] = s.acc_bytes;
+    return d;
+      },
+      nb::arg("acc"), nb::arg("out"), nb::arg("root"));
   // The axis normaliser (cuarray/axis.hpp) for the Python-side code that takes axes (ReductionKernel, fuse,
   // sliding_window_view): one set of messages.
   auto int_axes = [](nb::handle axis) {

@@ -26,6 +26,10 @@ struct spec {
   std::string out_compute;                 ///< type of `y`
   std::string map = "m = x;";
   std::string combine;
+  /// Optional: a statement that folds one element into `a` (acc_t&), reading what `map` reads; it must equal
+  /// `a = combine(a, map(...))` up to rounding. The element loops use it (Note [element fold] in
+  /// reduction.cpp); empty means exactly that map and combine.
+  std::string fold;
   std::string post = "y = a;";
   std::string identity;
   std::size_t acc_bytes = 0;  ///< sizeof(acc_t) on the device (partials are stored raw)
@@ -68,7 +72,7 @@ struct test_variant {
   int group = 32;
   int kept_ndim = 1, red_ndim = 1;
   bool index64 = false, mask = false, partial_out = false, partial_in = false;
-  bool vec = false;  ///< Note [vector rows] (reduction.cpp): rows mode, one reduced axis, no mask
+  bool vec = false;  ///< rows: Note [vector rows], one reduced axis, no mask; columns: Note [vector columns]
   bool per_output = false;
   dtype per_output_type = dtype::float64;
 };

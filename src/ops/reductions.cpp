@@ -409,7 +409,24 @@ array var_exact_dtype(const array& a, const reduce_options& o, double ddof, bool
 // Count 0 is the identity and is passed through untouched, so an empty side changes nothing (not even through
 // inf * 0). Complex input keeps a complex mean and sums |x - mean|^2, which is var(real) + var(imag). The
 // accumulator is mean_acc's type, as the two-pass route's (float32 for float16/float32, float64 for integers).
+// A thread adds its own elements by Welford's step, the merge with nb = 1 (Note [element fold] in
+// src/engine/reduction.cpp): n += 1, d = x - mean, mean += d / n, M2 += d * (x - mean). In float32 the division
+// is the hardware reciprocal; with the merge's IEEE division for every element, var was compute-bound on the
+// H200 (0.79 of its copy bandwidth).
 }  // namespace
+
+// 1/n for Welford's step: the hardware's approximate reciprocal (1 ulp) in float32, exact division in float64.
+// Its error (one part in 2**23) moves the running mean by that fraction of the step d / n, and M2's increment
+// by the same fraction of itself; at n = 1, where d is the element itself, the step takes f = 1 exactly.
+constexpr const char* kCountReciprocal =
+    "CA_FN float ca_count_rcp(float n) {\n"
+    "#if defined(__CUDA_ARCH__)\n"
+    "  float r; asm(\"rcp.approx.ftz.f32 %0, %1;\" : \"=f\"(r) : \"f\"(n)); return r;\n"
+    "#else\n"
+    "  return 1.0f / n;\n"
+    "#endif\n"
+    "}\n"
+    "CA_FN double ca_count_rcp(double n) { return 1.0 / n; }\n";
 
 red::spec detail::var_onepass_spec(dtype acc, dtype out, bool root) {
   dtype racc = real_of(acc);
@@ -419,7 +436,8 @@ red::spec detail::var_onepass_spec(dtype acc, dtype out, bool root) {
   s.name = root ? "std_onepass" : "var_onepass";
   // The count is kept in the real type: no integer conversion per element (exact to 2**24 in float32, and
   // beyond that it only weights the merge term; the post step divides by the exact _n).
-  s.preamble = "struct ca_welford { " + R + " n; " + R + (cx ? " mr; " + R + " mi; " : " mr; ") + R + " m2; };";
+  s.preamble = "struct ca_welford { " + R + " n; " + R + (cx ? " mr; " + R + " mi; " : " mr; ") + R + " m2; };\n" +
+               kCountReciprocal;
   s.acc = "ca_welford";
   s.in_compute = cname(acc);
   s.out_compute = cname(out);
@@ -436,6 +454,17 @@ red::spec detail::var_onepass_spec(dtype acc, dtype out, bool root) {
     merge += "r.m2 = a.m2 + b.m2 + dr * dr * f * a.n;";
   }
   s.combine = "if (b.n == 0) { r = a; } else if (a.n == 0) { r = b; } else { " + merge + " }";
+  // Welford's step for one element (Note [one-pass var]): the merge with nb = 1, without its branches, its
+  // struct, or, in float32, its division.
+  std::string step = "a.n += (" + R + ")1; const " + R + " f = a.n == (" + R + ")1 ? (" + R +
+                     ")1 : ca_count_rcp(a.n); ";
+  if (cx) {
+    step += "const " + R + " dr = x.re - a.mr, di = x.im - a.mi; a.mr += dr * f; a.mi += di * f; " +
+            "a.m2 += dr * (x.re - a.mr) + di * (x.im - a.mi);";
+  } else {
+    step += "const " + R + " d = x - a.mr; a.mr += d * f; a.m2 += d * (x - a.mr);";
+  }
+  s.fold = step;
   std::string zero = "(" + R + ")0";
   s.identity = "ca_welford{" + zero + ", " + zero + ", " + zero + (cx ? ", " + zero : std::string()) + "}";
   s.post = std::string("{ double n = (double)_n - p0; ") + R + " q = a.m2 / (" + R +

@@ -26,6 +26,11 @@ ARGMAX = dict(name="argmax", preamble="struct ca_arg { float v; long long i; };"
               out_compute="long long", map="m.v = x; m.i = _j;",
               combine="bool tb = b.v > a.v || (!(a.v > b.v) && b.i < a.i); r = tb ? b : a;",
               post="y = a.i;", identity="ca_arg{-3.0e38f, 9223372036854775807LL}", acc_bytes=16)
+# The engine's own one-pass var (Welford's step per element, Chan's merge for partials; Note [one-pass var]).
+# On the host the step divides exactly where the GPU takes the hardware reciprocal.
+VAR32 = cp._core._var_spec(numpy.float32, numpy.float32, False)
+VAR64 = cp._core._var_spec(numpy.float64, numpy.float64, False)
+VARC64 = cp._core._var_spec(numpy.complex64, numpy.float32, False)
 
 # (spec, input storage types, output storage, vec, index64, chunk): chunk None is one pass.
 CASES = [
@@ -39,6 +44,10 @@ CASES = [
     ("dot-i16-split", DOT, ["int16", "int16"], "int64", True, False, 16),
     ("argmax-f32", ARGMAX, ["float32"], "int64", True, False, None),
     ("argmax-f32-split", ARGMAX, ["float32"], "int64", True, False, 8),
+    ("var-f32", VAR32, ["float32"], "float32", True, False, None),
+    ("var-f32-split", VAR32, ["float32"], "float32", True, False, 12),
+    ("var-f64-elements", VAR64, ["float64"], "float64", False, False, None),
+    ("var-c64", VARC64, ["complex64"], "float32", True, False, None),
 ]
 
 
@@ -84,7 +93,10 @@ def _inputs(case, storages, rows, width, pitch, seed):
     rng = numpy.random.default_rng(seed)
     out = []
     for s in storages:
-        if case.startswith("argmax"):
+        if case.startswith("var"):  # a common offset 1000 times the spread: a cancelling formula would show
+            base = (1000 + rng.standard_normal((rows, pitch)) + (1j * rng.standard_normal((rows, pitch))
+                                                                 if numpy.dtype(s).kind == "c" else 0)).astype(s)
+        elif case.startswith("argmax"):
             base = rng.integers(0, 4, (rows, pitch)).astype(s)  # ties: the first index must win
         elif numpy.dtype(s).kind in "iu":
             base = rng.integers(-50 if numpy.dtype(s).kind == "i" else 0, 50, (rows, pitch)).astype(s)
@@ -135,6 +147,14 @@ def test_vector_rows_on_host_match_numpy(library, k, width):
              keep)
     if case.startswith("argmax"):
         numpy.testing.assert_array_equal(res, numpy.argmax(xs[0], axis=1))
+    elif case.startswith("var"):
+        want = numpy.var(xs[0].astype(numpy.complex128 if xs[0].dtype.kind == "c" else numpy.float64), axis=1)
+        # The inputs round to 1 ulp of 1000 (6e-5 in float32) and so do deviations from a float32 mean: about
+        # 1e-4 of the spread. Summing squares (1e6 each) and subtracting n * mean**2 would be off by 0.06.
+        if out_t == "float64":
+            numpy.testing.assert_allclose(res, want, rtol=1e-9)
+        else:
+            numpy.testing.assert_allclose(res, want, rtol=1e-5, atol=2e-4)
     elif case.startswith("dot"):
         numpy.testing.assert_array_equal(res, (xs[0].astype(numpy.int64) * xs[1]).sum(axis=1))
     else:

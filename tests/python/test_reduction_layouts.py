@@ -1,7 +1,8 @@
 """The reduction engine's row layouts against NumPy (src/engine/reduction.cpp): 16-byte vector rows (Note [vector
 rows]) for every storage size, with tails, misaligned and strided rows that keep the element loop, split ranges
 and several inputs; narrow groups for many short rows; and the two-pass form of a short innermost reduced run
-between kept axes (Note [inner reduced run])."""
+between kept axes (Note [inner reduced run]); and 16-byte vector columns, several outputs a thread (Note [vector
+columns]), with the widths, offsets and strides that keep the element loop."""
 import numpy
 import pytest
 
@@ -224,3 +225,116 @@ def test_inner_reduced_run_with_short_outer_axes_keeps_one_pass():
                                   rtol=1e-4, atol=1e-4)
     numpy.testing.assert_allclose(cp.asnumpy(g.mean(axis=(0, 2))), x.astype(numpy.float64).mean(axis=(0, 2)),
                                   rtol=1e-4, atol=1e-5)
+
+
+# Widths around the vector (2 to 16 outputs), rows around the unrolled loop (4 elements of 8 lanes).
+COL_WIDTHS = [2, 4, 8, 16, 24, 100, 1024, 4100]
+COL_ROWS = [1, 3, 17, 33, 5000]
+
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sum_first_axis_every_dtype_and_width(dtype):
+    rng = _rng()
+    for c in COL_WIDTHS:
+        for r in COL_ROWS:
+            x = _data(rng, (r, c), dtype)
+            g = cp.asarray(x)
+            _close(g.sum(axis=0), _np(x).sum(axis=0), dtype)
+            # Misaligned (an offset of one element), a row offset, and a column stride keep the element loop
+            # where they must; every form must agree with NumPy.
+            _close(g[:, 1:].sum(axis=0), _np(x)[:, 1:].sum(axis=0), dtype)
+            _close(g[1:].sum(axis=0), _np(x)[1:].sum(axis=0), dtype)
+            _close(g[:, ::2].sum(axis=0), _np(x)[:, ::2].sum(axis=0), dtype)
+            _close(g[::-1].sum(axis=0), _np(x)[::-1].sum(axis=0), dtype)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["int8", "float16", "float32", "int64", "float64", "complex64"])
+def test_columns_over_several_kept_and_reduced_axes(dtype):
+    rng = _rng()
+    x = _data(rng, (7, 300, 3, 64), dtype)
+    g, r = cp.asarray(x), _np(x)
+    for axes in [0, 1, (0, 1), (0, 2), (1, 2), (0, 1, 2)]:
+        _close(g.sum(axis=axes), r.sum(axis=axes), dtype)
+        _close(g.sum(axis=axes, keepdims=True), r.sum(axis=axes, keepdims=True), dtype)
+    # A split reduced range: few outputs, many rows.
+    y = _data(rng, (60000, 8), dtype)
+    _close(cp.asarray(y).sum(axis=0), _np(y).sum(axis=0), dtype)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["int8", "float16", "float32", "float64", "int64"])
+@pytest.mark.parametrize("r", [5, 40, 3000])
+def test_arg_and_extrema_along_columns(dtype, r):
+    rng = _rng()
+    x = rng.integers(0, 3, (r, 64)).astype(dtype)  # many ties: the first index must win
+    g = cp.asarray(x)
+    numpy.testing.assert_array_equal(cp.asnumpy(cp.argmax(g, axis=0)), numpy.argmax(x, axis=0))
+    numpy.testing.assert_array_equal(cp.asnumpy(cp.argmin(g, axis=0)), numpy.argmin(x, axis=0))
+    numpy.testing.assert_array_equal(cp.asnumpy(g.min(axis=0)), x.min(axis=0))
+    if numpy.dtype(dtype).kind == "f":
+        x = x.copy()
+        x[r // 2, ::3] = numpy.nan
+        x[-1, 1::5] = numpy.nan
+        g = cp.asarray(x)
+        numpy.testing.assert_array_equal(cp.asnumpy(g.max(axis=0)), x.max(axis=0))
+        numpy.testing.assert_array_equal(cp.asnumpy(cp.argmax(g, axis=0)), numpy.argmax(x, axis=0))
+        numpy.testing.assert_array_equal(cp.asnumpy(cp.nanmax(g, axis=0)), numpy.nanmax(x, axis=0))
+
+
+@gpu
+@pytest.mark.parametrize("r", [1, 17, 4000])
+def test_logical_counts_moments_and_fused_columns(r):
+    rng = _rng()
+    b = rng.random((r, 96)) < 0.3
+    gb = cp.asarray(b)
+    numpy.testing.assert_array_equal(cp.asnumpy(gb.any(axis=0)), b.any(axis=0))
+    numpy.testing.assert_array_equal(cp.asnumpy(gb.all(axis=0)), b.all(axis=0))
+    numpy.testing.assert_array_equal(cp.asnumpy(cp.count_nonzero(gb, axis=0)), numpy.count_nonzero(b, axis=0))
+    x = rng.standard_normal((r, 96))
+    gx = cp.asarray(x)
+    numpy.testing.assert_allclose(cp.asnumpy(gx.var(axis=0)), x.var(axis=0), rtol=1e-9, atol=1e-12)
+    numpy.testing.assert_allclose(cp.asnumpy(gx.std(axis=0, ddof=1)), x.std(axis=0, ddof=1), rtol=1e-9, atol=1e-12)
+    numpy.testing.assert_allclose(cp.asnumpy(gx.mean(axis=0)), x.mean(axis=0), rtol=1e-10, atol=1e-12)
+    y = rng.standard_normal((r, 96))
+    f = cp.fuse(lambda a, c: (a * c).sum(axis=0))
+    numpy.testing.assert_allclose(cp.asnumpy(f(gx, cp.asarray(y))), (x * y).sum(axis=0), rtol=1e-10, atol=1e-10)
+
+
+@gpu
+@pytest.mark.parametrize("shape", [(1, 64), (2, 64), (7, 4096), (100_000, 64), (3000, 2, 32)])
+def test_float32_moments_with_an_offset(shape):
+    # var and std in float32 by Welford's step (Note [one-pass var]) along rows and columns: a common offset
+    # 1000 times the spread, against float64 on the same values. A cancelling formula would be off by 0.06.
+    rng = _rng()
+    x = (1000 + rng.standard_normal(shape)).astype(numpy.float32)
+    g = cp.asarray(x)
+    ref = x.astype(numpy.float64)
+    for axis in range(len(shape)):
+        got = cp.asnumpy(g.var(axis=axis))
+        assert got.dtype == numpy.float32
+        numpy.testing.assert_allclose(got, ref.var(axis=axis), rtol=1e-4, atol=3e-4)
+        numpy.testing.assert_allclose(cp.asnumpy(g.std(axis=axis, ddof=1)), ref.std(axis=axis, ddof=1), rtol=1e-4,
+                                      atol=3e-4)
+    numpy.testing.assert_allclose(float(g.var()), ref.var(), rtol=1e-4, atol=3e-4)
+    c = (x + 1j * x[..., ::-1]).astype(numpy.complex64)
+    numpy.testing.assert_allclose(cp.asnumpy(cp.asarray(c).var(axis=0)), c.astype(numpy.complex128).var(axis=0),
+                                  rtol=1e-4, atol=6e-4)
+    h = x.astype(numpy.float16)  # float16 accumulates in float32: one ulp of 1000 in float16 is 0.5
+    numpy.testing.assert_allclose(cp.asnumpy(cp.asarray(h).var(axis=0)).astype(numpy.float64),
+                                  h.astype(numpy.float64).var(axis=0), rtol=1e-2, atol=2e-2)
+
+
+@gpu
+def test_vector_columns_with_64_bit_indexing():
+    # 2**31 + 64 int8 values in rows of 16: byte offsets past 2**31 take the 64-bit kernel of the columns form.
+    n = ((1 << 31) + 64) // 16
+    x = cp.ones((n, 16), dtype=cp.int8)
+    x[-1, 15] = 3
+    got = cp.asnumpy(x.sum(axis=0, dtype=cp.int64))
+    want = numpy.full(16, n, dtype=numpy.int64)
+    want[15] += 2
+    numpy.testing.assert_array_equal(got, want)
+    numpy.testing.assert_array_equal(cp.asnumpy(cp.argmax(x, axis=0))[15], n - 1)
+    del x

@@ -80,6 +80,7 @@ TEST(ReductionKey, EverySpecFieldChangesTheKey) {
           {"out_compute", [](red::spec& s) { s.out_compute = "double"; }},
           {"map", [](red::spec& s) { s.map = "m = ca_cast<acc_t>(x);"; }},
           {"combine", [](red::spec& s) { s.combine = "r = a * b;"; }},
+          {"fold", [](red::spec& s) { s.fold = "a = a + ca_cast<acc_t>(x) * x1;"; }},
           {"post", [](red::spec& s) { s.post = "y = a / _n;"; }},
           {"identity", [](red::spec& s) { s.identity = "ca_cast<acc_t>(1)"; }},
           {"acc_bytes", [](red::spec& s) { s.acc_bytes = 16; }},

@@ -80,7 +80,7 @@ TEST(ReductionSource, EveryMappingAndPassCompiles) {
 
 // Note [vector rows]: 16-byte vectors of every storage size (1, 2, 4 and 8 bytes), alone and with extra
 // inputs of the same size, a warp, a block or a narrow group per output, 32- and 64-bit indexing, and the
-// split pass that writes partials; a vector variant asked of the columns mapping keeps the element loop.
+// split pass that writes partials.
 TEST(ReductionSource, VectorRowsCompile) {
   red::spec s = sum_spec("double", 8);
   red::spec dot = s;
@@ -116,10 +116,51 @@ TEST(ReductionSource, VectorRowsCompile) {
       compile_ok("vector rows, two inputs, " + what, red::source_for_test(dot, v));
     }
   }
-  red::test_variant cols;
-  cols.vec = true;
-  cols.rows = false;
-  EXPECT_EQ(red::source_for_test(s, cols).find("uint4"), std::string::npos);
+}
+
+// Note [vector columns]: V outputs a thread for every storage size, alone and with a second input, over one to
+// three kept and one or two reduced axes, 32- and 64-bit indexing, the split pass that writes partials, and the
+// struct accumulators of var (Welford's step) and argmax (the index `_j`).
+TEST(ReductionSource, VectorColumnsCompile) {
+  red::spec s = sum_spec("double", 8);
+  red::spec dot = s;
+  dot.name = "dot";
+  dot.extra_compute = {"double"};
+  dot.map = "m = ca_cast<double>(x) * ca_cast<double>(x1);";
+  for (dtype t : {dtype::bool_, dtype::int8, dtype::float16, dtype::float32, dtype::int64, dtype::float64}) {
+    for (int shape = 0; shape < 3; ++shape) {
+      red::test_variant v;
+      v.in_storage = t;
+      v.out_storage = dtype::float64;
+      v.vec = true;
+      v.rows = false;
+      v.kept_ndim = shape == 2 ? 3 : 1;
+      v.red_ndim = shape == 1 ? 2 : 1;
+      v.index64 = shape == 1;
+      v.partial_out = shape == 2;
+      std::string what = std::string(name(t)) + " shape " + std::to_string(shape);
+      std::string src = red::source_for_test(s, v);
+      EXPECT_NE(src.find("uint4"), std::string::npos) << what;
+      EXPECT_NE(src.find("acc_t acc[" + std::to_string(16 / itemsize(t)) + "]"), std::string::npos) << what;
+      compile_ok("vector columns " + what, src);
+      v.extra_storage = {t};
+      compile_ok("vector columns, two inputs, " + what, red::source_for_test(dot, v));
+    }
+  }
+  red::test_variant f;
+  f.vec = true;
+  f.rows = false;
+  f.in_storage = dtype::float32;
+  f.out_storage = dtype::float32;
+  compile_ok("vector columns var",
+             red::source_for_test(detail::var_onepass_spec(dtype::float32, dtype::float32, false), f));
+  f.partial_out = true;
+  compile_ok("vector columns var partials",
+             red::source_for_test(detail::var_onepass_spec(dtype::float32, dtype::float32, false), f));
+  f.partial_out = false;
+  f.in_storage = dtype::complex64;
+  f.out_storage = dtype::int64;
+  compile_ok("vector columns argmax", red::source_for_test(argmax_spec(), f));
 }
 
 TEST(ReductionSource, StructAccumulatorsExtraInputsAndPerOutputOperands) {
