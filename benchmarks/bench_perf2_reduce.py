@@ -91,6 +91,34 @@ def sum_axis2(lib: Backend, cfg: Config) -> Stats:
     return time_gpu(fn, lib, **_reps(cfg))
 
 
+@case("var_axis0_16384^2_f32", nbytes=SIDE_SCAN * SIDE_SCAN * 4 + SIDE_SCAN * 4, target=TARGETS, heavy=True)
+def var_axis0(lib: Backend, cfg: Config) -> Stats:
+    """var(axis=0) of 16384 x 16384 float32 (a neighbour of var: Welford's step in vector columns);
+    >= 1.0x peers, >= 0.85x copy."""
+    x = cfg.host_random(SIDE_SCAN * SIDE_SCAN, F32, keep=True).reshape(SIDE_SCAN, SIDE_SCAN)
+    a = _dev(lib, x)
+    if _is_torch(lib):
+        fn = lambda: lib.module.var(a, dim=0, unbiased=False)  # noqa: E731
+    else:
+        fn = lambda: lib.module.var(a, axis=0)  # noqa: E731
+    if cfg.first_round:
+        _check(cfg, _host(lib, fn())[:64], x[:, :64].astype(np.float64).var(axis=0), "var(axis=0)", rtol=1e-3)
+    return time_gpu(fn, lib, **_reps(cfg))
+
+
+@case("sum_axis0_16384^2_f16", nbytes=SIDE_SCAN * SIDE_SCAN * 2 + SIDE_SCAN * 2, target=TARGETS, heavy=True)
+def sum_axis0_f16(lib: Backend, cfg: Config) -> Stats:
+    """sum(axis=0) of 16384 x 16384 float16 (a neighbour of sum(axis=0): 2-byte columns, eight outputs a vector);
+    >= 1.0x peers, >= 0.85x copy."""
+    x = cfg.host_random(SIDE_SCAN * SIDE_SCAN, F32, keep=True).reshape(SIDE_SCAN, SIDE_SCAN).astype(np.float16)
+    a = _dev(lib, x)
+    fn = (lambda: lib.module.sum(a, dim=0)) if _is_torch(lib) else (lambda: lib.module.sum(a, axis=0))  # noqa: E731
+    if cfg.first_round:
+        got = np.asarray(_host(lib, fn())[:64], dtype=np.float64)
+        _check(cfg, got, x[:, :64].astype(np.float64).sum(axis=0), "sum(axis=0) float16", rtol=1e-2, atol=0.5)
+    return time_gpu(fn, lib, **_reps(cfg))
+
+
 def fused_dot_rows(x: Any, y: Any) -> Any:
     """The fused kernel of fused_sum_xy_axis-1 (one pass: 2 reads, one value per row written)."""
     return (x * y).sum(axis=-1)

@@ -252,13 +252,22 @@ TEST(PodKernelCache, AFailedMakeStoresNothing) {
   EXPECT_EQ(cache.get(k, [] { return fake(3); }), fake(3));
 }
 
-TEST(LaunchPolicy, ReductionSplitsReachTheTargetWithinTheirCaps) {
+TEST(LaunchPolicy, ReductionSplitsReachWholeWavesWithinTheirCaps) {
   using P = jit::reduction_policy;
   EXPECT_EQ(P::splits(1000, 1 << 20, 32, 1000), 1);     // the outputs fill the GPU already
   EXPECT_EQ(P::splits(1, 1 << 30, 256, 1056), 1024);    // capped
   EXPECT_EQ(P::splits(1, 256 * 16 * 3, 256, 1056), 3);  // each lane keeps at least 16 elements
   EXPECT_EQ(P::splits(1, 10, 256, 1056), 1);
-  EXPECT_EQ(P::splits(10, 1 << 30, 32, 1056), 106);  // ceil(1056 / 10)
+  EXPECT_EQ(P::splits(10, 1 << 30, 32, 1056), 105);  // 1050 blocks: one wave, 99% full
+  // Note [whole waves]: sum(axis=0) of 16384² float32, 512 blocks of element columns or 128 of vector columns,
+  // took 3 and 9 splits (1536 and 1152 blocks: 1.45 and 1.09 waves) and now 2 and 8 (1024: 0.97 of a wave).
+  EXPECT_EQ(P::splits(512, 16384, 8, 1056), 2);
+  EXPECT_EQ(P::splits(128, 16384, 8, 1056), 8);
+  EXPECT_EQ(P::splits(100, 1 << 20, 256, 1056), 10);
+  // 600 blocks: 1200 (0.57 of two waves) and 1800 (0.85) fall short; 3000 fill 0.95 of three.
+  EXPECT_EQ(P::splits(600, 1 << 20, 8, 1056), 5);
+  // No count within the cap (3) fills its waves: the fewest splits that reach the target, as before.
+  EXPECT_EQ(P::splits(600, 3 * 8 * 16, 8, 1056), 2);
   EXPECT_EQ(P::row_group(2 * 1056, 1 << 20, 1056), 32);
   EXPECT_EQ(P::row_group(2 * 1056 - 1, 1 << 20, 1056), 256);  // few outputs: a block each, however short
   EXPECT_EQ(P::row_group(2 * 1056 - 1, 3, 1056), 256);
