@@ -88,23 +88,27 @@ struct reduction_policy {
   }
 
   /// Splits of the reduced range (length `reduced`) for `blocks` blocks of `lanes` lanes per output: enough
-  /// to reach `target` blocks in whole waves (Note [whole waves]), but never so many that a lane gets fewer
+  /// to fill whole waves of `target` blocks (Note [whole waves]), but never so many that a lane gets fewer
   /// than min_items_per_lane elements.
   ///
   /// Note [whole waves]: `target` blocks are resident at once, so a grid of 1.1 or 1.45 times `target` runs a
   /// second, mostly empty wave after the first. Column sums of 16384² float32 on an H200
-  /// (tools/diag/columns23.py) ran at 1.00 of the copy rate with 1024 or 2048 blocks (7.8 and 15.5 a
-  /// multiprocessor), and at 0.88-0.93 with 1152 or 1536 (8.7 and 11.6): the old rule, the fewest splits
-  /// reaching `target`, chose those. The rule is now the fewest splits whose grid fills at least 90% of one
-  /// wave and keeps its last wave 90% full on average.
+  /// (tools/diag/columns23.py, 16-byte vector columns) ran at 0.98 and 0.89 of the copy rate with 1152 and
+  /// 1536 blocks (8.7 and 11.6 a multiprocessor), at 1.00 with 1024 (one wave, 0.97 full), and at 1.04 with
+  /// 3072 or 4096 (three or four waves: the blocks finish unevenly, and more, shorter blocks even that out).
+  /// The old rule, the fewest splits reaching `target`, chose 1152 and 1536. The rule is now the fewest splits
+  /// whose grid fills three waves at least 90% on average, else one wave, else the old rule, within the cap.
   static std::int64_t splits(std::int64_t blocks, std::int64_t reduced, std::int64_t lanes, int target) {
     if (blocks >= target) return 1;
     const std::int64_t cap = std::min<std::int64_t>(max_splits,
                                                     std::max<std::int64_t>(1, reduced / (lanes * min_items_per_lane)));
-    const std::int64_t lo = std::max<std::int64_t>(1, target / blocks), t = target;
-    for (std::int64_t s = lo; s <= 4 * lo + 4 && s <= cap; ++s) {
-      const std::int64_t total = blocks * s, waves = (total + t - 1) / t;
-      if (total * 10 >= t * 9 && total * 10 >= waves * t * 9) return s;
+    const std::int64_t t = target;
+    for (std::int64_t w : {3, 1}) {
+      const std::int64_t lo = std::max<std::int64_t>(1, w * t / blocks);
+      for (std::int64_t s = lo; s <= 4 * lo + 4 && s <= cap; ++s) {
+        const std::int64_t total = blocks * s, waves = (total + t - 1) / t;
+        if (total * 10 >= w * t * 9 && total * 10 >= waves * t * 9) return s;
+      }
     }
     return std::min<std::int64_t>((t + blocks - 1) / blocks, cap);
   }

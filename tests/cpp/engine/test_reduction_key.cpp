@@ -258,14 +258,16 @@ TEST(LaunchPolicy, ReductionSplitsReachWholeWavesWithinTheirCaps) {
   EXPECT_EQ(P::splits(1, 1 << 30, 256, 1056), 1024);    // capped
   EXPECT_EQ(P::splits(1, 256 * 16 * 3, 256, 1056), 3);  // each lane keeps at least 16 elements
   EXPECT_EQ(P::splits(1, 10, 256, 1056), 1);
-  EXPECT_EQ(P::splits(10, 1 << 30, 32, 1056), 105);  // 1050 blocks: one wave, 99% full
+  EXPECT_EQ(P::splits(10, 1 << 30, 32, 1056), 316);  // 3160 blocks: three waves, 99.7% full
   // Note [whole waves]: sum(axis=0) of 16384² float32, 512 blocks of element columns or 128 of vector columns,
-  // took 3 and 9 splits (1536 and 1152 blocks: 1.45 and 1.09 waves) and now 2 and 8 (1024: 0.97 of a wave).
-  EXPECT_EQ(P::splits(512, 16384, 8, 1056), 2);
-  EXPECT_EQ(P::splits(128, 16384, 8, 1056), 8);
-  EXPECT_EQ(P::splits(100, 1 << 20, 256, 1056), 10);
-  // 600 blocks: 1200 (0.57 of two waves) and 1800 (0.85) fall short; 3000 fill 0.95 of three.
+  // took 3 and 9 splits (1536 and 1152 blocks: 1.45 and 1.09 waves) and now 6 and 24 (3072: 2.9 waves).
+  EXPECT_EQ(P::splits(512, 16384, 8, 1056), 6);
+  EXPECT_EQ(P::splits(128, 16384, 8, 1056), 24);
+  EXPECT_EQ(P::splits(100, 1 << 20, 256, 1056), 31);
+  // 600 blocks: 5 splits fill three waves at 95%.
   EXPECT_EQ(P::splits(600, 1 << 20, 8, 1056), 5);
+  // A cap of 16 splits: three waves need 24, so one wave: 8 (1024 blocks, 97%).
+  EXPECT_EQ(P::splits(128, 16 * 8 * 16, 8, 1056), 8);
   // No count within the cap (3) fills its waves: the fewest splits that reach the target, as before.
   EXPECT_EQ(P::splits(600, 3 * 8 * 16, 8, 1056), 2);
   EXPECT_EQ(P::row_group(2 * 1056, 1 << 20, 1056), 32);
