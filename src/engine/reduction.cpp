@@ -295,55 +295,39 @@ std::string generate(const spec& s, const variant& v, const std::string& kname) 
     o << "      " << folded(load("off"), "_r") << "\n    }\n";
   }
   o << "  }\n";
-  if (cvec) {
-    // acc[e] of thread t at sh[e * block_threads + t]; the lanes of an output group combine as in columns.
-    o << "  __shared__ __align__(16) unsigned char ca_sh_raw[" << block_threads * CV << " * sizeof(acc_t)];\n";
-    o << "  acc_t* sh = reinterpret_cast<acc_t*>(ca_sh_raw);\n";
-    o << "  #pragma unroll\n  for (int e = 0; e < " << CV << "; ++e) sh[e * " << block_threads << " + t] = acc[e];\n";
-    o << "  __syncthreads();\n";
-    o << "  #pragma unroll\n  for (int s = " << column_lanes / 2 << "; s > 0; s >>= 1) {\n";
-    o << "    if (lane < s) {\n      #pragma unroll\n      for (int e = 0; e < " << CV
-      << "; ++e) { acc_t* p = sh + e * " << block_threads << " + t; *p = ca_combine(*p, p[" << column_outputs
-      << " * s]); }\n    }\n";
-    o << "    __syncthreads();\n  }\n";
-    o << "  if (lane != 0 || !active) return;\n";
-    o << "  #pragma unroll\n  for (int e = 0; e < " << CV << "; ++e) {\n    const acc_t a = sh[e * " << block_threads
-      << " + t];\n";
-    if (v.partial_out) {
-      o << "    reinterpret_cast<acc_t*>(out)[(long long)blockIdx.y * M + o + e] = a;\n";
-    } else {
-      const char* st = ew::type_name(v.out_storage);
-      o << "    ca_store<" << st << ">(out + (long long)(o + e) * sizeof(" << st << "), ca_cast<" << st
-        << ">(ca_post(a, nfull, p0)));\n";
-    }
-    o << "  }\n}\n";
-    return o.str();
-  }
+  // The group's partial values combine in shared memory (a thread's acc[e], with vector columns, at
+  // sh[e * block_threads + t]); lane 0 then stores the output (or the split's partial) of each of its CV outputs.
+  std::string value = "acc";
   if (v.m != mode::sequential) {
-    o << "  __shared__ __align__(16) unsigned char ca_sh_raw[" << block_threads << " * sizeof(acc_t)];\n";
+    o << "  __shared__ __align__(16) unsigned char ca_sh_raw[" << block_threads * CV << " * sizeof(acc_t)];\n";
     o << "  acc_t* sh = reinterpret_cast<acc_t*>(ca_sh_raw);\n";
     // A rows group within one warp combines with warp barriers only.
     const char* bar = v.m == mode::rows && v.group <= 32 ? "__syncwarp()" : "__syncthreads()";
-    o << "  sh[t] = acc;\n  " << bar << ";\n";
-    if (v.m == mode::rows) {
-      o << "  #pragma unroll\n  for (int s = " << v.group / 2 << "; s > 0; s >>= 1) {\n";
-      o << "    if (lane < s) sh[t] = ca_combine(sh[t], sh[t + s]);\n    " << bar << ";\n  }\n";
+    if (cvec) {
+      o << "  #pragma unroll\n  for (int e = 0; e < " << CV << "; ++e) sh[e * " << block_threads << " + t] = acc[e];\n";
     } else {
-      o << "  #pragma unroll\n  for (int s = " << column_lanes / 2 << "; s > 0; s >>= 1) {\n";
-      o << "    if (lane < s) sh[t] = ca_combine(sh[t], sh[t + " << column_outputs
-        << " * s]);\n    __syncthreads();\n  }\n";
+      o << "  sh[t] = acc;\n";
     }
-    o << "  if (lane != 0 || !active) return;\n  acc = sh[t];\n";
+    o << "  " << bar << ";\n";
+    const int width = v.m == mode::rows ? v.group : column_lanes, apart = v.m == mode::rows ? 1 : column_outputs;
+    o << "  #pragma unroll\n  for (int s = " << width / 2 << "; s > 0; s >>= 1) {\n";
+    o << "    if (lane < s) {\n      #pragma unroll\n      for (int e = 0; e < " << CV
+      << "; ++e) { acc_t* q = sh + e * " << block_threads << " + t; *q = ca_combine(*q, q[" << apart
+      << " * s]); }\n    }\n    " << bar << ";\n  }\n";
+    o << "  if (lane != 0 || !active) return;\n";
+    value = "sh[e * " + std::to_string(block_threads) + " + t]";
   } else {
     o << "  if (!active) return;\n";
   }
+  o << "  #pragma unroll\n  for (int e = 0; e < " << CV << "; ++e) {\n";
   if (v.partial_out) {
-    o << "  reinterpret_cast<acc_t*>(out)[(long long)blockIdx.y * M + o] = acc;\n";
+    o << "    reinterpret_cast<acc_t*>(out)[(long long)blockIdx.y * M + o + e] = " << value << ";\n";
   } else {
     const char* st = ew::type_name(v.out_storage);
-    o << "  ca_store<" << st << ">(out + (long long)o * sizeof(" << st << "), ca_cast<" << st
-      << ">(ca_post(acc, nfull, p0)));\n";
+    o << "    ca_store<" << st << ">(out + (long long)(o + e) * sizeof(" << st << "), ca_cast<" << st << ">(ca_post("
+      << value << ", nfull, p0)));\n";
   }
+  o << "  }\n";
   o << "}\n";
   return o.str();
 }
