@@ -1,0 +1,100 @@
+"""take(x, rows, axis=0) of a (65536, 256) float32 array (issue 23's gather row) in forms of the row gather
+(src/kernels/index_kernels.cu, Note [row gather]): G lanes per row (32: a warp, as the library; 16, 8: several rows
+per warp, so that each lane has more 16-byte loads in flight), the index read first. GPU time per call (CUDA events
+over 20 queued calls) as a fraction of a 1 GiB copy's rate and of a 64 MiB copy's (the same bytes as the take),
+next to CuPy's take and PyTorch's index_select. Uses CuPy's RawKernel, so that it runs without building cuarray.
+
+    python tools/diag/take23.py
+"""
+import cupy as cp
+import numpy as np
+
+try:
+    import torch
+except ImportError:  # pragma: no cover - the GPU machine has it
+    torch = None
+
+SRC = r"""
+// G lanes per row, each with V = 64 / G 16-byte vectors of its row's 64 (1 KiB rows); a block of 256 threads
+// takes 256 / G rows. The row's index is read once per lane group before the loads.
+template <int G>
+__device__ void body(const uint4* __restrict__ x, const long long* __restrict__ idx, uint4* __restrict__ out,
+                     long long rows, int row_vecs) {
+  constexpr int V = 64 / G;
+  const long long r = (long long)blockIdx.x * (256 / G) + threadIdx.x / G;
+  const int lane = threadIdx.x % G;
+  if (r >= rows) return;
+  const long long s = idx[r];
+  const uint4* src = x + s * row_vecs;
+  uint4* dst = out + r * row_vecs;
+  uint4 v[V];
+#pragma unroll
+  for (int u = 0; u < V; ++u) v[u] = src[lane + u * G];
+#pragma unroll
+  for (int u = 0; u < V; ++u) __stcs(dst + lane + u * G, v[u]);
+}
+extern "C" __global__ void __launch_bounds__(256) g32(const uint4* x, const long long* i, uint4* o, long long n, int rv) { body<32>(x, i, o, n, rv); }
+extern "C" __global__ void __launch_bounds__(256) g16(const uint4* x, const long long* i, uint4* o, long long n, int rv) { body<16>(x, i, o, n, rv); }
+extern "C" __global__ void __launch_bounds__(256) g8(const uint4* x, const long long* i, uint4* o, long long n, int rv) { body<8>(x, i, o, n, rv); }
+extern "C" __global__ void __launch_bounds__(256) g4(const uint4* x, const long long* i, uint4* o, long long n, int rv) { body<4>(x, i, o, n, rv); }
+"""
+
+
+def gpu_us(fn, lib="cupy"):
+    for _ in range(3):
+        fn()
+    if lib == "torch":
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda.synchronize()
+        s.record()
+        for _ in range(20):
+            fn()
+        e.record()
+        torch.cuda.synchronize()
+        return s.elapsed_time(e) * 1e3 / 20
+    s, e = cp.cuda.Event(), cp.cuda.Event()
+    s.record()
+    for _ in range(20):
+        fn()
+    e.record()
+    e.synchronize()
+    return cp.cuda.get_elapsed_time(s, e) * 1e3 / 20
+
+
+def main():
+    big = cp.empty(1 << 28, cp.float32)
+    big2 = cp.empty(1 << 28, cp.float32)
+    copy_us = gpu_us(lambda: big2.__setitem__(slice(None), big))
+    copy_gbs = 2 * (1 << 30) / copy_us / 1e3
+    del big, big2
+    rows, cols = 65536, 256
+    nbytes = 2 * rows * cols * 4  # read + written
+    x = cp.random.standard_normal((rows, cols), dtype=cp.float32)
+    y = cp.empty_like(x)
+    c64_us = gpu_us(lambda: y.__setitem__(slice(None), x))
+    print(f"copy 1 GiB: {copy_gbs:.0f} GB/s; copy 64 MiB: {c64_us:.1f} us, {nbytes / c64_us / 1e3 / copy_gbs:.2f} "
+          f"of the 1 GiB rate")
+    idx = cp.asarray(np.random.default_rng(0).permutation(rows).astype(np.int64))
+    want = cp.asnumpy(cp.take(x, idx, axis=0))
+
+    def report(name, us):
+        print(f"{name:34} {us:7.1f} us  {nbytes / us / 1e3 / copy_gbs:5.2f} of 1 GiB copy  "
+              f"{c64_us / us:5.2f} of 64 MiB copy")
+
+    report("cupy.take", gpu_us(lambda: cp.take(x, idx, axis=0)))
+    mod = cp.RawModule(code=SRC)
+    out = cp.empty_like(x)
+    for g in (32, 16, 8, 4):
+        k = mod.get_function(f"g{g}")
+        blocks = (rows + 256 // g - 1) // (256 // g)
+        us = gpu_us(lambda: k((blocks,), (256,), (x, idx, out, np.int64(rows), np.int32(cols * 4 // 16))))
+        assert np.array_equal(cp.asnumpy(out), want), g
+        report(f"RawKernel, {g} lanes a row ({k.num_regs} regs)", us)
+    if torch is not None:
+        tx = torch.as_tensor(x, device="cuda")
+        ti = torch.as_tensor(idx, device="cuda")
+        report("torch.index_select", gpu_us(lambda: torch.index_select(tx, 0, ti), "torch"))
+
+
+if __name__ == "__main__":
+    main()
