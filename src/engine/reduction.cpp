@@ -35,11 +35,12 @@ namespace cuarray::red {
 //    loads: policy::row_group) strides along each output's elements, in 16-byte vectors where the rows allow
 //    (Note [vector rows]); a short innermost run between kept axes takes two passes (Note [inner reduced run]);
 //  - columns (a kept axis is innermost): 32 consecutive outputs per block, 8 lanes per output along the
-//    reduced axes.
+//    reduced axes; with 16-byte vectors, 32 groups of V consecutive outputs (Note [vector columns]).
 // Each thread folds its elements four loads at a time, then the group combines its partial values in
 // shared memory in a fixed tree. When the outputs alone cannot fill the GPU (a full reduction, few long
 // rows, a short wide column reduction), the reduced range is split over gridDim.y blocks that write
-// accumulator-typed partials; a second launch folds those (a [S, M] reduction of the accumulator type).
+// accumulator-typed partials; a second launch folds those (a [S, M] reduction of the accumulator type). The
+// split count fills whole waves of resident blocks (Note [whole waves] in launch_policy.hpp).
 // The splits depend only on the shape and the device's multiprocessor count, so results are the same bits
 // on every run. Non-associative combines (`sequential`) fold each output in order in one thread.
 
