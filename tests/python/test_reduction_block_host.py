@@ -1,8 +1,8 @@
-"""The reduction engine's columns mapping (src/engine/reduction.cpp) run on the host without a GPU: element and
-16-byte vector columns (Note [vector columns]) for 1-, 2-, 4- and 8-byte storage, split ranges with their fold
-pass, var's struct accumulator (Welford's step, Note [one-pass var]) and argmax's index `_j`, against NumPy. The
-threads of a block run as OS threads with a barrier for __syncthreads (_host_kernels.THREADED_SHIM), so the block's
-shared-memory combine of each output's lanes runs as on the GPU."""
+"""The reduction engine's block-wide combines (src/engine/reduction.cpp) run on the host without a GPU: the columns
+mapping, element and 16-byte vector columns (Note [vector columns]) for 1-, 2-, 4- and 8-byte storage, split ranges
+with their fold pass, var's struct accumulator (Welford's step, Note [one-pass var]) and argmax's index `_j`; and
+the rows mapping's groups of 4, 32 and 256 threads; against NumPy. The threads of a block run as OS threads with a
+barrier for __syncthreads (_host_kernels.THREADED_SHIM), so the block's shared-memory combine runs as on the GPU."""
 import ctypes
 
 import numpy
@@ -58,16 +58,35 @@ def _launcher(tag, kname):
             f"    ca_run_block(b, y, {BLOCK}, [&] {{ {tag}::{kname}(P, mu, out, M, R, chunk, nfull, p0, L); }});\n}}\n")
 
 
+# Rows groups (policy::row_group): narrow (4 threads an output), a warp (__syncwarp), the whole block.
+ROW_GROUPS = [4, 32, 256]
+ROW_SPECS = [("sum", SUM, "float32", "float64"), ("argmax", ARGMAX, "float32", "int64"), ("var", VAR32, "float32",
+                                                                                          "float32")]
+R_OUT, R_WIDTH, R_PITCH = 20, 301, 304  # outputs, elements a row (a tail past the vectors), row pitch
+
+
+def _row_source(name, spec, storage, out, group):
+    src = cp._core.reduction_source(**dict(spec, name=name), storages=[numpy.dtype(storage)],
+                                    out_storage=numpy.dtype(out), rows=True, group=group, kept_ndim=1, red_ndim=1,
+                                    index64=False, vec=True, partial_out=False, partial_in=False)
+    return src.replace('#include "ca_ufuncs.cuh"', "")
+
+
 @pytest.fixture(scope="module")
 def library(tmp_path_factory):
     parts = []
+    for g in ROW_GROUPS:
+        for what, spec, storage, out in ROW_SPECS:
+            name = f"{what}r{g}"
+            parts.append(f"namespace k{name} {{\n{_row_source(name, spec, storage, out, g)}\n}}")
+            parts.append(_launcher(f"k{name}", f"cuarray_reduce_{name}"))
     for k, (_, spec, storage, out, vec, chunk) in enumerate(CASES):
         passes = [(False, False)] if chunk is None else [(True, False), (False, True)]
         for partial_out, partial_in in passes:
             name = f"{spec['name']}{k}{'p' if partial_out else ''}{'f' if partial_in else ''}"
             parts.append(f"namespace k{name} {{\n{_source(name, spec, storage, out, vec, partial_out, partial_in)}\n}}")
             parts.append(_launcher(f"k{name}", f"cuarray_reduce_{name}"))
-    return build(parts, tmp_path_factory.mktemp("reduction_columns_host"), threads=True)
+    return build(parts, tmp_path_factory.mktemp("reduction_block_host"), threads=True)
 
 
 def _input(case, storage, seed):
@@ -120,3 +139,27 @@ def test_columns_on_host_match_numpy(library, k):
         numpy.testing.assert_allclose(res, x.astype(numpy.float64).var(axis=0), rtol=1e-5, atol=2e-4)
     else:
         numpy.testing.assert_allclose(res, x.astype(numpy.float64).sum(axis=0), rtol=1e-12, atol=1e-9)
+
+
+@pytest.mark.parametrize("group", ROW_GROUPS)
+@pytest.mark.parametrize("what", [s[0] for s in ROW_SPECS])
+def test_row_groups_on_host_match_numpy(library, what, group):
+    _, spec, storage, out_t = next(s for s in ROW_SPECS if s[0] == what)
+    rng = numpy.random.default_rng(group)
+    if what == "argmax":
+        base = rng.integers(0, 3, (R_OUT, R_PITCH)).astype(storage)
+    else:
+        base = (1000 * (what == "var") + rng.standard_normal((R_OUT, R_PITCH))).astype(storage)
+    x = base[:, :R_WIDTH]
+    layout = numpy.array([R_OUT, x.strides[0], R_WIDTH, x.strides[1]], dtype=numpy.int32)
+    res = numpy.zeros(R_OUT, dtype=out_t)
+    keep = []
+    per_block = BLOCK // group
+    _run(library, f"k{what}r{group}", x.ctypes.data, res, R_OUT, R_WIDTH, R_WIDTH, R_WIDTH, layout,
+         (R_OUT + per_block - 1) // per_block, 1, keep)
+    if what == "argmax":
+        numpy.testing.assert_array_equal(res, numpy.argmax(x, axis=1))
+    elif what == "var":
+        numpy.testing.assert_allclose(res, x.astype(numpy.float64).var(axis=1), rtol=1e-5, atol=2e-4)
+    else:
+        numpy.testing.assert_allclose(res, x.astype(numpy.float64).sum(axis=1), rtol=1e-12, atol=1e-9)
