@@ -48,13 +48,19 @@ shape_t with_tail(shape_t s, std::initializer_list<std::int64_t> tail) {
   return s;
 }
 
-/// One tall matrix (M >= N, column-major at `w`) through QR-iteration Xgesvd: U (M x N, or M x M when
-/// `full`) and VT (N x N) column-major, S (N). `w` is overwritten.
+/// Which U QR-iteration Xgesvd computes (LAPACK's jobu): none, economy (M x N), full (M x M), or economy written
+/// over the input (`u` unused; Note [svd low memory]).
+enum class gesvd_u : signed char { none = 'N', economy = 'S', full = 'A', over_input = 'O' };
+
+/// One tall matrix (M >= N, column-major at `w`) through QR-iteration Xgesvd: U as `ju` says and, with any U, VT
+/// (N x N) column-major; S (N). `w` is overwritten.
 void gesvd_one(cs::handle& h, int device, dtype t, std::int64_t M, std::int64_t N, void* w, void* s, void* u, void* vt,
-               bool vectors, bool full, int* info) {
+               gesvd_u ju, int* info) {
   const cs::api& api = cs::get();
   cudaDataType ct = cs::data_type(t), rct = cs::data_type(real_of(t));
-  signed char job_u = vectors ? (full ? 'A' : 'S') : 'N', job_vt = vectors ? 'A' : 'N';
+  const auto job_u = static_cast<signed char>(ju);
+  // VT is N x N whether asked as 'A' or 'S' (M >= N); the low-memory route asks 'S', as CuPy's svd does.
+  const signed char job_vt = ju == gesvd_u::none ? 'N' : ju == gesvd_u::over_input ? 'S' : 'A';
   size_t dev_bytes = 0, host_bytes = 0;
   cs::check(api.xgesvd_buffer(h.get(), h.params(), job_u, job_vt, M, N, ct, w, M, rct, s, ct, u, M, ct, vt, N, ct,
                               &dev_bytes, &host_bytes),
@@ -157,22 +163,11 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
       vhbuf = ::cuarray::detail::new_array(t, with_tail(bshape, {N, N}), order::C, device);
     }
     if (low_memory) {
-      cudaDataType ct = cs::data_type(t), rct = cs::data_type(rt);
-      signed char job_u = compute_uv ? 'O' : 'N', job_vt = compute_uv ? 'S' : 'N';
       if (compute_uv) vhbuf = ::cuarray::detail::new_array(t, with_tail(bshape, {N, N}), order::C, device);
-      void* vt0 = compute_uv ? vhbuf.data() : nullptr;
-      size_t dev_bytes = 0, host_bytes = 0;
-      cs::check(api.xgesvd_buffer(h.get(), h.params(), job_u, job_vt, M, N, ct, w.data(), M, rct, s.data(), ct, nullptr,
-                                  M, ct, vt0, N, ct, &dev_bytes, &host_bytes),
-                "cusolverDnXgesvd_bufferSize");
-      array work = workspace(dev_bytes, device);
-      std::vector<unsigned char> host_work(host_bytes);
       for (std::int64_t i = 0; i < batch; ++i) {
-        cs::check(api.xgesvd(h.get(), h.params(), job_u, job_vt, M, N, ct, matrix_ptr(w, i), M, rct,
-                             static_cast<char*>(s.data()) + i * s_bytes, ct, nullptr, M, ct,
-                             compute_uv ? matrix_ptr(vhbuf, i) : nullptr, N, ct, work.data(), dev_bytes,
-                             host_work.data(), host_bytes, static_cast<int*>(info.data()) + i),
-                  "cusolverDnXgesvd");
+        gesvd_one(h, device, t, M, N, matrix_ptr(w, i), static_cast<char*>(s.data()) + i * s_bytes, nullptr,
+                  compute_uv ? matrix_ptr(vhbuf, i) : nullptr, compute_uv ? gesvd_u::over_input : gesvd_u::none,
+                  static_cast<int*>(info.data()) + i);
       }
       for (int v : read_info(info)) {
         if (v > 0) throw linalg_error("SVD did not converge");
@@ -184,7 +179,7 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
       vh_is_vt = true;
       for (std::int64_t i = 0; i < batch; ++i) {
         gesvd_one(h, device, t, M, N, matrix_ptr(w, i), static_cast<char*>(s.data()) + i * s_bytes, matrix_ptr(ubuf, i),
-                  matrix_ptr(vhbuf, i), compute_uv, true, static_cast<int*>(info.data()) + i);
+                  matrix_ptr(vhbuf, i), compute_uv ? gesvd_u::full : gesvd_u::none, static_cast<int*>(info.data()) + i);
       }
       for (int v : read_info(info)) {
         if (v > 0) throw linalg_error("SVD did not converge");
@@ -231,7 +226,7 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
         array vt = ::cuarray::detail::new_array(t, shape_t{N, N}, order::C, device);
         array info1 = ::cuarray::detail::new_array(dtype::int32, shape_t{1}, order::C, device);
         gesvd_one(h, device, t, M, N, wi.data(), static_cast<char*>(s.data()) + i * s_bytes, matrix_ptr(ubuf, i),
-                  vt.data(), compute_uv, false, static_cast<int*>(info1.data()));
+                  vt.data(), compute_uv ? gesvd_u::economy : gesvd_u::none, static_cast<int*>(info1.data()));
         if (read_info(info1)[0] > 0) throw linalg_error("SVD did not converge");
         // vhbuf holds V column-major here, i.e. V^T read in C order: conj of VT read as a column-major image.
         if (compute_uv) matrix_view(vhbuf, i).assign(conj_if_complex(swap_last(vt)));
