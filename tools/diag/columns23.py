@@ -8,6 +8,7 @@ Uses CuPy's RawKernel, so that it runs without building cuarray.
 """
 import cupy as cp
 import numpy as np
+from _events import copy_gbs, gpu_us
 
 SRC = r"""
 template <int V, int U>
@@ -55,25 +56,11 @@ extern "C" __global__ void __launch_bounds__(256) v4u1(const float* x, float* p,
 """
 
 
-def gpu_us(fn):
-    for _ in range(3):
-        fn()
-    s, e = cp.cuda.Event(), cp.cuda.Event()
-    s.record()
-    for _ in range(20):
-        fn()
-    e.record()
-    e.synchronize()
-    return cp.cuda.get_elapsed_time(s, e) * 1e3 / 20
 
 
 def main():
-    big = cp.empty(1 << 28, cp.float32)
-    big2 = cp.empty(1 << 28, cp.float32)
-    copy_us = gpu_us(lambda: big2.__setitem__(slice(None), big))
-    copy_gbs = 2 * (1 << 30) / copy_us / 1e3
-    del big, big2
-    print(f"copy 1 GiB: {copy_us:.1f} us, {copy_gbs:.0f} GB/s")
+    copy = copy_gbs("cupy")
+    print(f"copy 1 GiB: {copy:.0f} GB/s")
     R = C = 16384
     x = cp.random.standard_normal((R, C), dtype=cp.float32)
     want = cp.asnumpy(x.sum(axis=0, dtype=cp.float64))
@@ -86,11 +73,11 @@ def main():
         for S in [1, 2, 3, 4, 6, 8, 9, 12, 16, 24, 32, 64]:
             chunk = (R + S - 1) // S
             part = cp.empty((S, C), cp.float32)
-            us = gpu_us(lambda: k((bx, S), (256,), (x, part, np.int32(R), np.int32(C), np.int32(chunk))))
+            us = gpu_us(lambda: k((bx, S), (256,), (x, part, np.int32(R), np.int32(C), np.int32(chunk))), "cupy")
             got = cp.asnumpy(part.sum(axis=0))
             assert np.allclose(got, want, rtol=1e-3, atol=1e-2), name
             print(f"  S={S:3d} blocks={bx * S:6d} ({bx * S / sms:5.1f}/SM): {us:7.1f} us "
-                  f"{R * C * 4 / us / 1e3 / copy_gbs:5.2f} of copy")
+                  f"{R * C * 4 / us / 1e3 / copy:5.2f} of copy")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ around 20 calls queued back to back) and the fraction of a 1 GiB device-to-devic
 import numpy as np
 
 import cuarray as ca
+from _events import copy_gbs, gpu_us
 
 try:
     import torch
@@ -37,40 +38,16 @@ extern "C" __global__ void __launch_bounds__(256) rowdot(const float4* __restric
 """
 
 
-def gpu_us(fn, lib):
-    for _ in range(3):
-        fn()
-    if lib == "torch":
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        torch.cuda.synchronize()
-        s.record()
-        for _ in range(20):
-            fn()
-        e.record()
-        torch.cuda.synchronize()
-        return s.elapsed_time(e) * 1e3 / 20
-    s, e = ca.cuda.Event(), ca.cuda.Event()
-    ca.cuda.Device().synchronize()
-    s.record()
-    for _ in range(20):
-        fn()
-    e.record()
-    e.synchronize()
-    return ca.cuda.get_elapsed_time(s, e) * 1e3 / 20
 
 
 def main():
     rng = np.random.default_rng(0)
-    big = ca.empty(1 << 28, ca.float32)
-    big2 = ca.empty(1 << 28, ca.float32)
-    copy_us = gpu_us(lambda: big2.__setitem__(slice(None), big), "cuarray")
-    copy_gbs = 2 * (1 << 30) / copy_us / 1e3
-    del big, big2
-    print(f"copy 1 GiB: {copy_us:.1f} us, {copy_gbs:.0f} GB/s")
+    copy = copy_gbs("cuarray")
+    print(f"copy 1 GiB: {copy:.0f} GB/s")
 
     def report(name, lib, fn, nbytes):
         us = gpu_us(fn, lib)
-        print(f"{name:44} {lib:8} {us:9.1f} us  {nbytes / us / 1e3 / copy_gbs:5.2f} of copy")
+        print(f"{name:44} {lib:8} {us:9.1f} us  {nbytes / us / 1e3 / copy:5.2f} of copy")
 
     h3 = rng.standard_normal((4096, 4096, 16), dtype=np.float32)
     a3 = ca.asarray(h3)

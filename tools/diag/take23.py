@@ -8,6 +8,7 @@ next to CuPy's take and PyTorch's index_select. Uses CuPy's RawKernel, so that i
 """
 import cupy as cp
 import numpy as np
+from _events import copy_gbs, gpu_us
 
 try:
     import torch
@@ -40,54 +41,31 @@ extern "C" __global__ void __launch_bounds__(256) g4(const uint4* x, const long 
 """
 
 
-def gpu_us(fn, lib="cupy"):
-    for _ in range(3):
-        fn()
-    if lib == "torch":
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        torch.cuda.synchronize()
-        s.record()
-        for _ in range(20):
-            fn()
-        e.record()
-        torch.cuda.synchronize()
-        return s.elapsed_time(e) * 1e3 / 20
-    s, e = cp.cuda.Event(), cp.cuda.Event()
-    s.record()
-    for _ in range(20):
-        fn()
-    e.record()
-    e.synchronize()
-    return cp.cuda.get_elapsed_time(s, e) * 1e3 / 20
 
 
 def main():
-    big = cp.empty(1 << 28, cp.float32)
-    big2 = cp.empty(1 << 28, cp.float32)
-    copy_us = gpu_us(lambda: big2.__setitem__(slice(None), big))
-    copy_gbs = 2 * (1 << 30) / copy_us / 1e3
-    del big, big2
+    copy = copy_gbs("cupy")
     rows, cols = 65536, 256
     nbytes = 2 * rows * cols * 4  # read + written
     x = cp.random.standard_normal((rows, cols), dtype=cp.float32)
     y = cp.empty_like(x)
-    c64_us = gpu_us(lambda: y.__setitem__(slice(None), x))
-    print(f"copy 1 GiB: {copy_gbs:.0f} GB/s; copy 64 MiB: {c64_us:.1f} us, {nbytes / c64_us / 1e3 / copy_gbs:.2f} "
+    c64_us = gpu_us(lambda: y.__setitem__(slice(None), x), "cupy")
+    print(f"copy 1 GiB: {copy:.0f} GB/s; copy 64 MiB: {c64_us:.1f} us, {nbytes / c64_us / 1e3 / copy:.2f} "
           f"of the 1 GiB rate")
     idx = cp.asarray(np.random.default_rng(0).permutation(rows).astype(np.int64))
     want = cp.asnumpy(cp.take(x, idx, axis=0))
 
     def report(name, us):
-        print(f"{name:34} {us:7.1f} us  {nbytes / us / 1e3 / copy_gbs:5.2f} of 1 GiB copy  "
+        print(f"{name:34} {us:7.1f} us  {nbytes / us / 1e3 / copy:5.2f} of 1 GiB copy  "
               f"{c64_us / us:5.2f} of 64 MiB copy")
 
-    report("cupy.take", gpu_us(lambda: cp.take(x, idx, axis=0)))
+    report("cupy.take", gpu_us(lambda: cp.take(x, idx, axis=0), "cupy"))
     mod = cp.RawModule(code=SRC)
     out = cp.empty_like(x)
     for g in (32, 16, 8, 4):
         k = mod.get_function(f"g{g}")
         blocks = (rows + 256 // g - 1) // (256 // g)
-        us = gpu_us(lambda: k((blocks,), (256,), (x, idx, out, np.int64(rows), np.int32(cols * 4 // 16))))
+        us = gpu_us(lambda: k((blocks,), (256,), (x, idx, out, np.int64(rows), np.int32(cols * 4 // 16))), "cupy")
         assert np.array_equal(cp.asnumpy(out), want), g
         report(f"RawKernel, {g} lanes a row ({k.num_regs} regs)", us)
     if torch is not None:

@@ -1,0 +1,37 @@
+"""GPU timing shared by the issue-23 diagnostics (reduce23, columns23, take23, inv23): CUDA events around calls
+queued back to back, in the library a call runs on ("cuarray", "cupy" or "torch", each imported on first use), and
+the 1 GiB device-to-device copy rate that their figures are fractions of."""
+import importlib
+
+
+def gpu_us(fn, lib, reps=20, warmup=3):
+    """Microseconds of GPU time per call of `fn` (events around `reps` calls, after `warmup` untimed ones)."""
+    for _ in range(warmup):
+        fn()
+    if lib == "torch":
+        torch = importlib.import_module("torch")
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda.synchronize()
+        s.record()
+        for _ in range(reps):
+            fn()
+        e.record()
+        torch.cuda.synchronize()
+        return s.elapsed_time(e) * 1e3 / reps
+    m = importlib.import_module(lib)  # cuarray and CuPy share the event API
+    s, e = m.cuda.Event(), m.cuda.Event()
+    m.cuda.Device().synchronize()
+    s.record()
+    for _ in range(reps):
+        fn()
+    e.record()
+    e.synchronize()
+    return m.cuda.get_elapsed_time(s, e) * 1e3 / reps
+
+
+def copy_gbs(lib):
+    """GB/s (bytes read + written) of copying 1 GiB of float32 into another array in `lib` (cuarray or cupy)."""
+    m = importlib.import_module(lib)
+    src, dst = m.empty(1 << 28, m.float32), m.empty(1 << 28, m.float32)
+    us = gpu_us(lambda: dst.__setitem__(slice(None), src), lib)
+    return 2 * (1 << 30) / us / 1e3
