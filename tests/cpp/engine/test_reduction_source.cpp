@@ -29,6 +29,15 @@ red::spec sum_spec(const std::string& acc, std::size_t bytes) {
   return s;
 }
 
+// sum(x * x1) of two inputs in double.
+red::spec dot_spec() {
+  red::spec s = sum_spec("double", 8);
+  s.name = "dot";
+  s.extra_compute = {"double"};
+  s.map = "m = ca_cast<double>(x) * ca_cast<double>(x1);";
+  return s;
+}
+
 red::spec argmax_spec() {
   red::spec s;
   s.name = "argmax";
@@ -82,11 +91,7 @@ TEST(ReductionSource, EveryMappingAndPassCompiles) {
 // inputs of the same size, a warp, a block or a narrow group per output, 32- and 64-bit indexing, and the
 // split pass that writes partials.
 TEST(ReductionSource, VectorRowsCompile) {
-  red::spec s = sum_spec("double", 8);
-  red::spec dot = s;
-  dot.name = "dot";
-  dot.extra_compute = {"double"};
-  dot.map = "m = ca_cast<double>(x) * ca_cast<double>(x1);";
+  red::spec s = sum_spec("double", 8), dot = dot_spec();
   for (dtype t : {dtype::bool_, dtype::int8, dtype::float16, dtype::float32, dtype::int32, dtype::float64, dtype::int64,
                   dtype::complex64}) {
     for (int group : {1, 4, 32, 256}) {
@@ -122,11 +127,7 @@ TEST(ReductionSource, VectorRowsCompile) {
 // three kept and one or two reduced axes, 32- and 64-bit indexing, the split pass that writes partials, and the
 // struct accumulators of var (Welford's step) and argmax (the index `_j`).
 TEST(ReductionSource, VectorColumnsCompile) {
-  red::spec s = sum_spec("double", 8);
-  red::spec dot = s;
-  dot.name = "dot";
-  dot.extra_compute = {"double"};
-  dot.map = "m = ca_cast<double>(x) * ca_cast<double>(x1);";
+  red::spec s = sum_spec("double", 8), dot = dot_spec();
   for (dtype t : {dtype::bool_, dtype::int8, dtype::float16, dtype::float32, dtype::int64, dtype::float64}) {
     for (int shape = 0; shape < 3; ++shape) {
       red::test_variant v;
