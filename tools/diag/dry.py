@@ -1,6 +1,6 @@
 """The host's own cost of small calls, without the driver: with `_core._dry_launches(True)` cuLaunchKernel is a
 no-op, so a loop of calls times everything cuarray and Python do per call, to the nanosecond and free of the
-device's noise. Optionally profiles the same loops (argument: sampler.so and an output folder, as profile.py).
+device's noise. Optionally profiles the same loops (argument: sampler.so and an output folder, as cpu_profile.py).
 Results of the calls are garbage while launches are dry; nothing is checked."""
 import ctypes
 import os

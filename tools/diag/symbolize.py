@@ -1,4 +1,4 @@
-"""Symbolise the samples of profile.py (written on the GPU machine) against unstripped local builds.
+"""Symbolise the samples of cpu_profile.py (written on the GPU machine) against unstripped local builds.
 
 Usage: python symbolize.py samples_X.txt [object=path ...]; by default libcuarray and the extension map
 to build-dev/python/cuarray/ (see README.md). Prints the self profile (innermost frame: function and

@@ -1,5 +1,5 @@
 """CPU profile of small calls with tools/diag/sampler.c (no perf on the GPU machine).
-Usage: python profile.py <sampler.so> <outdir>; writes samples_<workload>.txt there, for symbolize.py."""
+Usage: python cpu_profile.py <sampler.so> <outdir>; writes samples_<workload>.txt there, for symbolize.py."""
 import ctypes
 import os
 import sys
