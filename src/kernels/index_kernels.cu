@@ -72,13 +72,15 @@ __global__ void index_copy_kernel(const __grid_constant__ index_copy_params p) {
 }
 
 // Note [row gather]: an index into the outer axis of a C-contiguous array (take(x, rows, 0), x[idx], x[idx] = v)
-// moves whole contiguous rows. One warp per (row, chunk of 32 * row_unroll vectors) reads the index once and copies
-// the row with the widest vector (up to 16 bytes) that the bases, strides and row length allow: no per-element
-// division, fully coalesced loads and stores, so the copy runs at the memory bandwidth (bytes read + written).
-constexpr int row_unroll = 4;
+// moves whole contiguous rows. One warp per (row, chunk of 32 * U vectors) reads the index once and copies the row
+// with the widest vector (up to 16 bytes) that the bases, strides and row length allow: no per-element division,
+// fully coalesced loads and stores, so the copy runs at the memory bandwidth (bytes read + written). U, the vectors
+// a lane has in flight, is the fewest of 1, 2 and 4 that covers the row in one chunk (4 beyond): with 4 for every
+// row, a 1 KiB row left half of each lane's loads predicated off and the registers of all four held, and the
+// gather of 1 KiB rows ran 2-5% slower than a kernel of two loads a lane (tools/diag/take23.py, H200).
 constexpr int row_warps = block / 32;
 
-template <class V, class I, bool Scatter>
+template <class V, class I, bool Scatter, int U>
 __global__ void index_rows_kernel(const __grid_constant__ index_copy_params p, long long row_vecs, long long chunks) {
   const int lane = threadIdx.x & 31;
   const long long warps = static_cast<long long>(gridDim.x) * row_warps;
@@ -89,14 +91,14 @@ __global__ void index_rows_kernel(const __grid_constant__ index_copy_params p, l
     long long ioff = index_offset<I>(p, b), poff = b * p.p_b;
     const V* src = reinterpret_cast<const V*>(Scatter ? p.p_base + poff : p.i_base + ioff);
     V* dst = reinterpret_cast<V*>(Scatter ? p.i_base + ioff : p.p_base + poff);
-    long long k0 = c * (32 * row_unroll) + lane;
-    V v[row_unroll];
+    long long k0 = c * (32 * U) + lane;
+    V v[U];
 #pragma unroll
-    for (int u = 0; u < row_unroll; ++u) {
+    for (int u = 0; u < U; ++u) {
       if (k0 + u * 32 < row_vecs) v[u] = src[k0 + u * 32];
     }
 #pragma unroll
-    for (int u = 0; u < row_unroll; ++u) {
+    for (int u = 0; u < U; ++u) {
       if (k0 + u * 32 < row_vecs) {
         if constexpr (Scatter) dst[k0 + u * 32] = v[u];
         else __stcs(dst + k0 + u * 32, v[u]);
@@ -105,13 +107,20 @@ __global__ void index_rows_kernel(const __grid_constant__ index_copy_params p, l
   }
 }
 
+template <class V, class I, int U>
+void launch_rows_unrolled(bool scatter, const index_copy_params& p, long long row_vecs, cudaStream_t s) {
+  long long chunks = (row_vecs + 32 * U - 1) / (32 * U);
+  long long blocks = std::min<long long>((p.nb * chunks + row_warps - 1) / row_warps, 1LL << 30);
+  if (scatter) index_rows_kernel<V, I, true, U><<<static_cast<unsigned>(blocks), block, 0, s>>>(p, row_vecs, chunks);
+  else index_rows_kernel<V, I, false, U><<<static_cast<unsigned>(blocks), block, 0, s>>>(p, row_vecs, chunks);
+}
+
 template <class V, class I>
 void launch_rows(bool scatter, const index_copy_params& p, long long row_bytes, cudaStream_t s) {
   long long row_vecs = row_bytes / static_cast<long long>(sizeof(V));
-  long long chunks = (row_vecs + 32 * row_unroll - 1) / (32 * row_unroll);
-  long long blocks = std::min<long long>((p.nb * chunks + row_warps - 1) / row_warps, 1LL << 30);
-  if (scatter) index_rows_kernel<V, I, true><<<static_cast<unsigned>(blocks), block, 0, s>>>(p, row_vecs, chunks);
-  else index_rows_kernel<V, I, false><<<static_cast<unsigned>(blocks), block, 0, s>>>(p, row_vecs, chunks);
+  if (row_vecs <= 32) launch_rows_unrolled<V, I, 1>(scatter, p, row_vecs, s);
+  else if (row_vecs <= 64) launch_rows_unrolled<V, I, 2>(scatter, p, row_vecs, s);
+  else launch_rows_unrolled<V, I, 4>(scatter, p, row_vecs, s);
 }
 
 // The rows path of Note [row gather] when it applies: one contiguous rest run on both sides, raw indices, rows of

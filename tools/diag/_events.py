@@ -29,6 +29,33 @@ def gpu_us(fn, lib, reps=20, warmup=3):
     return m.cuda.get_elapsed_time(s, e) * 1e3 / reps
 
 
+def gpu_us_each(fn, lib, reps=30, warmup=3):
+    """Median microseconds of one call between two events, as benchmarks/common.py's time_gpu."""
+    for _ in range(warmup):
+        fn()
+    if lib == "torch":
+        torch = importlib.import_module("torch")
+        pairs = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(reps)]
+        torch.cuda.synchronize()
+        for s, e in pairs:
+            s.record()
+            fn()
+            e.record()
+        torch.cuda.synchronize()
+        times = [s.elapsed_time(e) * 1e3 for s, e in pairs]
+    else:
+        m = importlib.import_module(lib)
+        pairs = [(m.cuda.Event(), m.cuda.Event()) for _ in range(reps)]
+        m.cuda.Device().synchronize()
+        for s, e in pairs:
+            s.record()
+            fn()
+            e.record()
+        pairs[-1][1].synchronize()
+        times = [m.cuda.get_elapsed_time(s, e) * 1e3 for s, e in pairs]
+    return sorted(times)[reps // 2]
+
+
 def copy_gbs(lib):
     """GB/s (bytes read + written) of copying 1 GiB of float32 into another array in `lib` (cuarray or cupy)."""
     m = importlib.import_module(lib)
