@@ -85,6 +85,16 @@ def main():
     o = ca.empty((8192, 8192), ca.float32)
     t = timed(lambda: ca.copyto(o.reshape(2, 4096, 2, 4096), x.reshape(1, 4096, 1, 4096)))
     print(f"copyto broadcast (tile by the engine)     {t:8.1f} us {tb / t / 1e3:7.0f} GB/s")
+    # The benchmark's two joins next to PyTorch's, each timed both ways (queued; median of single calls).
+    import torch
+    from _events import gpu_us, gpu_us_each
+    tparts = [torch.as_tensor(ca.asnumpy(p), device="cuda") for p in parts]
+    for name, fn, lib in (("cuarray.concatenate", lambda: ca.concatenate(parts), "cuarray"),
+                          ("torch.cat", lambda: torch.cat(tparts), "torch"),
+                          ("cuarray.stack", lambda: ca.stack(parts), "cuarray"),
+                          ("torch.stack", lambda: torch.stack(tparts), "torch")):
+        q, m = gpu_us(fn, lib), gpu_us_each(fn, lib)
+        print(f"{name:20} queued {q:7.1f} us {nbytes / q / 1e3:6.0f} GB/s; single {m:7.1f} us {nbytes / m / 1e3:6.0f} GB/s")
     print("pool:", ca.get_default_memory_pool().used_bytes(), ca.get_default_memory_pool().total_bytes())
 
 
