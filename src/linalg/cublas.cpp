@@ -233,8 +233,8 @@ void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a,
   }
 }
 
-void cublas_trsm(dtype t, int device, bool lower, int trans, bool unit_diagonal, std::int64_t n, std::int64_t k,
-                 const void* a, std::int64_t lda, void* b, std::int64_t ldb) {
+void cublas_trsm(dtype t, int device, bool right, bool lower, int trans, bool unit_diagonal, std::int64_t n,
+                 std::int64_t k, const void* a, std::int64_t lda, void* b, std::int64_t ldb) {
   if (n == 0 || k == 0) return;
   int index;
   alignas(16) unsigned char alpha[16] = {};
@@ -255,9 +255,10 @@ void cublas_trsm(dtype t, int device, bool lower, int trans, bool unit_diagonal,
   check(api_, api_.set_workspace(h, ws.data(), ws_bytes), "cublasSetWorkspace");
   cublasOperation_t op = trans == 0 ? CUBLAS_OP_N : trans == 1 ? CUBLAS_OP_T : CUBLAS_OP_C;
   check(api_,
-        api_.trsm[index](h, CUBLAS_SIDE_LEFT, lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER, op,
-                         unit_diagonal ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, as_int(n, "n"), as_int(k, "k"), alpha,
-                         a, as_int(lda, "lda"), b, as_int(ldb, "ldb")),
+        api_.trsm[index](h, right ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT,
+                         lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER, op,
+                         unit_diagonal ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, as_int(right ? k : n, "m"),
+                         as_int(right ? n : k, "n"), alpha, a, as_int(lda, "lda"), b, as_int(ldb, "ldb")),
         "cublas<t>trsm");
 }
 

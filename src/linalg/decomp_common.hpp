@@ -70,8 +70,12 @@ inline std::int64_t matrix_bytes(const array& a) {
 }
 inline void* matrix_ptr(const array& a, std::int64_t i) { return static_cast<char*>(a.data()) + i * matrix_bytes(a); }
 
-/// Result of a cholesky-free inverse that does not raise for singular input (cond uses it, as NumPy's
-/// errstate(all='ignore')).
-array inv_impl(const array& a, bool raise_singular);
+/// How inv_impl solves after the LU factorisation (Note [inverse by right solves]): `right_solves` where the
+/// device can replay the pivots of that order, else `identity_solve`; tests name a route to compare the two.
+enum class inv_route { automatic, right_solves, identity_solve };
+
+/// Inverse of a stack of square matrices (inv); with raise_singular false, singular input gives inf/NaN instead
+/// of LinAlgError (cond uses it, as NumPy's errstate(all='ignore')).
+array inv_impl(const array& a, bool raise_singular, inv_route route = inv_route::automatic);
 
 }  // namespace cuarray::linalg::detail

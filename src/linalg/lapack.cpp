@@ -171,7 +171,7 @@ array trsm(const array& a, const array& b, bool lower, int trans, bool unit_diag
   if (batch == 0 || n == 0 || k == 0) return from_colmajor(rhs);
   array m = to_colmajor(a, a.type());
   for (std::int64_t i = 0; i < batch; ++i) {
-    ::cuarray::detail::cublas_trsm(a.type(), device, lower, trans, unit_diagonal, n, k, matrix_ptr(m, i), n,
+    ::cuarray::detail::cublas_trsm(a.type(), device, false, lower, trans, unit_diagonal, n, k, matrix_ptr(m, i), n,
                                    matrix_ptr(rhs, i), n);
   }
   return from_colmajor(rhs);

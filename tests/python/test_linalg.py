@@ -457,6 +457,27 @@ def test_inv_matches_numpy(dtype, shape):
     assert _rel(got.get(), expected) < 10 * _tol(expected.dtype)
 
 
+# Rows of diagonally dominant matrices shuffled (reversed for the first of a stack), so that partial pivoting
+# swaps most of them back: the inverse's pivot replay (Note [inverse by right solves]) has work to do. Orders past
+# the replay's 256 threads a block, a stack with its own permutation per matrix.
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(2, 2), (3, 33, 33), (300, 300)])
+def test_inv_pivoted_rows(dtype, shape):
+    rng = numpy.random.default_rng(31)
+    n = shape[-1]
+    x = _rand(shape, dtype, seed=9).reshape(-1, n, n)
+    for k, m in enumerate(x):
+        perm = numpy.arange(n)[::-1] if k == 0 else rng.permutation(n)
+        m[numpy.arange(n), perm] += 2 * n
+    x = x.reshape(shape)
+    expected = numpy.linalg.inv(x)
+    got = cp.linalg.inv(_dev(x))
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    assert got.flags.c_contiguous == expected.flags.c_contiguous
+    assert _rel(got.get(), expected) < 10 * _tol(expected.dtype)
+
+
 @gpu
 def test_inv_layouts_singular_nan_empty():
     x = _rand((5, 5), numpy.float64) + 3 * numpy.eye(5)

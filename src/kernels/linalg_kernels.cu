@@ -1,0 +1,90 @@
+// Ahead-of-time kernel of the LU inverse (Note [inverse by right solves], src/linalg/decomp_lu.cpp).
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+
+#include "src/cuda/check.hpp"
+#include "src/kernels/linalg_kernels.hpp"
+
+namespace cuarray::detail {
+
+namespace {
+
+constexpr int block = 256;
+constexpr std::size_t default_shared = 48 * 1024;  // dynamic shared memory a block gets without opting in
+
+// One block a matrix. The pivots come into shared memory with coalesced loads; one thread replays the swaps,
+// which depend on each other (a swap may move what an earlier one placed), on a shared copy of 0..n-1; then the
+// block writes the ones. The replay is serial, n steps of shared-memory loads and stores, little next to the
+// solves' n^3 multiply-adds that follow.
+template <class W>
+__global__ void __launch_bounds__(block) pivot_seed_kernel(const long long* ipiv, W* b, long long n, W one) {
+  extern __shared__ int shared[];
+  int* perm = shared;
+  int* piv = shared + n;
+  const long long* src = ipiv + static_cast<long long>(blockIdx.x) * n;
+  W* mat = b + static_cast<long long>(blockIdx.x) * n * n;
+  for (long long i = threadIdx.x; i < n; i += block) {
+    perm[i] = static_cast<int>(i);
+    piv[i] = static_cast<int>(src[i] - 1);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < static_cast<int>(n); ++i) {
+      const int k = piv[i];
+      if (k != i && k >= 0 && k < n) {
+        const int t = perm[i];
+        perm[i] = perm[k];
+        perm[k] = t;
+      }
+    }
+  }
+  __syncthreads();
+  // Column j of P^T is the unit vector e_{p[j]}: column-major, element (p[j], j) at j * n + p[j].
+  for (long long j = threadIdx.x; j < n; j += block) mat[j * n + perm[j]] = one;
+}
+
+template <class W>
+void launch_typed(const std::int64_t* ipiv, void* b, std::int64_t batch, std::int64_t n, const unsigned char* one,
+                  cudaStream_t stream) {
+  W w;
+  std::memcpy(&w, one, sizeof(W));
+  const std::size_t bytes = 8 * static_cast<std::size_t>(n);
+  auto kernel = pivot_seed_kernel<W>;
+  if (bytes > default_shared) {
+    CUARRAY_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  }
+  constexpr std::int64_t max_blocks = (1LL << 31) - 1;
+  for (std::int64_t start = 0; start < batch; start += max_blocks) {
+    const std::int64_t count = std::min(batch - start, max_blocks);
+    kernel<<<static_cast<unsigned>(count), block, bytes, stream>>>(reinterpret_cast<const long long*>(ipiv) + start * n,
+                                                                   static_cast<W*>(b) + start * n * n, n, w);
+  }
+  CUARRAY_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
+std::int64_t pivot_seed_max_n(int device) {
+  int optin = 0;
+  if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return static_cast<std::int64_t>(std::max<int>(optin, 0)) / 8;
+}
+
+void launch_pivot_seed(const std::int64_t* ipiv, void* b, std::int64_t batch, std::int64_t n, std::size_t itemsize,
+                       const unsigned char* one, cudaStream_t stream) {
+  if (batch <= 0 || n <= 0) return;
+  switch (itemsize) {
+    case 4: launch_typed<unsigned>(ipiv, b, batch, n, one, stream); break;
+    case 8: launch_typed<unsigned long long>(ipiv, b, batch, n, one, stream); break;
+    case 16: launch_typed<uint4>(ipiv, b, batch, n, one, stream); break;
+    default: throw std::logic_error("launch_pivot_seed: element size must be 4, 8 or 16 bytes");
+  }
+}
+
+}  // namespace cuarray::detail

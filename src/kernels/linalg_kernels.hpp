@@ -1,0 +1,23 @@
+// Ahead-of-time kernel of the LU inverse: the permutation matrix its right-side solves start from.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cuarray::detail {
+
+/// Largest order n whose pivots launch_pivot_seed can replay on `device` (its shared memory holds 8 n bytes);
+/// 0 when the device cannot be queried.
+std::int64_t pivot_seed_max_n(int device);
+
+/// For each of `batch` LU factorisations P A = L U of order n (getrf's 1-based pivots `ipiv`, n per matrix, in a
+/// contiguous stack), writes the one of P^T's column j at row p[j] into the zero-filled column-major n x n
+/// matrices `b` (elements of `itemsize` 4, 8 or 16 bytes; `one` is the bytes of 1 in that dtype): with B's zeros,
+/// b becomes P^T. p is the permutation that getrf's row swaps, replayed in order, make of 0..n-1 ((P A)[i] =
+/// A[p[i]]). Requires n <= pivot_seed_max_n(current device).
+void launch_pivot_seed(const std::int64_t* ipiv, void* b, std::int64_t batch, std::int64_t n, std::size_t itemsize,
+                       const unsigned char* one, cudaStream_t stream);
+
+}  // namespace cuarray::detail
