@@ -14,17 +14,30 @@ namespace {
 constexpr int block = 256;
 constexpr std::size_t default_shared = 48 * 1024;  // dynamic shared memory a block gets without opting in
 
+// What a replay writes for each j: the one of P^T's column j (inv) or p[j] itself (solve).
+template <class W> struct seed_out {
+  W* b;
+  W one;
+  __device__ void operator()(long long m, long long n, long long j, int pj) const { b[(m * n + j) * n + pj] = one; }
+  void advance(long long matrices, long long n) { b += matrices * n * n; }
+};
+struct perm_out {
+  long long* p;
+  __device__ void operator()(long long m, long long n, long long j, int pj) const { p[m * n + j] = pj; }
+  void advance(long long matrices, long long n) { p += matrices * n; }
+};
+
 // One block a matrix. The pivots come into shared memory with coalesced loads; one thread replays the swaps,
 // which depend on each other (a swap may move what an earlier one placed), on a shared copy of 0..n-1; then the
-// block writes the ones. The replay is serial, n steps of shared-memory loads and stores, little next to the
-// solves' n^3 multiply-adds that follow.
-template <class W>
-__global__ void __launch_bounds__(block) pivot_seed_kernel(const long long* ipiv, W* b, long long n, W one) {
+// block writes the result. The replay is serial, n steps of shared-memory loads and stores, little next to the
+// solves' n^2 k multiply-adds that follow.
+template <class Out>
+__global__ void __launch_bounds__(block) pivot_replay_kernel(const long long* ipiv, long long n, Out out) {
   extern __shared__ int shared[];
   int* perm = shared;
   int* piv = shared + n;
-  const long long* src = ipiv + static_cast<long long>(blockIdx.x) * n;
-  W* mat = b + static_cast<long long>(blockIdx.x) * n * n;
+  const long long m = blockIdx.x;
+  const long long* src = ipiv + m * n;
   for (long long i = threadIdx.x; i < n; i += block) {
     perm[i] = static_cast<int>(i);
     piv[i] = static_cast<int>(src[i] - 1);
@@ -41,17 +54,14 @@ __global__ void __launch_bounds__(block) pivot_seed_kernel(const long long* ipiv
     }
   }
   __syncthreads();
-  // Column j of P^T is the unit vector e_{p[j]}: column-major, element (p[j], j) at j * n + p[j].
-  for (long long j = threadIdx.x; j < n; j += block) mat[j * n + perm[j]] = one;
+  for (long long j = threadIdx.x; j < n; j += block) out(m, n, j, perm[j]);
 }
 
-template <class W>
-void launch_typed(const std::int64_t* ipiv, void* b, std::int64_t batch, std::int64_t n, const unsigned char* one,
-                  cudaStream_t stream) {
-  W w;
-  std::memcpy(&w, one, sizeof(W));
+template <class Out>
+void launch_replay(const std::int64_t* ipiv, std::int64_t batch, std::int64_t n, Out out, cudaStream_t stream) {
+  if (batch <= 0 || n <= 0) return;
   const std::size_t bytes = 8 * static_cast<std::size_t>(n);
-  auto kernel = pivot_seed_kernel<W>;
+  auto kernel = pivot_replay_kernel<Out>;
   if (bytes > default_shared) {
     CUARRAY_CUDA_CHECK(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
@@ -60,9 +70,18 @@ void launch_typed(const std::int64_t* ipiv, void* b, std::int64_t batch, std::in
   for (std::int64_t start = 0; start < batch; start += max_blocks) {
     const std::int64_t count = std::min(batch - start, max_blocks);
     kernel<<<static_cast<unsigned>(count), block, bytes, stream>>>(reinterpret_cast<const long long*>(ipiv) + start * n,
-                                                                   static_cast<W*>(b) + start * n * n, n, w);
+                                                                   n, out);
+    out.advance(count, n);
   }
   CUARRAY_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class W>
+void launch_seed(const std::int64_t* ipiv, void* b, std::int64_t batch, std::int64_t n, const unsigned char* one,
+                 cudaStream_t stream) {
+  seed_out<W> out{static_cast<W*>(b), {}};
+  std::memcpy(&out.one, one, sizeof(W));
+  launch_replay(ipiv, batch, n, out, stream);
 }
 
 }  // namespace
@@ -78,13 +97,17 @@ std::int64_t pivot_seed_max_n(int device) {
 
 void launch_pivot_seed(const std::int64_t* ipiv, void* b, std::int64_t batch, std::int64_t n, std::size_t itemsize,
                        const unsigned char* one, cudaStream_t stream) {
-  if (batch <= 0 || n <= 0) return;
   switch (itemsize) {
-    case 4: launch_typed<unsigned>(ipiv, b, batch, n, one, stream); break;
-    case 8: launch_typed<unsigned long long>(ipiv, b, batch, n, one, stream); break;
-    case 16: launch_typed<uint4>(ipiv, b, batch, n, one, stream); break;
+    case 4: launch_seed<unsigned>(ipiv, b, batch, n, one, stream); break;
+    case 8: launch_seed<unsigned long long>(ipiv, b, batch, n, one, stream); break;
+    case 16: launch_seed<uint4>(ipiv, b, batch, n, one, stream); break;
     default: throw std::logic_error("launch_pivot_seed: element size must be 4, 8 or 16 bytes");
   }
+}
+
+void launch_pivot_permutation(const std::int64_t* ipiv, std::int64_t* perm, std::int64_t batch, std::int64_t n,
+                              cudaStream_t stream) {
+  launch_replay(ipiv, batch, n, perm_out{reinterpret_cast<long long*>(perm)}, stream);
 }
 
 }  // namespace cuarray::detail

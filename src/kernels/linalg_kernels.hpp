@@ -1,4 +1,5 @@
-// Ahead-of-time kernel of the LU inverse: the permutation matrix its right-side solves start from.
+// Ahead-of-time kernels of the LU inverse and solve: getrf's row swaps replayed into the permutation that the
+// right-side solves start from (Note [inverse by right solves], src/linalg/decomp_lu.cpp).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -8,7 +9,7 @@
 
 namespace cuarray::detail {
 
-/// Largest order n whose pivots launch_pivot_seed can replay on `device` (its shared memory holds 8 n bytes);
+/// Largest order n whose pivots launch_pivot_seed and launch_pivot_permutation can replay on `device` (its shared memory holds 8 n bytes);
 /// 0 when the device cannot be queried.
 std::int64_t pivot_seed_max_n(int device);
 
@@ -19,5 +20,10 @@ std::int64_t pivot_seed_max_n(int device);
 /// A[p[i]]). Requires n <= pivot_seed_max_n(current device).
 void launch_pivot_seed(const std::int64_t* ipiv, void* b, std::int64_t batch, std::int64_t n, std::size_t itemsize,
                        const unsigned char* one, cudaStream_t stream);
+
+/// The same replay writing p itself: perm (batch x n, int64) with (P A)[i] = A[p[i]] for each factorisation.
+/// Requires n <= pivot_seed_max_n(current device).
+void launch_pivot_permutation(const std::int64_t* ipiv, std::int64_t* perm, std::int64_t batch, std::int64_t n,
+                              cudaStream_t stream);
 
 }  // namespace cuarray::detail

@@ -5,6 +5,7 @@
 
 #include "cuarray/creation.hpp"
 #include "cuarray/elementwise_funcs.hpp"
+#include "cuarray/indexing.hpp"
 #include "cuarray/manipulation.hpp"
 #include "cuarray/reduction.hpp"
 #include "src/core/internal.hpp"
@@ -60,6 +61,49 @@ void lu_solve(const array& lu, const array& ipiv, const array& rhs) {
                        static_cast<int*>(info.data())),
               "cusolverDnXgetrs");
   }
+}
+
+// Note [solve by side]: after getrf, getrs (CuPy's and PyTorch's route) swaps B's rows and runs two left-side
+// triangular solves. cuBLAS's trsm is far from even across its forms (tools/diag/inv23.py, H200, float64, the
+// two solves of n = 4096 / 1000):
+//   k = 1 right-hand side:    left 0.47 / 0.13 ms,  right (B^T, k rows) 3.57 / 0.74 ms,  getrs 1.42 / 0.51 ms
+//   k = 16:                   left 7.85 / 1.10 ms,  right 2.71 / 0.55 ms,                getrs 8.93 / 1.44 ms
+// The left side costs about k times its one-column time; the right side hardly grows with k. So the solve takes
+// the left side below 8 right-hand sides and the right side from 8, with P B gathered first from the replayed
+// pivots (launch_pivot_permutation). For the right side the solve is transposed, X^T = (P B)^T L^-T U^-T, and
+// B in C order is already B^T column-major: the gathered rows go in as they are and X comes out in C order.
+// Orders beyond the replay's shared memory keep getrs.
+constexpr std::int64_t right_side_min_k = 8;
+
+/// X = A^-1 B for the factors of lu_factor (lu column-major, ipiv) and right-hand sides `b` (..., n, k) of any
+/// layout and dtype, broadcast to lu's batch. Returns the solutions' new C-ordered buffer of dtype t: X itself,
+/// or with `colmajor` set, X's column-major image (X = from_colmajor of it).
+array lu_solve_rows(const array& lu, const array& ipiv, const array& b, dtype t, bool& colmajor) {
+  const int device = lu.device();
+  std::int64_t n = lu.shape()[lu.ndim() - 1], k = b.shape()[b.ndim() - 1], batch = batch_count(lu);
+  if (n > ::cuarray::detail::pivot_seed_max_n(device)) {
+    array rhs = to_colmajor(b, t);
+    lu_solve(lu, ipiv, rhs);
+    colmajor = true;
+    return rhs;
+  }
+  array perm = ::cuarray::detail::new_array(dtype::int64, ipiv.shape(), order::C, device);
+  cudaStream_t stream = ::cuarray::detail::enter_device(device);
+  ::cuarray::detail::launch_pivot_permutation(static_cast<const std::int64_t*>(ipiv.data()),
+                                              static_cast<std::int64_t*>(perm.data()), batch, n, stream);
+  // P B: rows p[i] of B, each matrix of the stack with its own permutation (one matrix: the row gather).
+  array pb = b.ndim() == 2 ? take(b, perm, 0) : take_along_axis(b, expand_dims(perm, std::vector<int>{-1}), -2);
+  pb = pb.astype(t, order::C, false);
+  const bool right = k >= right_side_min_k;
+  array rhs = right ? pb : to_colmajor(pb, t);
+  for (std::int64_t i = 0; i < batch; ++i) {
+    ::cuarray::detail::cublas_trsm(t, device, right, true, right ? 1 : 0, true, n, k, matrix_ptr(lu, i), n,
+                                   matrix_ptr(rhs, i), right ? k : n);
+    ::cuarray::detail::cublas_trsm(t, device, right, false, right ? 1 : 0, false, n, k, matrix_ptr(lu, i), n,
+                                   matrix_ptr(rhs, i), right ? k : n);
+  }
+  colmajor = !right;
+  return rhs;
 }
 
 /// LinAlgError for a matrix of the stack `a` (..., n, n) whose factorisation met an exact zero pivot.
@@ -177,10 +221,10 @@ array solve(const array& a, const array& b) {
   } else {
     array lu = to_colmajor(a.broadcast_to(ashape), t), ipiv, info;
     lu_factor(lu, ipiv, info);
-    array rhs = to_colmajor(bm.broadcast_to(bshape), t);
-    lu_solve(lu, ipiv, rhs);
-    raise_if_singular(info, a.broadcast_to(ashape), rhs);
-    x = from_colmajor(rhs);
+    bool colmajor = false;
+    array buf = lu_solve_rows(lu, ipiv, bm.broadcast_to(bshape), t, colmajor);
+    raise_if_singular(info, a.broadcast_to(ashape), buf);
+    x = colmajor ? from_colmajor(buf) : buf;
   }
   return vector ? drop_axis(x, -1) : x;
 }

@@ -478,6 +478,47 @@ def test_inv_pivoted_rows(dtype, shape):
     assert _rel(got.get(), expected) < 10 * _tol(expected.dtype)
 
 
+# Both sides of Note [solve by side] (left below 8 right-hand sides, right from 8) on uniform matrices, which pivot
+# at most steps: vectors, k either side of the switch, stacks that broadcast against each other, a non-contiguous
+# b, and integer b promoted to the solution's dtype.
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("ashape,bshape", [((5, 5), (5,)), ((300, 300), (300, 7)), ((300, 300), (300, 8)),
+                                           ((40, 40), (40, 33)), ((3, 6, 6), (2, 1, 6, 9)), ((2, 6, 6), (6, 2)),
+                                           ((1, 1), (1, 8))])
+def test_solve_both_sides_pivoted(dtype, ashape, bshape):
+    rng = numpy.random.default_rng(41)
+    a = rng.random(ashape)
+    b = rng.random(bshape)
+    if numpy.dtype(dtype).kind == "c":
+        a = a + 1j * rng.random(ashape)
+        b = b + 1j * rng.random(bshape)
+    a, b = a.astype(dtype), b.astype(dtype)
+    expected = numpy.linalg.solve(a, b)
+    got = cp.linalg.solve(_dev(a), _dev(b))
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    # uniform matrices are not well conditioned: compare residuals of the two answers instead of the answers
+    res = numpy.abs(a @ got.get()[..., None] - b[..., None]) if b.ndim == 1 else numpy.abs(a @ got.get() - b)
+    scale = numpy.abs(a).sum(-1).max() * numpy.abs(expected).max()
+    assert res.max() / scale < 50 * _tol(expected.dtype)
+
+
+@gpu
+def test_solve_right_side_layouts_and_promotion():
+    rng = numpy.random.default_rng(42)
+    a = rng.random((50, 50)) + 50 * numpy.eye(50)
+    b = rng.random((12, 50)).T  # non-contiguous (50, 12)
+    for bd in (_dev(b), _dev(b[:, ::-1].copy())[:, ::-1], _dev(b[::-1].copy())[::-1]):
+        assert _rel(cp.linalg.solve(_dev(a), bd).get(), numpy.linalg.solve(a, b)) < 1e-12
+    bi = rng.integers(-5, 6, (50, 10))
+    got = cp.linalg.solve(_dev(a.astype(numpy.float32)), _dev(bi))
+    expected = numpy.linalg.solve(a.astype(numpy.float32), bi)
+    assert got.dtype == expected.dtype == numpy.float64
+    assert _rel(got.get(), expected) < 1e-5
+    with pytest.raises(LinAlgError, match="Singular matrix"):
+        cp.linalg.solve(cp.zeros((2, 4, 4)), cp.ones((2, 4, 9)))
+
+
 @gpu
 def test_inv_layouts_singular_nan_empty():
     x = _rand((5, 5), numpy.float64) + 3 * numpy.eye(5)
