@@ -1,4 +1,5 @@
-// Ahead-of-time kernel of the LU inverse (Note [inverse by right solves], src/linalg/decomp_lu.cpp).
+// Ahead-of-time kernels of the LU inverse and solve (Notes [inverse by right solves] and [solve by side],
+// src/linalg/decomp_lu.cpp): getrf's row swaps replayed into P^T or p.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
