@@ -4,6 +4,14 @@ the 1 GiB device-to-device copy rate that their figures are fractions of."""
 import importlib
 
 
+def optional(module):
+    """`module` imported, or None where it is not installed (PyTorch, cuarray before a build, CuPy's extras)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
+
+
 def gpu_us(fn, lib, reps=20, warmup=3):
     """Microseconds of GPU time per call of `fn` (events around `reps` calls, after `warmup` untimed ones)."""
     for _ in range(warmup):

@@ -15,22 +15,11 @@ import sys
 
 import cupy as cp
 import numpy as np
-from _events import gpu_us
+from _events import gpu_us, optional
 
-try:
-    import cupyx.scipy.linalg as cpx_linalg
-except ImportError:  # pragma: no cover - CuPy has it
-    cpx_linalg = None
-
-try:
-    import torch
-except ImportError:  # pragma: no cover - the GPU machine has it
-    torch = None
-
-try:
-    import cuarray as ca
-except ImportError:
-    ca = None
+cpx_linalg = optional("cupyx.scipy.linalg")
+torch = optional("torch")
+ca = optional("cuarray")
 
 
 

@@ -9,12 +9,10 @@ vectors in flight (PyTorch's CatArrayBatchedCopy takes a capped grid).
 """
 import cupy as cp
 import numpy as np
-from _events import gpu_us_each
+from _events import gpu_us_each, optional
 
-try:
-    import torch
-except ImportError:  # pragma: no cover - the GPU machine has it
-    torch = None
+torch = optional("torch")
+ca = optional("cuarray")
 
 SRC = r"""
 template <int L, int S> __device__ __forceinline__ void move(const uint4* s, uint4* d) {
@@ -93,12 +91,9 @@ def main():
     if torch is not None:
         tp = [torch.as_tensor(p, device="cuda") for p in parts]
         report("torch.cat", gpu_us_each(lambda: torch.cat(tp), "torch"))
-    try:
-        import cuarray as ca
+    if ca is not None:
         cparts = [ca.asarray(cp.asnumpy(p)) for p in parts]
         report("cuarray.concatenate", gpu_us_each(lambda: ca.concatenate(cparts), "cuarray"))
-    except ImportError:
-        pass
 
 
 if __name__ == "__main__":

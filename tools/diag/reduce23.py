@@ -6,12 +6,9 @@ around 20 calls queued back to back) and the fraction of a 1 GiB device-to-devic
 import numpy as np
 
 import cuarray as ca
-from _events import copy_gbs, gpu_us
+from _events import copy_gbs, gpu_us, optional
 
-try:
-    import torch
-except ImportError:  # pragma: no cover - the GPU machine has it
-    torch = None
+torch = optional("torch")
 
 ROWDOT = r"""
 extern "C" __global__ void __launch_bounds__(256) rowdot(const float4* __restrict__ x, const float4* __restrict__ y,

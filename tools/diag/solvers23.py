@@ -10,15 +10,12 @@ import sys
 import cupy as cp
 import cupyx.scipy.linalg as cpx
 import numpy as np
-from _events import gpu_us
+from _events import gpu_us, optional
 
 import cuarray as ca
 import cuarray.scipy.linalg as cax
 
-try:
-    import torch
-except ImportError:  # pragma: no cover - the GPU machine has it
-    torch = None
+torch = optional("torch")
 
 
 def ms(fn, lib):

@@ -11,17 +11,10 @@ Uses CuPy's RawKernel, so that the kernel forms run without building cuarray.
 """
 import cupy as cp
 import numpy as np
-from _events import copy_gbs, gpu_us, gpu_us_each
+from _events import copy_gbs, gpu_us, gpu_us_each, optional
 
-try:
-    import torch
-except ImportError:  # pragma: no cover - the GPU machine has it
-    torch = None
-
-try:
-    import cuarray as ca
-except ImportError:
-    ca = None
+torch = optional("torch")
+ca = optional("cuarray")
 
 SRC = r"""
 // G lanes per row, each with V = 64 / G 16-byte vectors of its row's 64 (1 KiB rows); a block of 256 threads
