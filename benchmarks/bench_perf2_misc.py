@@ -5,6 +5,9 @@ Targets (ratios of median times in the same run):
   histogram 1024 bins of 2**27 float32, bincount of 2**27   >= 1.0x the better of CuPy and PyTorch
   integers 2**27 int64, randint 2**27 int32                 >= 1.0x PyTorch (torch.randint)
   solve / inv 1000 x 1000 float64                           >= 1.0x the better of CuPy and PyTorch
+  inv / solve / det of 16384 stacked 8 x 8 float64         >= 1.0x the better of CuPy and PyTorch
+  scipy.linalg lu_solve / cho_solve / solve_triangular,     >= 1.0x the better of CuPy and PyTorch (cho_solve:
+    1000 x 1000 float64, 16 right-hand sides                   PyTorch; CuPy has no cho_solve)
   unique 2**26 int64, svd 4096 x 4096 float64 (peakmem)     timed for reference; each note gives the peak extra
                                                             device memory of the call (goal: <= CuPy's)
 Peak extra memory: cuarray and CuPy free every cached block, then the pool's total_bytes() after one call (the
@@ -145,6 +148,114 @@ def inv_1000(lib: Backend, cfg: Config) -> Stats:
     fn = lambda: lib.module.linalg.inv(a)  # noqa: E731
     if cfg.first_round and not np.allclose(_host(lib, fn()), np.linalg.inv(x), rtol=1e-9, atol=1e-12):
         raise AssertionError("inv: wrong result")
+    return time_gpu(fn, lib, **_reps(cfg, 30, 8))
+
+
+def _scipy_linalg(lib: Backend) -> Any:
+    if lib.name == "cuarray":
+        import cuarray.scipy.linalg as sl
+    else:
+        import cupyx.scipy.linalg as sl
+    return sl
+
+
+def _lapack_solver(lib: Backend, cfg: Config, which: str) -> Stats:
+    """lu_solve / cho_solve / solve_triangular of 1000 x 1000 float64 with 16 right-hand sides, factors made
+    beforehand (PyTorch: linalg.lu_solve, cholesky_solve, linalg.solve_triangular)."""
+    n = 1000
+    x = _system(cfg, n)
+    y = cfg.host_random(n * 16, np.float64, seed=4).reshape(n, 16)
+    if which == "cho_solve":
+        x = x @ x.T
+        want = np.linalg.solve(x, y)
+    elif which == "solve_triangular":
+        x = np.tril(x)
+        want = np.linalg.solve(x, y)
+    else:
+        want = np.linalg.solve(x, y)
+    a, b = _dev(lib, x), _dev(lib, y)
+    if _is_torch(lib):
+        t = lib.module
+        if which == "lu_solve":
+            lu, piv = t.linalg.lu_factor(a)
+            fn = lambda: t.linalg.lu_solve(lu, piv, b)  # noqa: E731
+        elif which == "cho_solve":
+            c = t.linalg.cholesky(a)
+            fn = lambda: t.cholesky_solve(b, c)  # noqa: E731
+        else:
+            fn = lambda: t.linalg.solve_triangular(a, b, upper=False)  # noqa: E731
+    else:
+        sl = _scipy_linalg(lib)
+        if which == "lu_solve":
+            fac = sl.lu_factor(a)
+            fn = lambda: sl.lu_solve(fac, b)  # noqa: E731
+        elif which == "cho_solve":
+            cf = sl.cho_factor(a, lower=True)
+            fn = lambda: sl.cho_solve(cf, b)  # noqa: E731
+        else:
+            fn = lambda: sl.solve_triangular(a, b, lower=True)  # noqa: E731
+    if cfg.first_round and not np.allclose(_host(lib, fn()), want, rtol=1e-8, atol=1e-11):
+        raise AssertionError(f"{which}: wrong result")
+    return time_gpu(fn, lib, **_reps(cfg, 30, 8))
+
+
+@case("lu_solve_1000x16_f64", target=BEST)
+def lu_solve_1000(lib: Backend, cfg: Config) -> Stats:
+    """scipy.linalg.lu_solve, 1000 x 1000 float64, 16 right-hand sides; >= 1.0x the better peer."""
+    return _lapack_solver(lib, cfg, "lu_solve")
+
+
+@case("cho_solve_1000x16_f64", target=Target("torch", 1.0), libs=("cuarray", "torch"))
+def cho_solve_1000(lib: Backend, cfg: Config) -> Stats:
+    """scipy.linalg.cho_solve, 1000 x 1000 float64, 16 right-hand sides; >= 1.0x PyTorch (CuPy has none)."""
+    return _lapack_solver(lib, cfg, "cho_solve")
+
+
+@case("solve_triangular_1000x16_f64", target=BEST)
+def solve_triangular_1000(lib: Backend, cfg: Config) -> Stats:
+    """scipy.linalg.solve_triangular (lower), 1000 x 1000 float64, 16 right-hand sides; >= 1.0x the better peer."""
+    return _lapack_solver(lib, cfg, "solve_triangular")
+
+
+BATCH, ORDER = 16384, 8
+
+
+def _stack(cfg: Config) -> np.ndarray:
+    x = cfg.host_random(BATCH * ORDER * ORDER, np.float64, seed=7).reshape(BATCH, ORDER, ORDER)
+    return x + ORDER * np.eye(ORDER)
+
+
+@case("inv_16384x8x8_f64", target=BEST)
+def inv_stack(lib: Backend, cfg: Config) -> Stats:
+    """inv of a stack of 16384 8 x 8 float64 matrices; >= 1.0x the better peer (Note [batched small LU])."""
+    x = _stack(cfg)
+    a = _dev(lib, x)
+    fn = lambda: lib.module.linalg.inv(a)  # noqa: E731
+    if cfg.first_round and not np.allclose(_host(lib, fn()), np.linalg.inv(x), rtol=1e-9, atol=1e-12):
+        raise AssertionError("inv: wrong result")
+    return time_gpu(fn, lib, **_reps(cfg, 30, 8))
+
+
+@case("solve_16384x8x8_f64", target=BEST)
+def solve_stack(lib: Backend, cfg: Config) -> Stats:
+    """solve of a stack of 16384 8 x 8 float64 systems, one right-hand side each; >= 1.0x the better peer."""
+    x = _stack(cfg)
+    y = cfg.host_random(BATCH * ORDER, np.float64, seed=8).reshape(BATCH, ORDER, 1)
+    a, b = _dev(lib, x), _dev(lib, y)
+    fn = lambda: lib.module.linalg.solve(a, b)  # noqa: E731
+    if cfg.first_round and not np.allclose(_host(lib, fn()), np.linalg.solve(x, y), rtol=1e-9, atol=1e-12):
+        raise AssertionError("solve: wrong result")
+    return time_gpu(fn, lib, **_reps(cfg, 30, 8))
+
+
+@case("det_16384x8x8_f64", target=BEST)
+def det_stack(lib: Backend, cfg: Config) -> Stats:
+    """det of a stack of 16384 8 x 8 float64 matrices; >= 1.0x the better peer."""
+    x = _stack(cfg)
+    a = _dev(lib, x)
+    fn = lambda: lib.module.linalg.det(a)  # noqa: E731
+    if cfg.first_round and not np.allclose(_host(lib, fn()), np.linalg.det(x), rtol=1e-9):
+        raise AssertionError("det: wrong result")
     return time_gpu(fn, lib, **_reps(cfg, 30, 8))
 
 

@@ -9,6 +9,7 @@
 #include "args.hpp"
 #include "common.hpp"
 #include "cuarray/linalg.hpp"
+#include "src/linalg/decomp_common.hpp"
 
 namespace cuarray::py {
 
@@ -110,6 +111,9 @@ nb::object host_eig(const array& a, bool vectors) {
 
 void init_linalg(nb::module_& m) {
   nb::module_ l = m.def_submodule("linalg", "Linear algebra over cuSOLVER");
+  // Diagnostics and tests: the largest order whose stacks take the batched routines (Note [batched small LU]);
+  // returns the previous value.
+  m.def("_linalg_batched_max_n", &linalg::detail::set_batched_max_n, nb::arg("n"));
 
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {

@@ -1,5 +1,6 @@
 // Ahead-of-time kernels of the LU inverse and solve (Notes [inverse by right solves] and [solve by side],
-// src/linalg/decomp_lu.cpp): getrf's row swaps replayed into P^T or p.
+// src/linalg/decomp_lu.cpp; Note [LAPACK solvers by side], src/linalg/lapack.cpp): getrf's row swaps replayed
+// into P^T, p or p's inverse.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -24,7 +25,14 @@ template <class W> struct seed_out {
 };
 struct perm_out {
   long long* p;
-  __device__ void operator()(long long m, long long n, long long j, int pj) const { p[m * n + j] = pj; }
+  bool inverse;
+  __device__ void operator()(long long m, long long n, long long j, int pj) const {
+    if (inverse) {
+      p[m * n + pj] = j;
+    } else {
+      p[m * n + j] = pj;
+    }
+  }
   void advance(long long matrices, long long n) { p += matrices * n; }
 };
 
@@ -85,7 +93,21 @@ void launch_seed(const std::int64_t* ipiv, void* b, std::int64_t batch, std::int
   launch_replay(ipiv, batch, n, out, stream);
 }
 
+__global__ void matrix_pointers_kernel(const char* base, long long stride, long long batch, void** out) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < batch) out[i] = const_cast<char*>(base) + i * stride;
+}
+
 }  // namespace
+
+void launch_matrix_pointers(const void* base, std::int64_t stride_bytes, std::int64_t batch, void** out,
+                            cudaStream_t stream) {
+  if (batch <= 0) return;
+  const std::int64_t blocks = (batch + block - 1) / block;  // batch < 2^31 matrices: cuBLAS's counts are int
+  matrix_pointers_kernel<<<static_cast<unsigned>(blocks), block, 0, stream>>>(static_cast<const char*>(base),
+                                                                              stride_bytes, batch, out);
+  CUARRAY_CUDA_CHECK(cudaGetLastError());
+}
 
 std::int64_t pivot_seed_max_n(int device) {
   int optin = 0;
@@ -107,8 +129,8 @@ void launch_pivot_seed(const std::int64_t* ipiv, void* b, std::int64_t batch, st
 }
 
 void launch_pivot_permutation(const std::int64_t* ipiv, std::int64_t* perm, std::int64_t batch, std::int64_t n,
-                              cudaStream_t stream) {
-  launch_replay(ipiv, batch, n, perm_out{reinterpret_cast<long long*>(perm)}, stream);
+                              cudaStream_t stream, bool inverse) {
+  launch_replay(ipiv, batch, n, perm_out{reinterpret_cast<long long*>(perm), inverse}, stream);
 }
 
 }  // namespace cuarray::detail

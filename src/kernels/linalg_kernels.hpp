@@ -21,9 +21,15 @@ std::int64_t pivot_seed_max_n(int device);
 void launch_pivot_seed(const std::int64_t* ipiv, void* b, std::int64_t batch, std::int64_t n, std::size_t itemsize,
                        const unsigned char* one, cudaStream_t stream);
 
-/// The same replay writing p itself: perm (batch x n, int64) with (P A)[i] = A[p[i]] for each factorisation.
-/// Requires n <= pivot_seed_max_n(current device).
+/// The same replay writing p itself: perm (batch x n, int64) with (P A)[i] = A[p[i]] for each factorisation, or
+/// with `inverse` its inverse q (q[p[i]] = i, so (P^T X)[i] = X[q[i]]). Requires n <= pivot_seed_max_n(current
+/// device).
 void launch_pivot_permutation(const std::int64_t* ipiv, std::int64_t* perm, std::int64_t batch, std::int64_t n,
-                              cudaStream_t stream);
+                              cudaStream_t stream, bool inverse = false);
+
+/// out[i] = base + i * stride_bytes for i < batch: the device array of matrix pointers that cuBLAS's and
+/// cuSOLVER's batched routines take (Note [batched small LU], src/linalg/decomp_common.hpp).
+void launch_matrix_pointers(const void* base, std::int64_t stride_bytes, std::int64_t batch, void** out,
+                            cudaStream_t stream);
 
 }  // namespace cuarray::detail

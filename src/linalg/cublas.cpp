@@ -38,6 +38,11 @@ struct cublas_api {
   // cublas{S,D,C,Z}trsm_v2: the four differ only in pointee types, one ABI (as Note [cusolver typed routines]).
   cublasStatus_t (*trsm[4])(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t,
                             int, int, const void*, const void*, int, void*, int) = {};
+  // cublas{S,D,C,Z}getrfBatched and trsmBatched (Note [batched small LU], src/linalg/decomp_common.hpp).
+  cublasStatus_t (*getrf_batched[4])(cublasHandle_t, int, void* const*, int, int*, int*, int) = {};
+  cublasStatus_t (*trsm_batched[4])(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t,
+                                    cublasDiagType_t, int, int, const void*, const void* const*, int, void* const*, int,
+                                    int) = {};
   // Optional: only for messages.
   const char* (*status_string)(cublasStatus_t) = nullptr;
 };
@@ -59,6 +64,14 @@ std::vector<library_symbol> cublas_symbols(cublas_api& a) {
       {"cublasDtrsm_v2", a.trsm[1]},
       {"cublasCtrsm_v2", a.trsm[2]},
       {"cublasZtrsm_v2", a.trsm[3]},
+      {"cublasSgetrfBatched", a.getrf_batched[0]},
+      {"cublasDgetrfBatched", a.getrf_batched[1]},
+      {"cublasCgetrfBatched", a.getrf_batched[2]},
+      {"cublasZgetrfBatched", a.getrf_batched[3]},
+      {"cublasStrsmBatched", a.trsm_batched[0]},
+      {"cublasDtrsmBatched", a.trsm_batched[1]},
+      {"cublasCtrsmBatched", a.trsm_batched[2]},
+      {"cublasZtrsmBatched", a.trsm_batched[3]},
       {"cublasGetStatusString", a.status_string, library_symbol::optional},
   };
 }
@@ -233,33 +246,78 @@ void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a,
   }
 }
 
-void cublas_trsm(dtype t, int device, bool right, bool lower, int trans, bool unit_diagonal, std::int64_t n,
-                 std::int64_t k, const void* a, std::int64_t lda, void* b, std::int64_t ldb) {
-  if (n == 0 || k == 0) return;
-  int index;
-  alignas(16) unsigned char alpha[16] = {};
+namespace {
+
+// The index of dtype t in the {S, D, C, Z} routine tables, and alpha = 1 of that type in `alpha`.
+int typed_one(dtype t, unsigned char (&alpha)[16], const char* what) {
   switch (t) {
-    case dtype::float32: index = 0, *reinterpret_cast<float*>(alpha) = 1.0f; break;
-    case dtype::float64: index = 1, *reinterpret_cast<double*>(alpha) = 1.0; break;
-    case dtype::complex64: index = 2, *reinterpret_cast<float*>(alpha) = 1.0f; break;
-    case dtype::complex128: index = 3, *reinterpret_cast<double*>(alpha) = 1.0; break;
-    default: throw type_error("cublas_trsm: unsupported dtype " + std::string(name(t)));
+    case dtype::float32: *reinterpret_cast<float*>(alpha) = 1.0f; return 0;
+    case dtype::float64: *reinterpret_cast<double*>(alpha) = 1.0; return 1;
+    case dtype::complex64: *reinterpret_cast<float*>(alpha) = 1.0f; return 2;
+    case dtype::complex128: *reinterpret_cast<double*>(alpha) = 1.0; return 3;
+    default: throw type_error(std::string(what) + ": unsupported dtype " + std::string(name(t)));
   }
-  const cublas_api& api_ = api();
+}
+
+// The handle of `device` on its current stream, with a pool workspace `ws` for this call (Note [cublas handles]).
+cublasHandle_t ready_handle(const cublas_api& api_, int device, array& ws) {
   cudaStream_t stream = enter_device(device);
   cublasHandle_t h = handle_for(api_, device);
   check(api_, api_.set_stream(h, stream), "cublasSetStream");
   // The handle may still point at an earlier call's workspace, long since returned to the pool.
   std::size_t ws_bytes = workspace_bytes(device);
-  array ws = new_array(dtype::uint8, shape_t{static_cast<std::int64_t>(ws_bytes)}, order::C, device);
+  ws = new_array(dtype::uint8, shape_t{static_cast<std::int64_t>(ws_bytes)}, order::C, device);
   check(api_, api_.set_workspace(h, ws.data(), ws_bytes), "cublasSetWorkspace");
-  cublasOperation_t op = trans == 0 ? CUBLAS_OP_N : trans == 1 ? CUBLAS_OP_T : CUBLAS_OP_C;
+  return h;
+}
+
+cublasOperation_t trans_op(int trans) { return trans == 0 ? CUBLAS_OP_N : trans == 1 ? CUBLAS_OP_T : CUBLAS_OP_C; }
+
+}  // namespace
+
+void cublas_trsm(dtype t, int device, bool right, bool lower, int trans, bool unit_diagonal, std::int64_t n,
+                 std::int64_t k, const void* a, std::int64_t lda, void* b, std::int64_t ldb) {
+  if (n == 0 || k == 0) return;
+  alignas(16) unsigned char alpha[16] = {};
+  const int index = typed_one(t, alpha, "cublas_trsm");
+  const cublas_api& api_ = api();
+  array ws;
+  cublasHandle_t h = ready_handle(api_, device, ws);
   check(api_,
         api_.trsm[index](h, right ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT,
-                         lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER, op,
+                         lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER, trans_op(trans),
                          unit_diagonal ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, as_int(right ? k : n, "m"),
                          as_int(right ? n : k, "n"), alpha, a, as_int(lda, "lda"), b, as_int(ldb, "ldb")),
         "cublas<t>trsm");
+}
+
+void cublas_trsm_batched(dtype t, int device, bool right, bool lower, int trans, bool unit_diagonal, std::int64_t n,
+                         std::int64_t k, const void* const* a, std::int64_t lda, void* const* b, std::int64_t ldb,
+                         std::int64_t batch) {
+  if (n == 0 || k == 0 || batch == 0) return;
+  alignas(16) unsigned char alpha[16] = {};
+  const int index = typed_one(t, alpha, "cublas_trsm_batched");
+  const cublas_api& api_ = api();
+  array ws;
+  cublasHandle_t h = ready_handle(api_, device, ws);
+  check(api_,
+        api_.trsm_batched[index](
+            h, right ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT, lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER,
+            trans_op(trans), unit_diagonal ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, as_int(right ? k : n, "m"),
+            as_int(right ? n : k, "n"), alpha, a, as_int(lda, "lda"), b, as_int(ldb, "ldb"), as_int(batch, "batch")),
+        "cublas<t>trsmBatched");
+}
+
+void cublas_getrf_batched(dtype t, int device, std::int64_t n, void* const* a, std::int64_t lda, int* ipiv, int* info,
+                          std::int64_t batch) {
+  if (n == 0 || batch == 0) return;
+  alignas(16) unsigned char unused[16] = {};
+  const int index = typed_one(t, unused, "cublas_getrf_batched");
+  const cublas_api& api_ = api();
+  array ws;
+  cublasHandle_t h = ready_handle(api_, device, ws);
+  check(api_, api_.getrf_batched[index](h, as_int(n, "n"), a, as_int(lda, "lda"), ipiv, info, as_int(batch, "batch")),
+        "cublas<t>getrfBatched");
 }
 
 std::uintptr_t cublas_handle(int device) {

@@ -32,6 +32,18 @@ void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a,
 void cublas_trsm(dtype t, int device, bool right, bool lower, int trans, bool unit_diagonal, std::int64_t n,
                  std::int64_t k, const void* a, std::int64_t lda, void* b, std::int64_t ldb);
 
+/// cublas_trsm for each of `batch` pairs: A_i at a[i], B_i at b[i] (device arrays of device pointers), one
+/// cublas<t>trsmBatched call.
+void cublas_trsm_batched(dtype t, int device, bool right, bool lower, int trans, bool unit_diagonal, std::int64_t n,
+                         std::int64_t k, const void* const* a, std::int64_t lda, void* const* b, std::int64_t ldb,
+                         std::int64_t batch);
+
+/// LU factorisation with partial pivoting of `batch` square column-major matrices of order n at a[i] (a device
+/// array of device pointers), in place: cublas<t>getrfBatched. Pivots (int32, 1-based as LAPACK's) n per matrix
+/// at ipiv, info (int32, k > 0: U(k, k) is exactly zero) one per matrix.
+void cublas_getrf_batched(dtype t, int device, std::int64_t n, void* const* a, std::int64_t lda, int* ipiv, int* info,
+                          std::int64_t batch);
+
 /// The loaded library's path (loads it; cuda_error when it cannot be found).
 const char* cublas_path();
 

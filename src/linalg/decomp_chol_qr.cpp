@@ -14,14 +14,6 @@ namespace cuarray::linalg {
 namespace cs = ::cuarray::detail::cusolver;
 using namespace detail;
 
-namespace {
-
-// Below this order a stack goes through one potrfBatched call instead of a loop of Xpotrf calls, whose launch
-// costs dominate for small matrices.
-constexpr std::int64_t potrf_batched_max_n = 128;
-
-}  // namespace
-
 array cholesky(const array& a, bool upper) {
   assert_stacked_square(a);
   dtype t = result_type({a.type()});
@@ -36,11 +28,8 @@ array cholesky(const array& a, bool upper) {
   cudaDataType ct = cs::data_type(t);
   // The column-major copy holds A itself, so cuSOLVER's triangle is NumPy's UPLO.
   cublasFillMode_t uplo = upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-  if (batch > 1 && n <= potrf_batched_max_n) {
-    std::vector<void*> ptrs(static_cast<std::size_t>(batch));
-    for (std::int64_t i = 0; i < batch; ++i) ptrs[static_cast<std::size_t>(i)] = matrix_ptr(buf, i);
-    array dptrs = ::cuarray::detail::new_array(dtype::uint64, shape_t{batch}, order::C, device);
-    dptrs.copy_from_host(ptrs.data(), ptrs.size() * sizeof(void*));
+  if (use_batched(batch, n)) {  // one potrfBatched call (Note [batched small LU])
+    array dptrs = matrix_pointers(buf);
     cs::check(api.potrf_batched[cs::type_index(t)](h.get(), uplo, static_cast<int>(n),
                                                    static_cast<void**>(dptrs.data()), static_cast<int>(n),
                                                    static_cast<int*>(info.data()), static_cast<int>(batch)),

@@ -2,12 +2,17 @@
 #include "src/linalg/decomp_common.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 #include "cuarray/creation.hpp"
 #include "cuarray/elementwise_funcs.hpp"
+#include "cuarray/indexing.hpp"
+#include "cuarray/manipulation.hpp"
 #include "cuarray/reduction.hpp"
 #include "cuarray/ufunc.hpp"
 #include "src/core/internal.hpp"
+#include "src/kernels/linalg_kernels.hpp"
+#include "src/linalg/cublas.hpp"
 
 namespace cuarray::linalg::detail {
 
@@ -100,6 +105,47 @@ array triangle(const array& x, bool upper) {
   array cols = arange(std::int64_t{0}, n).reshape(shape_t{1, n});
   array keep = upper ? less_equal(rows, cols) : greater_equal(rows, cols);
   return where(keep, x, 0);
+}
+
+array gather_rows(const array& b, const array& perm) {
+  return b.ndim() == 2 ? take(b, perm, 0) : take_along_axis(b, expand_dims(perm, std::vector<int>{-1}), -2);
+}
+
+array colmajor_image(const array& a, dtype t) {
+  array view = swap_last(a);
+  return view.type() == t && view.is_c_contiguous() ? view : view.astype(t, order::C, true);
+}
+
+namespace {
+std::atomic<std::int64_t> batched_limit{128};
+}  // namespace
+
+std::int64_t batched_max_n() { return batched_limit.load(std::memory_order_relaxed); }
+std::int64_t set_batched_max_n(std::int64_t n) { return batched_limit.exchange(n); }
+
+array matrix_pointers(const array& a) {
+  const std::int64_t batch = batch_count(a);
+  array p = ::cuarray::detail::new_array(dtype::uint64, shape_t{batch}, order::C, a.device());
+  cudaStream_t stream = ::cuarray::detail::enter_device(a.device());
+  ::cuarray::detail::launch_matrix_pointers(a.data(), matrix_bytes(a), batch, static_cast<void**>(p.data()), stream);
+  return p;
+}
+
+void trsm_stack(dtype t, bool right, bool lower, int trans, bool unit_diagonal, std::int64_t n, std::int64_t k,
+                const array& a, const array& b, std::int64_t ldb) {
+  const int device = a.device();
+  const std::int64_t batch = batch_count(a);
+  if (use_batched(batch, n)) {
+    array pa = matrix_pointers(a), pb = matrix_pointers(b);
+    ::cuarray::detail::cublas_trsm_batched(t, device, right, lower, trans, unit_diagonal, n, k,
+                                           static_cast<const void* const*>(pa.data()), n,
+                                           static_cast<void* const*>(pb.data()), ldb, batch);
+    return;
+  }
+  for (std::int64_t i = 0; i < batch; ++i) {
+    ::cuarray::detail::cublas_trsm(t, device, right, lower, trans, unit_diagonal, n, k, matrix_ptr(a, i), n,
+                                   matrix_ptr(b, i), ldb);
+  }
 }
 
 array conj_if_complex(const array& x) { return is_complex(x.type()) ? conjugate(x) : x; }

@@ -44,6 +44,37 @@ inline array from_colmajor(const array& buf) { return swap_last(buf); }
 array triangle(const array& x, bool upper);
 /// Conjugate of complex input; real input returned as is.
 array conj_if_complex(const array& x);
+/// Rows perm[..., i] of each matrix of the stack `b` (..., n, k), each matrix with its own permutation `perm`
+/// (..., n) int64 (one matrix: the row gather); a new array.
+array gather_rows(const array& b, const array& perm);
+/// A matrix stack's column-major image without a copy where a's swapped view is already C-contiguous in dtype t
+/// (a factor from getrf or potrf), else to_colmajor's copy. Only for reading: it may share a's memory.
+array colmajor_image(const array& a, dtype t);
+
+/// Note [solve by side] (src/linalg/decomp_lu.cpp): from this many right-hand sides on, triangular solves run on
+/// the right side of the transposed system, where cuBLAS's trsm hardly grows with their number.
+inline constexpr std::int64_t right_side_min_k = 8;
+
+/// Note [batched small LU]: a stack of small matrices (inv, solve, det of (..., 8, 8)) costs one cuSOLVER or
+/// cuBLAS call per matrix, each a few microseconds of host time and a few launches, so a stack of a thousand
+/// took milliseconds where CuPy's and PyTorch's batched routines take tens of microseconds. Stacks of orders up to
+/// batched_max_n() go through one batched call instead: cuBLAS's getrfBatched and trsmBatched, cuSOLVER's
+/// potrfBatched. Larger orders keep the loop, whose calls are then long enough to fill the GPU one by one.
+/// Orders up to which stacks of two or more matrices take the batched routines.
+std::int64_t batched_max_n();
+/// Sets batched_max_n (diagnostics and tests compare the two routes); returns the previous value.
+std::int64_t set_batched_max_n(std::int64_t n);
+/// (The batched routines count matrices in int; larger stacks loop.)
+inline bool use_batched(std::int64_t batch, std::int64_t n) {
+  return batch > 1 && batch <= INT32_MAX && n <= batched_max_n();
+}
+/// The device array (uint64, one per matrix) of pointers to the matrices of the C-contiguous stack `a`.
+array matrix_pointers(const array& a);
+/// cublas_trsm for each matrix of the C-contiguous stacks `a` (column-major images, order n, ld n) and `b`
+/// (right-hand sides, ld ldb): one batched call where use_batched, else one call per matrix.
+void trsm_stack(dtype t, bool right, bool lower, int trans, bool unit_diagonal, std::int64_t n, std::int64_t k,
+                const array& a, const array& b, std::int64_t ldb);
+
 /// An identity (M, N) stack of batch shape `batch` (a new C-ordered array).
 array eye_stack(const shape_t& batch, std::int64_t m, std::int64_t n, dtype t);
 

@@ -31,6 +31,14 @@ void lu_factor(const array& buf, array& ipiv, array& info) {
   ipiv = ::cuarray::detail::new_array(dtype::int64, pshape, order::C, device);
   info = ::cuarray::detail::new_array(dtype::int32, shape_t{batch}, order::C, device);
   if (batch == 0 || n == 0) return;
+  if (use_batched(batch, n)) {  // Note [batched small LU]
+    array piv32 = ::cuarray::detail::new_array(dtype::int32, pshape, order::C, device);
+    array ptrs = matrix_pointers(buf);
+    ::cuarray::detail::cublas_getrf_batched(buf.type(), device, n, static_cast<void* const*>(ptrs.data()), n,
+                                            static_cast<int*>(piv32.data()), static_cast<int*>(info.data()), batch);
+    ipiv = piv32.astype(dtype::int64);
+    return;
+  }
   const cs::api& a = cs::get();
   cs::handle h(device);
   cudaDataType t = cs::data_type(buf.type());
@@ -72,8 +80,8 @@ void lu_solve(const array& lu, const array& ipiv, const array& rhs) {
 // the left side below 8 right-hand sides and the right side from 8, with P B gathered first from the replayed
 // pivots (launch_pivot_permutation). For the right side the solve is transposed, X^T = (P B)^T L^-T U^-T, and
 // B in C order is already B^T column-major: the gathered rows go in as they are and X comes out in C order.
-// Orders beyond the replay's shared memory keep getrs.
-constexpr std::int64_t right_side_min_k = 8;
+// Orders beyond the replay's shared memory keep getrs. The switch (right_side_min_k) lives in decomp_common.hpp,
+// as cuarray.scipy.linalg's solvers take it too (Note [LAPACK solvers by side], src/linalg/lapack.cpp).
 
 /// X = A^-1 B for the factors of lu_factor (lu column-major, ipiv) and right-hand sides `b` (..., n, k) of any
 /// layout and dtype, broadcast to lu's batch. Returns the solutions' new C-ordered buffer of dtype t: X itself,
@@ -92,16 +100,11 @@ array lu_solve_rows(const array& lu, const array& ipiv, const array& b, dtype t,
   ::cuarray::detail::launch_pivot_permutation(static_cast<const std::int64_t*>(ipiv.data()),
                                               static_cast<std::int64_t*>(perm.data()), batch, n, stream);
   // P B: rows p[i] of B, each matrix of the stack with its own permutation (one matrix: the row gather).
-  array pb = b.ndim() == 2 ? take(b, perm, 0) : take_along_axis(b, expand_dims(perm, std::vector<int>{-1}), -2);
-  pb = pb.astype(t, order::C, false);
+  array pb = gather_rows(b, perm).astype(t, order::C, false);
   const bool right = k >= right_side_min_k;
   array rhs = right ? pb : to_colmajor(pb, t);
-  for (std::int64_t i = 0; i < batch; ++i) {
-    ::cuarray::detail::cublas_trsm(t, device, right, true, right ? 1 : 0, true, n, k, matrix_ptr(lu, i), n,
-                                   matrix_ptr(rhs, i), right ? k : n);
-    ::cuarray::detail::cublas_trsm(t, device, right, false, right ? 1 : 0, false, n, k, matrix_ptr(lu, i), n,
-                                   matrix_ptr(rhs, i), right ? k : n);
-  }
+  trsm_stack(t, right, true, right ? 1 : 0, true, n, k, lu, rhs, right ? k : n);
+  trsm_stack(t, right, false, right ? 1 : 0, false, n, k, lu, rhs, right ? k : n);
   colmajor = !right;
   return rhs;
 }
@@ -172,10 +175,8 @@ array inv_impl(const array& a, bool raise_singular, inv_route route) {
   cudaStream_t stream = ::cuarray::detail::enter_device(device);
   ::cuarray::detail::launch_pivot_seed(static_cast<const std::int64_t*>(ipiv.data()), x.data(), batch_count(x), n,
                                        x.itemsize(), one.bytes, stream);
-  for (std::int64_t i = 0; i < batch_count(x); ++i) {
-    ::cuarray::detail::cublas_trsm(t, device, true, true, 1, true, n, n, matrix_ptr(lu, i), n, matrix_ptr(x, i), n);
-    ::cuarray::detail::cublas_trsm(t, device, true, false, 1, false, n, n, matrix_ptr(lu, i), n, matrix_ptr(x, i), n);
-  }
+  trsm_stack(t, true, true, 1, true, n, n, lu, x, n);
+  trsm_stack(t, true, false, 1, false, n, n, lu, x, n);
   if (raise_singular) raise_if_singular(info, a, x);
   return x;
 }

@@ -164,6 +164,101 @@ def test_solve_triangular_singular_and_batched():
     check(L.solve_triangular(cuarray.asarray(a), cuarray.asarray(b)), sl.solve_triangular(a, b))
 
 
+def pivoted(n, dtype, batch=(), seed=0):
+    """Well-conditioned matrices whose LU factorisation swaps rows: diagonally dominant ones with shuffled rows."""
+    a = rand(batch + (n, n), dtype, seed) + n * numpy.eye(n, dtype=dtype)
+    r = numpy.random.default_rng(seed + 100)
+    return numpy.stack([m[r.permutation(n)] for m in a.reshape((-1, n, n))]).reshape(a.shape)
+
+
+# Both sides of the right-side switch (Note [LAPACK solvers by side], src/linalg/lapack.cpp: from 8 right-hand
+# sides on), for every trans, triangle, layout of a and b, and batched with a permutation per matrix.
+SIDES = [1, 7, 8, 21]
+
+
+@gpu
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('k', SIDES)
+def test_lu_solve_both_sides(dtype, k):
+    n = 37
+    a = pivoted(n, dtype)
+    b = rand((n, k), dtype, 1)
+    fac, wfac = L.lu_factor(cuarray.asarray(a)), sl.lu_factor(a)
+    assert (wfac[1] != numpy.arange(n)).any()
+    for trans in (0, 1, 2):
+        for bb, db in ((b, None), (numpy.asfortranarray(b), None), (b[::-1, ::-1], cuarray.asarray(b)[::-1, ::-1])):
+            db = cuarray.asarray(bb) if db is None else db
+            check(L.lu_solve(fac, db, trans=trans), sl.lu_solve(wfac, bb, trans=trans), dtype)
+    ab = pivoted(n, dtype, (3,), 2)
+    bb = rand((3, n, k), dtype, 3)
+    for trans in (0, 2):
+        want = numpy.stack([sl.lu_solve(sl.lu_factor(m), v, trans=trans) for m, v in zip(ab, bb)])
+        check(L.lu_solve(L.lu_factor(cuarray.asarray(ab)), cuarray.asarray(bb), trans=trans), want, dtype)
+        # One b for the whole stack.
+        want = numpy.stack([sl.lu_solve(sl.lu_factor(m), b, trans=trans) for m in ab])
+        check(L.lu_solve(L.lu_factor(cuarray.asarray(ab)), cuarray.asarray(b), trans=trans), want, dtype)
+
+
+@gpu
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('k', SIDES)
+def test_cho_solve_both_sides(dtype, k):
+    n = 29
+    s = spd(n, dtype)
+    b = rand((n, k), dtype, 1)
+    for lower in (False, True):
+        fac = L.cho_factor(cuarray.asarray(s), lower=lower)
+        for bb, db in ((b, cuarray.asarray(b)), (numpy.asfortranarray(b), cuarray.asfortranarray(b)),
+                       (b[::-1], cuarray.asarray(b)[::-1])):
+            check(L.cho_solve(fac, db), sl.cho_solve(sl.cho_factor(s, lower=lower), bb), dtype)
+    sb = spd(n, dtype, (2,))
+    bb = rand((2, n, k), dtype, 2)
+    want = numpy.stack([sl.cho_solve(sl.cho_factor(m, lower=True), v) for m, v in zip(sb, bb)])
+    check(L.cho_solve(L.cho_factor(cuarray.asarray(sb), lower=True), cuarray.asarray(bb)), want, dtype)
+    check(L.solve(cuarray.asarray(s), cuarray.asarray(b), assume_a='pos'), sl.solve(s, b, assume_a='pos'), dtype)
+
+
+@gpu
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('k', SIDES)
+def test_solve_triangular_both_sides(dtype, k):
+    n = 23
+    big = rand((2 * n, 2 * n), dtype) + 2 * n * numpy.eye(2 * n, dtype=dtype)
+    b = rand((n, k), dtype, 1)
+    dbig = cuarray.asarray(big)
+    # C order (read as T^T), Fortran order (T's column-major image), and device views strided, reversed and
+    # transposed-strided (copied).
+    layouts = [(big[:n, :n].copy(), None), (numpy.asfortranarray(big[:n, :n]), None),
+               (big[::2, ::2], dbig[::2, ::2]), (big[n - 1::-1, n - 1::-1], dbig[n - 1::-1, n - 1::-1]),
+               (big[::2, 1::2].T, dbig[::2, 1::2].T)]
+    for a, da in layouts:
+        da = cuarray.asarray(a) if da is None else da
+        for lower in (False, True):
+            for trans in (0, 1, 2):
+                for unit in (False, True):
+                    got = L.solve_triangular(da, cuarray.asarray(b), trans=trans, lower=lower, unit_diagonal=unit)
+                    check(got, sl.solve_triangular(a, b, trans=trans, lower=lower, unit_diagonal=unit), dtype)
+    a0 = layouts[0][0]
+    check(L.solve_triangular(cuarray.asarray(a0), cuarray.asarray(b)[::-1, ::2], trans='C'),
+          sl.solve_triangular(a0, b[::-1, ::2], trans='C'), dtype)
+    ab = numpy.stack([big[:n, :n], big[n:, n:]])
+    bb = rand((2, n, k), dtype, 2)
+    want = numpy.stack([sl.solve_triangular(m, v, lower=True, trans=2) for m, v in zip(ab, bb)])
+    check(L.solve_triangular(cuarray.asarray(ab), cuarray.asarray(bb), lower=True, trans=2), want, dtype)
+
+
+@gpu
+@pytest.mark.parametrize('dtype', DTYPES)
+def test_solve_and_inv_right_side_pivoted(dtype):
+    n = 31
+    a = pivoted(n, dtype, seed=4)
+    b = rand((n, 12), dtype, 5)
+    check(L.solve(cuarray.asarray(a), cuarray.asarray(b)), sl.solve(a, b), dtype)
+    want_t = sl.solve(a, b, transposed=True) if a.dtype.kind != 'c' else numpy.linalg.solve(a.T, b)
+    check(L.solve(cuarray.asarray(a), cuarray.asarray(b), transposed=True), want_t, dtype)
+    check(L.inv(cuarray.asarray(a)), sl.inv(a), dtype)
+
+
 @gpu
 @pytest.mark.parametrize('dtype', DTYPES)
 @pytest.mark.parametrize('lower', [False, True])
