@@ -40,6 +40,10 @@ struct cublas_api {
                             int, int, const void*, const void*, int, void*, int) = {};
   // cublas{S,D,C,Z}getrfBatched and trsmBatched (Note [batched small LU], src/linalg/decomp_common.hpp).
   cublasStatus_t (*getrf_batched[4])(cublasHandle_t, int, void* const*, int, int*, int*, int) = {};
+  cublasStatus_t (*getri_batched[4])(cublasHandle_t, int, const void* const*, int, const int*, void* const*, int, int*,
+                                     int) = {};
+  cublasStatus_t (*getrs_batched[4])(cublasHandle_t, cublasOperation_t, int, int, const void* const*, int, const int*,
+                                     void* const*, int, int*, int) = {};
   cublasStatus_t (*trsm_batched[4])(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t,
                                     cublasDiagType_t, int, int, const void*, const void* const*, int, void* const*, int,
                                     int) = {};
@@ -68,6 +72,14 @@ std::vector<library_symbol> cublas_symbols(cublas_api& a) {
       {"cublasDgetrfBatched", a.getrf_batched[1]},
       {"cublasCgetrfBatched", a.getrf_batched[2]},
       {"cublasZgetrfBatched", a.getrf_batched[3]},
+      {"cublasSgetriBatched", a.getri_batched[0]},
+      {"cublasDgetriBatched", a.getri_batched[1]},
+      {"cublasCgetriBatched", a.getri_batched[2]},
+      {"cublasZgetriBatched", a.getri_batched[3]},
+      {"cublasSgetrsBatched", a.getrs_batched[0]},
+      {"cublasDgetrsBatched", a.getrs_batched[1]},
+      {"cublasCgetrsBatched", a.getrs_batched[2]},
+      {"cublasZgetrsBatched", a.getrs_batched[3]},
       {"cublasStrsmBatched", a.trsm_batched[0]},
       {"cublasDtrsmBatched", a.trsm_batched[1]},
       {"cublasCtrsmBatched", a.trsm_batched[2]},
@@ -164,6 +176,31 @@ int as_int(std::int64_t v, const char* what) {
   return static_cast<int>(v);
 }
 
+// The index of dtype t in the {S, D, C, Z} routine tables, and alpha = 1 of that type in `alpha`.
+int typed_one(dtype t, unsigned char (&alpha)[16], const char* what) {
+  switch (t) {
+    case dtype::float32: *reinterpret_cast<float*>(alpha) = 1.0f; return 0;
+    case dtype::float64: *reinterpret_cast<double*>(alpha) = 1.0; return 1;
+    case dtype::complex64: *reinterpret_cast<float*>(alpha) = 1.0f; return 2;
+    case dtype::complex128: *reinterpret_cast<double*>(alpha) = 1.0; return 3;
+    default: throw type_error(std::string(what) + ": unsupported dtype " + std::string(name(t)));
+  }
+}
+
+// The handle of `device` on its current stream, with a pool workspace `ws` for this call (Note [cublas handles]).
+cublasHandle_t ready_handle(const cublas_api& api_, int device, array& ws) {
+  cudaStream_t stream = enter_device(device);
+  cublasHandle_t h = handle_for(api_, device);
+  check(api_, api_.set_stream(h, stream), "cublasSetStream");
+  // The handle may still point at an earlier call's workspace, long since returned to the pool.
+  std::size_t ws_bytes = workspace_bytes(device);
+  ws = new_array(dtype::uint8, shape_t{static_cast<std::int64_t>(ws_bytes)}, order::C, device);
+  check(api_, api_.set_workspace(h, ws.data(), ws_bytes), "cublasSetWorkspace");
+  return h;
+}
+
+cublasOperation_t trans_op(int trans) { return trans == 0 ? CUBLAS_OP_N : trans == 1 ? CUBLAS_OP_T : CUBLAS_OP_C; }
+
 }  // namespace
 
 bool gemm_layout_ok(const gemm_operand& m) {
@@ -213,12 +250,8 @@ void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a,
       break;
     default: throw type_error("cublas_gemm: unsupported dtype " + std::string(name(t)));
   }
-  cudaStream_t stream = enter_device(device);
-  cublasHandle_t h = handle_for(api_, device);
-  check(api_, api_.set_stream(h, stream), "cublasSetStream");
-  std::size_t ws_bytes = workspace_bytes(device);
-  array ws = new_array(dtype::uint8, shape_t{static_cast<std::int64_t>(ws_bytes)}, order::C, device);
-  check(api_, api_.set_workspace(h, ws.data(), ws_bytes), "cublasSetWorkspace");
+  array ws;
+  cublasHandle_t h = ready_handle(api_, device, ws);
 
   // Column-major problem: (n x m) = op(B) (n x k) * op(A) (k x m).
   int im = as_int(n, "n"), in = as_int(m, "m"), ik = as_int(std::max<std::int64_t>(k, 0), "k");
@@ -245,35 +278,6 @@ void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a,
     done += count;
   }
 }
-
-namespace {
-
-// The index of dtype t in the {S, D, C, Z} routine tables, and alpha = 1 of that type in `alpha`.
-int typed_one(dtype t, unsigned char (&alpha)[16], const char* what) {
-  switch (t) {
-    case dtype::float32: *reinterpret_cast<float*>(alpha) = 1.0f; return 0;
-    case dtype::float64: *reinterpret_cast<double*>(alpha) = 1.0; return 1;
-    case dtype::complex64: *reinterpret_cast<float*>(alpha) = 1.0f; return 2;
-    case dtype::complex128: *reinterpret_cast<double*>(alpha) = 1.0; return 3;
-    default: throw type_error(std::string(what) + ": unsupported dtype " + std::string(name(t)));
-  }
-}
-
-// The handle of `device` on its current stream, with a pool workspace `ws` for this call (Note [cublas handles]).
-cublasHandle_t ready_handle(const cublas_api& api_, int device, array& ws) {
-  cudaStream_t stream = enter_device(device);
-  cublasHandle_t h = handle_for(api_, device);
-  check(api_, api_.set_stream(h, stream), "cublasSetStream");
-  // The handle may still point at an earlier call's workspace, long since returned to the pool.
-  std::size_t ws_bytes = workspace_bytes(device);
-  ws = new_array(dtype::uint8, shape_t{static_cast<std::int64_t>(ws_bytes)}, order::C, device);
-  check(api_, api_.set_workspace(h, ws.data(), ws_bytes), "cublasSetWorkspace");
-  return h;
-}
-
-cublasOperation_t trans_op(int trans) { return trans == 0 ? CUBLAS_OP_N : trans == 1 ? CUBLAS_OP_T : CUBLAS_OP_C; }
-
-}  // namespace
 
 void cublas_trsm(dtype t, int device, bool right, bool lower, int trans, bool unit_diagonal, std::int64_t n,
                  std::int64_t k, const void* a, std::int64_t lda, void* b, std::int64_t ldb) {
@@ -318,6 +322,36 @@ void cublas_getrf_batched(dtype t, int device, std::int64_t n, void* const* a, s
   cublasHandle_t h = ready_handle(api_, device, ws);
   check(api_, api_.getrf_batched[index](h, as_int(n, "n"), a, as_int(lda, "lda"), ipiv, info, as_int(batch, "batch")),
         "cublas<t>getrfBatched");
+}
+
+void cublas_getri_batched(dtype t, int device, std::int64_t n, const void* const* a, const int* ipiv, void* const* c,
+                          int* info, std::int64_t batch) {
+  if (n == 0 || batch == 0) return;
+  alignas(16) unsigned char unused[16] = {};
+  const int index = typed_one(t, unused, "cublas_getri_batched");
+  const cublas_api& api_ = api();
+  array ws;
+  cublasHandle_t h = ready_handle(api_, device, ws);
+  const int in = as_int(n, "n");
+  check(api_, api_.getri_batched[index](h, in, a, in, ipiv, c, in, info, as_int(batch, "batch")),
+        "cublas<t>getriBatched");
+}
+
+void cublas_getrs_batched(dtype t, int device, int trans, std::int64_t n, std::int64_t k, const void* const* a,
+                          const int* ipiv, void* const* b, std::int64_t batch) {
+  if (n == 0 || k == 0 || batch == 0) return;
+  alignas(16) unsigned char unused[16] = {};
+  const int index = typed_one(t, unused, "cublas_getrs_batched");
+  const cublas_api& api_ = api();
+  array ws;
+  cublasHandle_t h = ready_handle(api_, device, ws);
+  const int in = as_int(n, "n");
+  int info = 0;  // argument checks only, on the host
+  check(api_,
+        api_.getrs_batched[index](h, trans_op(trans), in, as_int(k, "nrhs"), a, in, ipiv, b, in, &info,
+                                  as_int(batch, "batch")),
+        "cublas<t>getrsBatched");
+  if (info != 0) throw value_error("cublas<t>getrsBatched: invalid argument " + std::to_string(-info));
 }
 
 std::uintptr_t cublas_handle(int device) {

@@ -44,6 +44,16 @@ void cublas_trsm_batched(dtype t, int device, bool right, bool lower, int trans,
 void cublas_getrf_batched(dtype t, int device, std::int64_t n, void* const* a, std::int64_t lda, int* ipiv, int* info,
                           std::int64_t batch);
 
+/// Inverses of `batch` LU factorisations of order n (cublas_getrf_batched's matrices at a[i], pivots ipiv) into
+/// the column-major matrices at c[i] (ld n): cublas<t>getriBatched. info: int32 per matrix on the device.
+void cublas_getri_batched(dtype t, int device, std::int64_t n, const void* const* a, const int* ipiv, void* const* c,
+                          int* info, std::int64_t batch);
+
+/// op(A_i) X_i = B_i in place for `batch` LU factorisations of order n (cublas_getrf_batched's, ld n) and the
+/// column-major n x k right-hand sides at b[i] (ld n): cublas<t>getrsBatched; trans 0 = A, 1 = A^T, 2 = A^H.
+void cublas_getrs_batched(dtype t, int device, int trans, std::int64_t n, std::int64_t k, const void* const* a,
+                          const int* ipiv, void* const* b, std::int64_t batch);
+
 /// The loaded library's path (loads it; cuda_error when it cannot be found).
 const char* cublas_path();
 

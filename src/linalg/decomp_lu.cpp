@@ -22,8 +22,9 @@ using namespace detail;
 namespace {
 
 /// LU factorisation in place of every matrix of a column-major stack `buf` (..., n, n); pivots (..., n) int64
-/// and info (batch,) int32 come back.
-void lu_factor(const array& buf, array& ipiv, array& info) {
+/// and info (batch,) int32 come back. With `int32_ok`, a stack factored by cuBLAS's getrfBatched (Note [batched
+/// small LU]) keeps its int32 pivots, which its getriBatched and getrsBatched take.
+void lu_factor(const array& buf, array& ipiv, array& info, bool int32_ok = false) {
   const int device = buf.device();
   std::int64_t n = buf.shape()[buf.ndim() - 1], batch = batch_count(buf);
   shape_t pshape = batch_shape(buf);
@@ -36,7 +37,7 @@ void lu_factor(const array& buf, array& ipiv, array& info) {
     array ptrs = matrix_pointers(buf);
     ::cuarray::detail::cublas_getrf_batched(buf.type(), device, n, static_cast<void* const*>(ptrs.data()), n,
                                             static_cast<int*>(piv32.data()), static_cast<int*>(info.data()), batch);
-    ipiv = piv32.astype(dtype::int64);
+    ipiv = int32_ok ? piv32 : piv32.astype(dtype::int64);
     return;
   }
   const cs::api& a = cs::get();
@@ -157,7 +158,19 @@ array inv_impl(const array& a, bool raise_singular, inv_route route) {
   shape_t batch = batch_shape(a);
   if (a.size() == 0) return empty(a.shape(), t);
   array lu = to_colmajor(a, t), ipiv, info;
-  lu_factor(lu, ipiv, info);
+  lu_factor(lu, ipiv, info, route == inv_route::automatic);
+  if (ipiv.type() == dtype::int32) {
+    // A stack of small matrices (Note [batched small LU]): cuBLAS's getriBatched writes each inverse's column-major
+    // image, read back in C order as NumPy gives it.
+    array x = ::cuarray::detail::new_array(t, a.shape(), order::C, device);
+    array status = ::cuarray::detail::new_array(dtype::int32, shape_t{batch_count(x)}, order::C, device);
+    array pa = matrix_pointers(lu), px = matrix_pointers(x);
+    ::cuarray::detail::cublas_getri_batched(t, device, n, static_cast<const void* const*>(pa.data()),
+                                            static_cast<const int*>(ipiv.data()), static_cast<void* const*>(px.data()),
+                                            static_cast<int*>(status.data()), batch_count(x));
+    if (raise_singular) raise_if_singular(info, a, x);
+    return from_colmajor(x).astype(t, order::C, false);
+  }
   if (route == inv_route::automatic) {
     route = n <= ::cuarray::detail::pivot_seed_max_n(device) ? inv_route::right_solves : inv_route::identity_solve;
   }
@@ -221,7 +234,16 @@ array solve(const array& a, const array& b) {
     }
   } else {
     array lu = to_colmajor(a.broadcast_to(ashape), t), ipiv, info;
-    lu_factor(lu, ipiv, info);
+    lu_factor(lu, ipiv, info, true);
+    if (ipiv.type() == dtype::int32) {  // Note [batched small LU]: cuBLAS's getrsBatched
+      array rhs = to_colmajor(bm.broadcast_to(bshape), t);
+      array pa = matrix_pointers(lu), pb = matrix_pointers(rhs);
+      ::cuarray::detail::cublas_getrs_batched(t, a.device(), 0, m, k, static_cast<const void* const*>(pa.data()),
+                                              static_cast<const int*>(ipiv.data()),
+                                              static_cast<void* const*>(pb.data()), batch_count(rhs));
+      raise_if_singular(info, a.broadcast_to(ashape), rhs);
+      return vector ? drop_axis(from_colmajor(rhs), -1) : from_colmajor(rhs);
+    }
     bool colmajor = false;
     array buf = lu_solve_rows(lu, ipiv, bm.broadcast_to(bshape), t, colmajor);
     raise_if_singular(info, a.broadcast_to(ashape), buf);
@@ -239,7 +261,7 @@ slogdet_result slogdet(const array& a) {
   shape_t batch = batch_shape(a);
   if (n == 0 || shape_size(batch) == 0) return {ones(batch, t), zeros(batch, rt)};
   array lu = to_colmajor(a, t), ipiv, info;
-  lu_factor(lu, ipiv, info);
+  lu_factor(lu, ipiv, info, true);  // only the swaps' count is read from the pivots
   array d = diag_view(lu);
   array absd = absolute(d);
   // The permutation's sign: one swap per pivot that is not its own row (1-based pivots).

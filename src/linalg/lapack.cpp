@@ -113,7 +113,9 @@ lu_factors getrf(const array& a) {
     r.info.fill(scalar::from_double(0.0).cast(dtype::int32));
     return r;
   }
-  if (m == n && use_batched(batch, n)) {  // Note [batched small LU]
+  // Note [batched small LU]. Real dtypes only: for complex ones cuBLAS's pivot choice is not LAPACK's, and
+  // scipy.linalg's lu and lu_factor show the pivots.
+  if (m == n && !is_complex(a.type()) && use_batched(batch, n)) {
     array piv32 = ::cuarray::detail::new_array(dtype::int32, pshape, order::C, device);
     array ptrs = matrix_pointers(buf);
     ::cuarray::detail::cublas_getrf_batched(a.type(), device, n, static_cast<void* const*>(ptrs.data()), n,

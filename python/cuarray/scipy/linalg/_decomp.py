@@ -6,10 +6,17 @@ import numpy
 import cuarray as _cp
 from cuarray import _core
 from cuarray.scipy.linalg._util import (
-    LinAlgError, LinAlgWarning, as_lapack, asarray_validated, broadcast_rhs, common_lapack_dtype, host_ints,
-    lapack_dtype, require_matrices, trans_code)
+    LinAlgError, LinAlgWarning, all_finite, as_lapack, asarray_validated, broadcast_rhs, common_lapack_dtype,
+    host_ints, lapack_dtype, require_finite, require_matrices, trans_code)
 
 _lapack = _core._lapack
+
+
+# Note [one read per solve]: each device-to-host read waits for the GPU, and between such a read and the next
+# launch the GPU idles while the host runs Python. SciPy's check_finite read a and b one at a time before the
+# solve, and solve_triangular read the diagonal as well: three reads a call. lu_solve, cho_solve and
+# solve_triangular now queue the solve first and then make one read for every check, raising the same errors
+# (the result computed from the bad input is dropped).
 
 
 def _warn_singular_lu(info):
@@ -31,9 +38,9 @@ def lu_factor(a, overwrite_a=False, check_finite=True):
 def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
     """Solve a x = b (trans 0), a^T x = b (1) or a^H x = b (2) with lu_factor's result."""
     lu, piv = lu_and_piv
-    lu = asarray_validated(lu, check_finite)
+    lu = asarray_validated(lu, False)
     piv = _cp.asarray(piv)
-    b = asarray_validated(b, check_finite)
+    b = asarray_validated(b, False)
     require_matrices(lu, square=True)
     code = trans_code(trans) if trans in (0, 1, 2) else None
     if code is None:
@@ -46,6 +53,8 @@ def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
     lu2, b2, vector = broadcast_rhs(lu, b)
     piv2 = _cp.broadcast_to(piv, lu2.shape[:-1])
     x = _lapack.getrs(lu2.astype(t, copy=False), piv2.astype(numpy.int64) + 1, b2.astype(t, copy=False), code)
+    if check_finite:
+        require_finite(lu, b)  # Note [one read per solve]
     return x[..., 0] if vector else x
 
 
@@ -101,8 +110,8 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
 
 def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False, check_finite=True):
     """Solve a x = b for triangular a (its `lower` or upper triangle), trans 0/'N', 1/'T', 2/'C'."""
-    a = asarray_validated(a, check_finite)
-    b = asarray_validated(b, check_finite)
+    a = asarray_validated(a, False)
+    b = asarray_validated(b, False)
     require_matrices(a, square=True)
     code = trans_code(trans)
     if b.ndim == 0 or a.shape[-1] != (b.shape[0] if b.ndim == 1 else b.shape[-2]):
@@ -110,13 +119,20 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
     t = common_lapack_dtype(a.dtype, b.dtype)
     a2, b2, vector = broadcast_rhs(a, b)
     a2 = a2.astype(t, copy=False)
-    if not unit_diagonal and a2.size:
-        # LAPACK's trtrs refuses an exact zero on the diagonal; cuBLAS's trsm would divide by it.
-        diag = numpy.asarray(_cp.diagonal(a2, axis1=-2, axis2=-1).reshape((-1, a2.shape[-1])).get())
-        bad = numpy.nonzero((diag == 0).any(axis=0))[0]
-        if bad.size:
-            raise LinAlgError('singular matrix: resolution failed at diagonal {}'.format(int(bad[0])))
     x = _lapack.trsm(a2, b2.astype(t, copy=False), bool(lower), code, bool(unit_diagonal))
+    # Note [one read per solve]: LAPACK's trtrs refuses an exact zero on the diagonal, where cuBLAS's trsm
+    # divides by it; that leaves an inf or NaN in x, so the diagonal is read only when x is not all finite.
+    # trtrs checks the diagonal even with no right-hand sides.
+    checked = ([a, b] if check_finite else []) + ([x] if not unit_diagonal else [])
+    if (x.size == 0 and not unit_diagonal) or (checked and not all_finite(*checked)):
+        if check_finite:
+            require_finite(a)
+            require_finite(b)
+        if not unit_diagonal and a2.size:
+            diag = numpy.asarray(_cp.diagonal(a2, axis1=-2, axis2=-1).reshape((-1, a2.shape[-1])).get())
+            bad = numpy.nonzero((diag == 0).any(axis=0))[0]
+            if bad.size:
+                raise LinAlgError('singular matrix: resolution failed at diagonal {}'.format(int(bad[0])))
     return x[..., 0] if vector else x
 
 
@@ -144,8 +160,8 @@ def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
 def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
     """Solve a x = b with cho_factor's result."""
     c, lower = c_and_lower
-    c = asarray_validated(c, check_finite)
-    b = asarray_validated(b, check_finite)
+    c = asarray_validated(c, False)
+    b = asarray_validated(b, False)
     if c.ndim < 2 or c.shape[-1] != c.shape[-2]:
         raise ValueError('The factored matrix c is not square.')
     if b.ndim == 0 or c.shape[-1] != (b.shape[0] if b.ndim == 1 else b.shape[-2]):
@@ -153,6 +169,8 @@ def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
     t = common_lapack_dtype(c.dtype, b.dtype)
     c2, b2, vector = broadcast_rhs(c, b)
     x = _lapack.potrs(c2.astype(t, copy=False), b2.astype(t, copy=False), bool(lower))
+    if check_finite:
+        require_finite(c, b)  # Note [one read per solve]
     return x[..., 0] if vector else x
 
 

@@ -39,6 +39,25 @@ def asarray_validated(a, check_finite=True):
     return a
 
 
+def all_finite(*arrays):
+    """Whether every element of `arrays` is finite, with one device-to-host read for all of them.
+
+    The solvers run first and check afterwards (Note [one read per solve], _decomp.py): each read waits for the
+    GPU, so two or three of them per call left it idle between calls."""
+    ok = None
+    for a in arrays:
+        if a.dtype.kind in 'fc' and a.size:
+            f = _cp.isfinite(a).all()
+            ok = f if ok is None else ok & f
+    return ok is None or bool(ok)
+
+
+def require_finite(*arrays):
+    """SciPy's check_finite ValueError unless `arrays` are all finite (one device-to-host read)."""
+    if not all_finite(*arrays):
+        raise ValueError('array must not contain infs or NaNs')
+
+
 def as_lapack(a, dt=None):
     return a.astype(lapack_dtype(a.dtype) if dt is None else dt, copy=False)
 
