@@ -117,7 +117,7 @@ array colmajor_image(const array& a, dtype t) {
 }
 
 namespace {
-std::atomic<std::int64_t> batched_limit{128};
+std::atomic<std::int64_t> batched_limit{1024};
 }  // namespace
 
 std::int64_t batched_max_n() { return batched_limit.load(std::memory_order_relaxed); }

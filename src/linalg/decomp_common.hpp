@@ -59,14 +59,16 @@ inline constexpr std::int64_t right_side_min_k = 8;
 /// cuBLAS call per matrix, each a few microseconds of host time and a few launches, so a stack of a thousand
 /// took milliseconds where CuPy's and PyTorch's batched routines take tens of microseconds. Stacks of orders up to
 /// batched_max_n() go through one batched call instead: cuBLAS's getrfBatched and trsmBatched, cuSOLVER's
-/// potrfBatched. Larger orders keep the loop, whose calls are then long enough to fill the GPU one by one.
-/// Orders up to which stacks of two or more matrices take the batched routines.
+/// potrfBatched. Larger orders in short stacks keep the loop, whose calls are then long enough to fill the GPU.
+/// Orders up to which stacks of two or more matrices may take the batched routines (1024).
 std::int64_t batched_max_n();
 /// Sets batched_max_n (diagnostics and tests compare the two routes); returns the previous value.
 std::int64_t set_batched_max_n(std::int64_t n);
-/// (The batched routines count matrices in int; larger stacks loop.)
+/// A batched call costs about what one matrix of the loop costs times n / 100 (getrfBatched against Xgetrf on an
+/// H200, tools/diag/batched23.py: 1.5x at n = 128, 2.9x at 256, 4.4x at 512, 10x at 1024), whatever the batch,
+/// so the batched route needs a batch of at least n / 100. (The batched routines count matrices in int.)
 inline bool use_batched(std::int64_t batch, std::int64_t n) {
-  return batch > 1 && batch <= INT32_MAX && n <= batched_max_n();
+  return batch > 1 && batch <= INT32_MAX && n <= batched_max_n() && 100 * batch >= n;
 }
 /// The device array (uint64, one per matrix) of pointers to the matrices of the C-contiguous stack `a`.
 array matrix_pointers(const array& a);

@@ -139,6 +139,10 @@ void raise_if_singular(const array& info, const array& a, const array& solutions
 
 namespace detail {
 
+// Stacks of orders up to this invert through cuBLAS's getriBatched; larger ones through the seed and two
+// trsmBatched calls below, which tools/diag/batched23.py found 1.1-3x faster from order 64 on (H200).
+constexpr std::int64_t getri_max_n = 32;
+
 // Note [inverse by right solves]: with P A = L U, inv(A) = U^-1 L^-1 P. getrs on the identity (CuPy's and
 // PyTorch's route) swaps the identity's rows and runs two left-side triangular solves on n right-hand sides:
 // 7.1-7.5 ms of a 19.4-20.2 ms inverse of 4096² float64 on an H200. cuBLAS's right-side trsm is 1.1-1.2x faster
@@ -157,11 +161,11 @@ array inv_impl(const array& a, bool raise_singular, inv_route route) {
   std::int64_t n = a.shape()[a.ndim() - 1];
   shape_t batch = batch_shape(a);
   if (a.size() == 0) return empty(a.shape(), t);
-  array lu = to_colmajor(a, t), ipiv, info;
-  lu_factor(lu, ipiv, info, route == inv_route::automatic);
-  if (ipiv.type() == dtype::int32) {
-    // A stack of small matrices (Note [batched small LU]): cuBLAS's getriBatched writes each inverse's column-major
-    // image, read back in C order as NumPy gives it.
+  if (route == inv_route::automatic && n <= getri_max_n && use_batched(batch_count(a), n)) {
+    // A stack of small matrices (Note [batched small LU]): getrfBatched and getriBatched on a's C-ordered copy,
+    // which cuBLAS reads as A^T, so the inverses it writes column-major, inv(A^T), are inv(A) in C order.
+    array lu = a.astype(t, order::C, true), ipiv, info;
+    lu_factor(lu, ipiv, info, true);
     array x = ::cuarray::detail::new_array(t, a.shape(), order::C, device);
     array status = ::cuarray::detail::new_array(dtype::int32, shape_t{batch_count(x)}, order::C, device);
     array pa = matrix_pointers(lu), px = matrix_pointers(x);
@@ -169,8 +173,10 @@ array inv_impl(const array& a, bool raise_singular, inv_route route) {
                                             static_cast<const int*>(ipiv.data()), static_cast<void* const*>(px.data()),
                                             static_cast<int*>(status.data()), batch_count(x));
     if (raise_singular) raise_if_singular(info, a, x);
-    return from_colmajor(x).astype(t, order::C, false);
+    return x;
   }
+  array lu = to_colmajor(a, t), ipiv, info;
+  lu_factor(lu, ipiv, info);
   if (route == inv_route::automatic) {
     route = n <= ::cuarray::detail::pivot_seed_max_n(device) ? inv_route::right_solves : inv_route::identity_solve;
   }
@@ -233,17 +239,21 @@ array solve(const array& a, const array& b) {
       raise_if_singular(info, a.broadcast_to(ashape), x);
     }
   } else {
-    array lu = to_colmajor(a.broadcast_to(ashape), t), ipiv, info;
-    lu_factor(lu, ipiv, info, true);
-    if (ipiv.type() == dtype::int32) {  // Note [batched small LU]: cuBLAS's getrsBatched
+    if (use_batched(shape_size(batch), m)) {
+      // A stack of small systems (Note [batched small LU]): getrfBatched on a's C-ordered copy, which cuBLAS reads
+      // as A^T, then getrsBatched with its transpose, (A^T)^T X = B, for all the stack at once.
+      array lu = a.broadcast_to(ashape).astype(t, order::C, true), ipiv, info;
+      lu_factor(lu, ipiv, info, true);
       array rhs = to_colmajor(bm.broadcast_to(bshape), t);
       array pa = matrix_pointers(lu), pb = matrix_pointers(rhs);
-      ::cuarray::detail::cublas_getrs_batched(t, a.device(), 0, m, k, static_cast<const void* const*>(pa.data()),
+      ::cuarray::detail::cublas_getrs_batched(t, a.device(), 1, m, k, static_cast<const void* const*>(pa.data()),
                                               static_cast<const int*>(ipiv.data()),
                                               static_cast<void* const*>(pb.data()), batch_count(rhs));
       raise_if_singular(info, a.broadcast_to(ashape), rhs);
       return vector ? drop_axis(from_colmajor(rhs), -1) : from_colmajor(rhs);
     }
+    array lu = to_colmajor(a.broadcast_to(ashape), t), ipiv, info;
+    lu_factor(lu, ipiv, info);
     bool colmajor = false;
     array buf = lu_solve_rows(lu, ipiv, bm.broadcast_to(bshape), t, colmajor);
     raise_if_singular(info, a.broadcast_to(ashape), buf);

@@ -16,7 +16,7 @@ DTYPES = [numpy.float32, numpy.float64, numpy.complex64, numpy.complex128]
 
 @pytest.fixture(params=["batched", "loop"])
 def route(request):
-    old = _core._linalg_batched_max_n(128 if request.param == "batched" else 0)
+    old = _core._linalg_batched_max_n(1024 if request.param == "batched" else 0)
     yield request.param
     _core._linalg_batched_max_n(old)
 
@@ -138,7 +138,7 @@ def test_scipy_solvers_stacks(route, dtype, k):
 def test_routes_agree_on_a_large_stack():
     a = pivoted((2000, 8, 8), numpy.float64, 10)
     b = rand((2000, 8, 2), numpy.float64, 11)
-    old = _core._linalg_batched_max_n(128)
+    old = _core._linalg_batched_max_n(1024)
     try:
         batched = (cp.linalg.inv(cp.asarray(a)).get(), cp.linalg.solve(cp.asarray(a), cp.asarray(b)).get())
         _core._linalg_batched_max_n(0)
