@@ -64,8 +64,15 @@ TEST(InverseRoutes, RightSolvesMatchGetrsOnTheIdentity) {
       shape_t eye_shape = a.shape();
       array eye_n = eye(n, n, 0, t).broadcast_to(eye_shape);
       EXPECT_LT(max_abs(subtract(::cuarray::matmul(a, right), eye_n)), 2 * n * tol);
-      // automatic takes the right solves at these orders
-      EXPECT_EQ(max_abs(subtract(inv_impl(a, true), right)), 0.0);
+      // automatic takes the right solves for one matrix of these orders; stacks take the batched routes (Note
+      // [batched small LU]), which agree to rounding
+      array automatic = inv_impl(a, true);
+      if (batch == 1) {
+        EXPECT_EQ(max_abs(subtract(automatic, right)), 0.0);
+      } else {
+        EXPECT_TRUE(automatic.is_c_contiguous());
+        EXPECT_LT(max_abs(subtract(automatic, right)) / max_abs(right), tol);
+      }
     }
   }
 }
