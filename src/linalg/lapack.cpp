@@ -48,7 +48,10 @@ cublasFillMode_t fill(bool lower) { return lower ? CUBLAS_FILL_MODE_LOWER : CUBL
 // Note [LAPACK solvers by side]: getrs, potrs and trsm (cuarray.scipy.linalg's lu_solve, cho_solve,
 // solve_triangular, and its solve and inv) solve on the right side from right_side_min_k right-hand sides on, as
 // linalg.solve does (Note [solve by side], src/linalg/decomp_lu.cpp: there cuBLAS's right side took 2.7 ms for 16
-// right-hand sides of order 4096 where the left side took 7.9 ms and getrs 8.9 ms).
+// right-hand sides of order 4096 where the left side took 7.9 ms and getrs 8.9 ms). cuBLAS's forms are far from
+// even (tools/diag/trsm_forms23.py), and potrs of a lower factor is the exception: its left-side solves are fast
+// ones, so it stays with cuSOLVER's potrs. Stacks of small matrices always take the right side here, through
+// trsmBatched (Note [batched small LU], decomp_common.hpp).
 //   op(T) X = B  is solved as  X^T op(T)^T = B^T:
 // B copied in C order is B^T column-major (k rows, ld k); it is solved in place, and X^T column-major is X in C
 // order. cuBLAS applies N, T or C to the memory it is given, which holds T itself (a factor's column-major image,
@@ -221,7 +224,10 @@ array potrs(const array& c, const array& b, bool lower) {
   ::cuarray::detail::enter_device(device);
   if (batch == 0 || n == 0 || k == 0) return from_colmajor(to_colmajor(b, b.type()));
   array a = colmajor_image(c, c.type());
-  if (k >= right_side_min_k || use_batched(batch, n)) {
+  // potrs's two left-side solves of a lower factor are cuBLAS's fast forms (tools/diag/trsm_forms23.py, H200,
+  // float64, n = 1000 / 4096, k = 16: left 557 / 3118 µs, right 629 / 3115; k = 64: 603 / 2797 against
+  // 604 / 3106), those of an upper factor are not (702 / 4243 against 627 / 3101 at k = 16).
+  if ((k >= right_side_min_k && !lower) || use_batched(batch, n)) {
     // A = L L^H: X = L^-H (L^-1 B); A = U^H U: X = U^-1 (U^-H B).
     if (lower) return solve_right(a, false, {{true, 0, false}, {true, 2, false}}, b, c.type(), false);
     return solve_right(a, false, {{false, 2, false}, {false, 0, false}}, b, c.type(), false);
