@@ -169,6 +169,9 @@ array workspace(std::size_t bytes, int device) {
 
 std::vector<int> read_info(const array& info) {
   std::vector<int> host(static_cast<std::size_t>(info.size()));
+  // A stack's flags are nearly always all zero: one reduction and an 8-byte read then stand for the whole
+  // array's copy (64 KiB for 16384 matrices).
+  if (info.size() > 64 && count_nonzero(info).host_value<std::int64_t>() == 0) return host;
   info.copy_to_host(host);
   return host;
 }

@@ -82,7 +82,8 @@ array eye_stack(const shape_t& batch, std::int64_t m, std::int64_t n, dtype t);
 
 /// Device workspace from the memory pool (Note [cusolver workspaces]); at least one byte.
 array workspace(std::size_t bytes, int device);
-/// cuSOLVER's info values (int32 array) read to the host: one synchronisation.
+/// cuSOLVER's info values (int32 array) read to the host: one synchronisation (for long ones, a count of the
+/// non-zero flags first, and the copy only where there are some).
 std::vector<int> read_info(const array& info);
 /// Host value of a 0-d bool array (one synchronisation).
 bool host_bool(const array& b);

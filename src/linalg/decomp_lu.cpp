@@ -24,7 +24,8 @@ namespace {
 /// LU factorisation in place of every matrix of a column-major stack `buf` (..., n, n); pivots (..., n) int64
 /// and info (batch,) int32 come back. With `int32_ok`, a stack factored by cuBLAS's getrfBatched (Note [batched
 /// small LU]) keeps its int32 pivots, which its getriBatched and getrsBatched take.
-void lu_factor(const array& buf, array& ipiv, array& info, bool int32_ok = false) {
+/// `pointers`, where given, receives the stack's matrix pointers that the batched route made.
+void lu_factor(const array& buf, array& ipiv, array& info, bool int32_ok = false, array* pointers = nullptr) {
   const int device = buf.device();
   std::int64_t n = buf.shape()[buf.ndim() - 1], batch = batch_count(buf);
   shape_t pshape = batch_shape(buf);
@@ -38,6 +39,7 @@ void lu_factor(const array& buf, array& ipiv, array& info, bool int32_ok = false
     ::cuarray::detail::cublas_getrf_batched(buf.type(), device, n, static_cast<void* const*>(ptrs.data()), n,
                                             static_cast<int*>(piv32.data()), static_cast<int*>(info.data()), batch);
     ipiv = int32_ok ? piv32 : piv32.astype(dtype::int64);
+    if (pointers) *pointers = ptrs;
     return;
   }
   const cs::api& a = cs::get();
@@ -164,11 +166,11 @@ array inv_impl(const array& a, bool raise_singular, inv_route route) {
   if (route == inv_route::automatic && n <= getri_max_n && use_batched(batch_count(a), n)) {
     // A stack of small matrices (Note [batched small LU]): getrfBatched and getriBatched on a's C-ordered copy,
     // which cuBLAS reads as A^T, so the inverses it writes column-major, inv(A^T), are inv(A) in C order.
-    array lu = a.astype(t, order::C, true), ipiv, info;
-    lu_factor(lu, ipiv, info, true);
+    array lu = a.astype(t, order::C, true), ipiv, info, pa;
+    lu_factor(lu, ipiv, info, true, &pa);  // the batched route, so int32 pivots and pa
     array x = ::cuarray::detail::new_array(t, a.shape(), order::C, device);
     array status = ::cuarray::detail::new_array(dtype::int32, shape_t{batch_count(x)}, order::C, device);
-    array pa = matrix_pointers(lu), px = matrix_pointers(x);
+    array px = matrix_pointers(x);
     ::cuarray::detail::cublas_getri_batched(t, device, n, static_cast<const void* const*>(pa.data()),
                                             static_cast<const int*>(ipiv.data()), static_cast<void* const*>(px.data()),
                                             static_cast<int*>(status.data()), batch_count(x));
@@ -242,10 +244,10 @@ array solve(const array& a, const array& b) {
     if (use_batched(shape_size(batch), m)) {
       // A stack of small systems (Note [batched small LU]): getrfBatched on a's C-ordered copy, which cuBLAS reads
       // as A^T, then getrsBatched with its transpose, (A^T)^T X = B, for all the stack at once.
-      array lu = a.broadcast_to(ashape).astype(t, order::C, true), ipiv, info;
-      lu_factor(lu, ipiv, info, true);
+      array lu = a.broadcast_to(ashape).astype(t, order::C, true), ipiv, info, pa;
+      lu_factor(lu, ipiv, info, true, &pa);  // the batched route, so int32 pivots and pa
       array rhs = to_colmajor(bm.broadcast_to(bshape), t);
-      array pa = matrix_pointers(lu), pb = matrix_pointers(rhs);
+      array pb = matrix_pointers(rhs);
       ::cuarray::detail::cublas_getrs_batched(t, a.device(), 1, m, k, static_cast<const void* const*>(pa.data()),
                                               static_cast<const int*>(ipiv.data()),
                                               static_cast<void* const*>(pb.data()), batch_count(rhs));
