@@ -28,7 +28,8 @@ array cholesky(const array& a, bool upper) {
   cudaDataType ct = cs::data_type(t);
   // The column-major copy holds A itself, so cuSOLVER's triangle is NumPy's UPLO.
   cublasFillMode_t uplo = upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-  if (use_batched(batch, n)) {  // one potrfBatched call (Note [batched small LU])
+  // One potrfBatched call (Note [batched small LU]), up to the order 128 that it had before getrf took the route.
+  if (use_batched(batch, n) && n <= 128) {
     array dptrs = matrix_pointers(buf);
     cs::check(api.potrf_batched[cs::type_index(t)](h.get(), uplo, static_cast<int>(n),
                                                    static_cast<void**>(dptrs.data()), static_cast<int>(n),

@@ -1,7 +1,8 @@
 """Which of cuBLAS's triangular-solve forms is fast (Notes [solve by side] and [LAPACK solvers by side]): float64
 dtrsm through CuPy's cuBLAS bindings, for each side, triangle, transpose and diagonal, n x n and k right-hand sides
 (left: B column-major n x k; right: the transposed system, B^T column-major k x n). Times in µs per call (CUDA
-events around repeated calls), so the solvers can take the fastest form of each of their steps.
+events around repeated calls, each after a copy of B back to its start, timed alone and subtracted), so the
+solvers can take the fastest form of each of their steps.
 
     python tools/diag/trsm_forms23.py [n ...]
 """
@@ -32,12 +33,16 @@ def main():
                             b0 = cp.asarray(rng.standard_normal((n, k) if left else (k, n)), order="F")
                             b = b0.copy(order="F")
                             m_, n_ = (n, k) if left else (k, n)
+                            reset_us = gpu_us(lambda: b.__setitem__(Ellipsis, b0), "cupy", reps=10, warmup=2)
 
                             def run():
+                                # each call solves the same system: repeated solves in place would drive the
+                                # values to zero or to inf, which a solver may treat differently
+                                b[...] = b0
                                 cublas.dtrsm(handle, side, uplo, trans, diag, m_, n_, one.ctypes.data, a.data.ptr,
                                              n, b.data.ptr, m_)
 
-                            us = gpu_us(run, "cupy", reps=10, warmup=2)
+                            us = gpu_us(run, "cupy", reps=10, warmup=2) - reset_us
                             print(f"  {'L' if left else 'R'} {'lo' if uplo == 0 else 'up'} "
                                   f"{'N' if trans == 0 else 'T'} {'nonunit' if diag == 0 else 'unit'}  {us:9.1f}",
                                   flush=True)
