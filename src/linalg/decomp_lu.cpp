@@ -75,40 +75,53 @@ void lu_solve(const array& lu, const array& ipiv, const array& rhs) {
 }
 
 // Note [solve by side]: after getrf, getrs (CuPy's and PyTorch's route) swaps B's rows and runs two left-side
-// triangular solves. cuBLAS's trsm is far from even across its forms (tools/diag/inv23.py, H200, float64, the
-// two solves of n = 4096 / 1000):
-//   k = 1 right-hand side:    left 0.47 / 0.13 ms,  right (B^T, k rows) 3.57 / 0.74 ms,  getrs 1.42 / 0.51 ms
-//   k = 16:                   left 7.85 / 1.10 ms,  right 2.71 / 0.55 ms,                getrs 8.93 / 1.44 ms
-// The left side costs about k times its one-column time; the right side hardly grows with k. So the solve takes
-// the left side below 8 right-hand sides and the right side from 8, with P B gathered first from the replayed
-// pivots (launch_pivot_permutation). For the right side the solve is transposed, X^T = (P B)^T L^-T U^-T, and
-// B in C order is already B^T column-major: the gathered rows go in as they are and X comes out in C order.
-// Orders beyond the replay's shared memory keep getrs. The switch (right_side_min_k) lives in decomp_common.hpp,
-// as cuarray.scipy.linalg's solvers take it too (Note [LAPACK solvers by side], src/linalg/lapack.cpp).
+// triangular solves. cuBLAS's trsm is far from even across its forms (tools/diag/trsm_forms23.py, H200, float64,
+// µs of one solve of order 4096 / 1000 with k right-hand sides; L/R the side, lo/up the triangle, N/T op):
+//   k = 1:   L lo N unit 220 / 54,   L up N 244 / 62,   L up T 281 / 63,   L lo T unit 292 / 61,   R 1000-2350
+//   k = 4:   L lo N unit 1593 / 197, L up N 1006 / 125, L up T 1272 / 466, L lo T unit 814 / 345,  R 1440-2450
+//   k = 16:  L lo N unit 4730 / 670, L up N 2813 / 389, L up T 1403 / 311, L lo T unit 927 / 347,  R 1200-1610
+//   k = 64:  L lo N unit 900 / 351,  L up N 1389 / 324, L up T 1391 / 299, L lo T unit 912 / 352,  R 1200-1560
+// getrs's pair (lo N unit, up N) is the fastest below about 8 right-hand sides, and from 8 on the slowest but
+// one: the transposed pair (up T, lo T unit) takes 2330 µs against getrs's 7540 at k = 16, n = 4096, and the
+// right side, this solve's route before, 2790. The transposed pair solves with the factors of A^T, which the
+// solve has for free: a's C-ordered copy is A^T to cuSOLVER. From P A^T = L U, A = U^T L^T P, so
+//   A X = B:   Z = L^-T (U^-T B),  X = P^T Z,
+// the second a gather of Z's rows by the inverse of the replayed pivots (launch_pivot_permutation). Below 8
+// right-hand sides the solve keeps getrs's pair on A's column-major copy, with P B gathered first. Orders beyond
+// the replay's shared memory keep getrs. The switch (right_side_min_k) lives in decomp_common.hpp, as
+// cuarray.scipy.linalg's solvers take it too (Note [LAPACK solvers by side], src/linalg/lapack.cpp).
 
-/// X = A^-1 B for the factors of lu_factor (lu column-major, ipiv) and right-hand sides `b` (..., n, k) of any
-/// layout and dtype, broadcast to lu's batch. Returns the solutions' new C-ordered buffer of dtype t: X itself,
-/// or with `colmajor` set, X's column-major image (X = from_colmajor of it).
-array lu_solve_rows(const array& lu, const array& ipiv, const array& b, dtype t, bool& colmajor) {
-  const int device = lu.device();
-  std::int64_t n = lu.shape()[lu.ndim() - 1], k = b.shape()[b.ndim() - 1], batch = batch_count(lu);
-  if (n > ::cuarray::detail::pivot_seed_max_n(device)) {
+/// X = A^-1 B, A (..., n, n) of any layout and dtype, B (..., n, k) broadcast to A's batch, by getrf and the
+/// two triangular solves that Note [solve by side] picks for k. Returns the solutions' new C-ordered buffer of
+/// dtype t, X's column-major image (X = from_colmajor of it), and getrf's info.
+array lu_solve_rows(const array& a, const array& b, dtype t, array& info) {
+  const int device = a.device();
+  std::int64_t n = a.shape()[a.ndim() - 1], k = b.shape()[b.ndim() - 1];
+  const bool fits = n <= ::cuarray::detail::pivot_seed_max_n(device);
+  const bool transposed = fits && k >= right_side_min_k;
+  array lu = transposed ? a.astype(t, order::C, true) : to_colmajor(a, t), ipiv;
+  lu_factor(lu, ipiv, info);
+  if (!fits) {
     array rhs = to_colmajor(b, t);
     lu_solve(lu, ipiv, rhs);
-    colmajor = true;
     return rhs;
   }
   array perm = ::cuarray::detail::new_array(dtype::int64, ipiv.shape(), order::C, device);
   cudaStream_t stream = ::cuarray::detail::enter_device(device);
   ::cuarray::detail::launch_pivot_permutation(static_cast<const std::int64_t*>(ipiv.data()),
-                                              static_cast<std::int64_t*>(perm.data()), batch, n, stream);
+                                              static_cast<std::int64_t*>(perm.data()), batch_count(lu), n, stream,
+                                              transposed);
+  if (transposed) {
+    array z = to_colmajor(b, t);  // (..., k, n): Z^T in C order
+    trsm_stack(t, false, false, 1, false, n, k, lu, z, n);
+    trsm_stack(t, false, true, 1, true, n, k, lu, z, n);
+    // X = P^T Z: row i of X is row q[i] of Z, column q[i] of z.
+    return z.ndim() == 2 ? take(z, perm, -1) : take_along_axis(z, expand_dims(perm, std::vector<int>{-2}), -1);
+  }
   // P B: rows p[i] of B, each matrix of the stack with its own permutation (one matrix: the row gather).
-  array pb = gather_rows(b, perm).astype(t, order::C, false);
-  const bool right = k >= right_side_min_k;
-  array rhs = right ? pb : to_colmajor(pb, t);
-  trsm_stack(t, right, true, right ? 1 : 0, true, n, k, lu, rhs, right ? k : n);
-  trsm_stack(t, right, false, right ? 1 : 0, false, n, k, lu, rhs, right ? k : n);
-  colmajor = !right;
+  array rhs = to_colmajor(gather_rows(b, perm), t);
+  trsm_stack(t, false, true, 0, true, n, k, lu, rhs, n);
+  trsm_stack(t, false, false, 0, false, n, k, lu, rhs, n);
   return rhs;
 }
 
@@ -254,12 +267,10 @@ array solve(const array& a, const array& b) {
       raise_if_singular(info, a.broadcast_to(ashape), rhs);
       return vector ? drop_axis(from_colmajor(rhs), -1) : from_colmajor(rhs);
     }
-    array lu = to_colmajor(a.broadcast_to(ashape), t), ipiv, info;
-    lu_factor(lu, ipiv, info);
-    bool colmajor = false;
-    array buf = lu_solve_rows(lu, ipiv, bm.broadcast_to(bshape), t, colmajor);
+    array info;
+    array buf = lu_solve_rows(a.broadcast_to(ashape), bm.broadcast_to(bshape), t, info);
     raise_if_singular(info, a.broadcast_to(ashape), buf);
-    x = colmajor ? from_colmajor(buf) : buf;
+    x = from_colmajor(buf);
   }
   return vector ? drop_axis(x, -1) : x;
 }
