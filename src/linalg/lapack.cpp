@@ -257,6 +257,14 @@ array trsm(const array& a, const array& b, bool lower, int trans, bool unit_diag
     // a's memory as it is where it holds T's column-major image, else T^T in C order (a copy only if neither).
     const bool tmem = !(swap_last(a).is_c_contiguous());
     array mem = tmem ? a.astype(a.type(), order::C, false) : swap_last(a);
+    if (tmem && trans == 0 && !use_batched(batch, n)) {
+      // T X = B from T^T's memory: the left side's op T, one of cuBLAS's fast forms (Note [solve by side]:
+      // 1403 / 311 µs non-unit and 928 / 310 unit at n = 4096 / 1000, k = 16, against the right side's
+      // 1587 / 311 and 1576 / 409).
+      array rhs = to_colmajor(b, b.type());
+      trsm_stack(a.type(), false, !lower, 1, unit_diagonal, n, k, mem, rhs, n);
+      return from_colmajor(rhs);
+    }
     return solve_right(mem, tmem, {{lower, trans, unit_diagonal}}, b, a.type(), false);
   }
   array rhs = to_colmajor(b, b.type());

@@ -4,7 +4,7 @@ dtrsm through CuPy's cuBLAS bindings, for each side, triangle, transpose and dia
 events around repeated calls, each after a copy of B back to its start, timed alone and subtracted), so the
 solvers can take the fastest form of each of their steps.
 
-    python tools/diag/trsm_forms23.py [n ...]
+    python tools/diag/trsm_forms23.py [n ...] [--k 1,4,16,64,n]   (k = n: the inverse's solves)
 """
 import sys
 
@@ -15,13 +15,19 @@ from _events import gpu_us
 
 
 def main():
-    sizes = [int(v) for v in sys.argv[1:]] or [1000, 4096]
+    args = sys.argv[1:]
+    ks = "1,4,16,64"
+    if "--k" in args:
+        i = args.index("--k")
+        ks = args[i + 1]
+        del args[i:i + 2]
+    sizes = [int(v) for v in args] or [1000, 4096]
     handle = cp.cuda.device.get_cublas_handle()
     one = np.array(1.0)
     for n in sizes:
         rng = np.random.default_rng(0)
         base = rng.standard_normal((n, n)) / n + np.eye(n)  # well conditioned with or without its diagonal
-        for k in (1, 4, 16, 64):
+        for k in (n if v == "n" else int(v) for v in ks.split(",")):
             print(f"n={n} k={k}: side uplo trans diag  µs", flush=True)
             for side in (cublas.CUBLAS_SIDE_LEFT, cublas.CUBLAS_SIDE_RIGHT):
                 for uplo in (cublas.CUBLAS_FILL_MODE_LOWER, cublas.CUBLAS_FILL_MODE_UPPER):
