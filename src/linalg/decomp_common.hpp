@@ -51,8 +51,9 @@ array gather_rows(const array& b, const array& perm);
 /// (a factor from getrf or potrf), else to_colmajor's copy. Only for reading: it may share a's memory.
 array colmajor_image(const array& a, dtype t);
 
-/// Note [solve by side] (src/linalg/decomp_lu.cpp): from this many right-hand sides on, triangular solves run on
-/// the right side of the transposed system, where cuBLAS's trsm hardly grows with their number.
+/// Note [solve by side] (src/linalg/decomp_lu.cpp): from this many right-hand sides on, the solvers leave
+/// getrs's pair of left-side solves for cuBLAS's forms that hardly grow with their number (the transposed left
+/// side, or the right side of the transposed system).
 inline constexpr std::int64_t right_side_min_k = 8;
 
 /// Note [batched small LU]: a stack of small matrices (inv, solve, det of (..., 8, 8)) costs one cuSOLVER or

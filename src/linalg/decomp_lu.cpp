@@ -30,10 +30,8 @@ void lu_factor(const array& buf, array& ipiv, array& info, bool int32_ok = false
   std::int64_t n = buf.shape()[buf.ndim() - 1], batch = batch_count(buf);
   shape_t pshape = batch_shape(buf);
   pshape.push_back(n);
-  ipiv = ::cuarray::detail::new_array(dtype::int64, pshape, order::C, device);
   info = ::cuarray::detail::new_array(dtype::int32, shape_t{batch}, order::C, device);
-  if (batch == 0 || n == 0) return;
-  if (use_batched(batch, n)) {  // Note [batched small LU]
+  if (batch > 0 && n > 0 && use_batched(batch, n)) {  // Note [batched small LU]
     array piv32 = ::cuarray::detail::new_array(dtype::int32, pshape, order::C, device);
     array ptrs = matrix_pointers(buf);
     ::cuarray::detail::cublas_getrf_batched(buf.type(), device, n, static_cast<void* const*>(ptrs.data()), n,
@@ -42,6 +40,8 @@ void lu_factor(const array& buf, array& ipiv, array& info, bool int32_ok = false
     if (pointers) *pointers = ptrs;
     return;
   }
+  ipiv = ::cuarray::detail::new_array(dtype::int64, pshape, order::C, device);
+  if (batch == 0 || n == 0) return;
   const cs::api& a = cs::get();
   cs::handle h(device);
   cudaDataType t = cs::data_type(buf.type());
@@ -81,8 +81,9 @@ void lu_solve(const array& lu, const array& ipiv, const array& rhs) {
 //   k = 4:   L lo N unit 1593 / 197, L up N 1006 / 125, L up T 1272 / 466, L lo T unit 814 / 345,  R 1440-2450
 //   k = 16:  L lo N unit 4730 / 670, L up N 2813 / 389, L up T 1403 / 311, L lo T unit 927 / 347,  R 1200-1610
 //   k = 64:  L lo N unit 900 / 351,  L up N 1389 / 324, L up T 1391 / 299, L lo T unit 912 / 352,  R 1200-1560
-// getrs's pair (lo N unit, up N) is the fastest below about 8 right-hand sides, and from 8 on the slowest but
-// one: the transposed pair (up T, lo T unit) takes 2330 µs against getrs's 7540 at k = 16, n = 4096, and the
+// getrs's pair (lo N unit, up N) is the fastest for one right-hand side and, at n = 1000, up to 4 (at n = 4096,
+// k = 4, the transposed pair already leads, 2086 µs against 2599); from 8 on it is the slowest but one: the
+// transposed pair (up T, lo T unit) takes 2330 µs against getrs's 7540 at k = 16, n = 4096, and the
 // right side, this solve's route before, 2790. The transposed pair solves with the factors of A^T, which the
 // solve has for free: a's C-ordered copy is A^T to cuSOLVER. From P A^T = L U, A = U^T L^T P, so
 //   A X = B:   Z = L^-T (U^-T B),  X = P^T Z,

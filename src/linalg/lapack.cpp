@@ -46,12 +46,14 @@ void require_rhs(const array& a, const array& b, const char* what) {
 cublasFillMode_t fill(bool lower) { return lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER; }
 
 // Note [LAPACK solvers by side]: getrs, potrs and trsm (cuarray.scipy.linalg's lu_solve, cho_solve,
-// solve_triangular, and its solve and inv) solve on the right side from right_side_min_k right-hand sides on, as
-// linalg.solve does (Note [solve by side], src/linalg/decomp_lu.cpp: there cuBLAS's right side took 2.7 ms for 16
-// right-hand sides of order 4096 where the left side took 7.9 ms and getrs 8.9 ms). cuBLAS's forms are far from
-// even (tools/diag/trsm_forms23.py), and potrs of a lower factor is the exception: its left-side solves are fast
-// ones, so it stays with cuSOLVER's potrs. Stacks of small matrices always take the right side here, through
-// trsmBatched (Note [batched small LU], decomp_common.hpp).
+// solve_triangular, and its solve and inv) solve on the right side from right_side_min_k right-hand sides on
+// (Note [solve by side], src/linalg/decomp_lu.cpp: cuBLAS's right side took 2.8 ms for 16 right-hand sides of
+// order 4096 where getrs's left-side pair took 7.5 ms). linalg.solve goes further, to the transposed left side
+// with the factors of A^T; lu_solve is handed A's factors, so the right side is its fast form. cuBLAS's forms are
+// far from even (tools/diag/trsm_forms23.py), and two cases take the left side: potrs of a lower factor, whose
+// left-side pair is among the fast forms, so it stays with cuSOLVER's potrs; and trsm of a C-ordered T with op N,
+// which the left side's op T solves from T^T's memory. Stacks of small matrices always take the right side here,
+// through trsmBatched (Note [batched small LU], decomp_common.hpp).
 //   op(T) X = B  is solved as  X^T op(T)^T = B^T:
 // B copied in C order is B^T column-major (k rows, ld k); it is solved in place, and X^T column-major is X in C
 // order. cuBLAS applies N, T or C to the memory it is given, which holds T itself (a factor's column-major image,
