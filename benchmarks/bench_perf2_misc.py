@@ -40,6 +40,14 @@ def _note(st: Stats, text: str) -> Stats:
     return st
 
 
+def _checked(lib: Backend, cfg: Config, fn: Callable[[], Any], want: Callable[[], np.ndarray], what: str,
+             rtol: float = 1e-9, atol: float = 1e-12) -> Stats:
+    """Times `fn` after checking, in the first round, its result against the host's `want()`."""
+    if cfg.first_round and not np.allclose(_host(lib, fn()), want(), rtol=rtol, atol=atol):
+        raise AssertionError(f"{what}: wrong result")
+    return time_gpu(fn, lib, **_reps(cfg, 30, 8))
+
+
 def _peak_extra_bytes(lib: Backend, fn: Callable[[], Any]) -> int:
     """Device bytes the call held at its high-water mark beyond what was allocated before it."""
     if _is_torch(lib):
@@ -134,10 +142,7 @@ def solve_1000(lib: Backend, cfg: Config) -> Stats:
     x = _system(cfg, 1000)
     y = cfg.host_random(1000 * 16, np.float64, seed=4).reshape(1000, 16)
     a, b = _dev(lib, x), _dev(lib, y)
-    fn = lambda: lib.module.linalg.solve(a, b)  # noqa: E731
-    if cfg.first_round and not np.allclose(_host(lib, fn()), np.linalg.solve(x, y), rtol=1e-9, atol=1e-12):
-        raise AssertionError("solve: wrong result")
-    return time_gpu(fn, lib, **_reps(cfg, 30, 8))
+    return _checked(lib, cfg, lambda: lib.module.linalg.solve(a, b), lambda: np.linalg.solve(x, y), "solve")
 
 
 @case("inv_1000_f64", target=BEST)
@@ -145,10 +150,7 @@ def inv_1000(lib: Backend, cfg: Config) -> Stats:
     """inv of a 1000 x 1000 float64 matrix; >= 1.0x the better peer."""
     x = _system(cfg, 1000)
     a = _dev(lib, x)
-    fn = lambda: lib.module.linalg.inv(a)  # noqa: E731
-    if cfg.first_round and not np.allclose(_host(lib, fn()), np.linalg.inv(x), rtol=1e-9, atol=1e-12):
-        raise AssertionError("inv: wrong result")
-    return time_gpu(fn, lib, **_reps(cfg, 30, 8))
+    return _checked(lib, cfg, lambda: lib.module.linalg.inv(a), lambda: np.linalg.inv(x), "inv")
 
 
 def _scipy_linalg(lib: Backend) -> Any:
@@ -194,9 +196,7 @@ def _lapack_solver(lib: Backend, cfg: Config, which: str) -> Stats:
             fn = lambda: sl.cho_solve(cf, b)  # noqa: E731
         else:
             fn = lambda: sl.solve_triangular(a, b, lower=True)  # noqa: E731
-    if cfg.first_round and not np.allclose(_host(lib, fn()), want, rtol=1e-8, atol=1e-11):
-        raise AssertionError(f"{which}: wrong result")
-    return time_gpu(fn, lib, **_reps(cfg, 30, 8))
+    return _checked(lib, cfg, fn, lambda: want, which, rtol=1e-8, atol=1e-11)
 
 
 @case("lu_solve_1000x16_f64", target=BEST)
@@ -230,10 +230,7 @@ def inv_stack(lib: Backend, cfg: Config) -> Stats:
     """inv of a stack of 16384 8 x 8 float64 matrices; >= 1.0x the better peer (Note [batched small LU])."""
     x = _stack(cfg)
     a = _dev(lib, x)
-    fn = lambda: lib.module.linalg.inv(a)  # noqa: E731
-    if cfg.first_round and not np.allclose(_host(lib, fn()), np.linalg.inv(x), rtol=1e-9, atol=1e-12):
-        raise AssertionError("inv: wrong result")
-    return time_gpu(fn, lib, **_reps(cfg, 30, 8))
+    return _checked(lib, cfg, lambda: lib.module.linalg.inv(a), lambda: np.linalg.inv(x), "inv")
 
 
 @case("solve_16384x8x8_f64", target=BEST)
@@ -242,10 +239,7 @@ def solve_stack(lib: Backend, cfg: Config) -> Stats:
     x = _stack(cfg)
     y = cfg.host_random(BATCH * ORDER, np.float64, seed=8).reshape(BATCH, ORDER, 1)
     a, b = _dev(lib, x), _dev(lib, y)
-    fn = lambda: lib.module.linalg.solve(a, b)  # noqa: E731
-    if cfg.first_round and not np.allclose(_host(lib, fn()), np.linalg.solve(x, y), rtol=1e-9, atol=1e-12):
-        raise AssertionError("solve: wrong result")
-    return time_gpu(fn, lib, **_reps(cfg, 30, 8))
+    return _checked(lib, cfg, lambda: lib.module.linalg.solve(a, b), lambda: np.linalg.solve(x, y), "solve")
 
 
 @case("det_16384x8x8_f64", target=BEST)
@@ -253,10 +247,7 @@ def det_stack(lib: Backend, cfg: Config) -> Stats:
     """det of a stack of 16384 8 x 8 float64 matrices; >= 1.0x the better peer."""
     x = _stack(cfg)
     a = _dev(lib, x)
-    fn = lambda: lib.module.linalg.det(a)  # noqa: E731
-    if cfg.first_round and not np.allclose(_host(lib, fn()), np.linalg.det(x), rtol=1e-9):
-        raise AssertionError("det: wrong result")
-    return time_gpu(fn, lib, **_reps(cfg, 30, 8))
+    return _checked(lib, cfg, lambda: lib.module.linalg.det(a), lambda: np.linalg.det(x), "det", rtol=1e-9, atol=0)
 
 
 @case("unique_2^26_int64_peakmem", nbytes=N_UNIQUE * 8, heavy=True)
