@@ -226,9 +226,9 @@ array potrs(const array& c, const array& b, bool lower) {
   ::cuarray::detail::enter_device(device);
   if (batch == 0 || n == 0 || k == 0) return from_colmajor(to_colmajor(b, b.type()));
   array a = colmajor_image(c, c.type());
-  // potrs's two left-side solves of a lower factor are cuBLAS's fast forms (tools/diag/trsm_forms23.py, H200,
-  // float64, n = 1000 / 4096, k = 16: left 557 / 3118 µs, right 629 / 3115; k = 64: 603 / 2797 against
-  // 604 / 3106), those of an upper factor are not (702 / 4243 against 627 / 3101 at k = 16).
+  // potrs's two left-side solves of a lower factor are among cuBLAS's fast forms (tools/diag/trsm_forms23.py,
+  // H200, float64, n = 1000 / 4096, k = 16: left 604 / 3096 µs, right 650 / 3149; k = 64: 632 / 2787 against
+  // 628 / 3097), those of an upper factor are not (700 / 4216 against 617 / 3159 at k = 16).
   if ((k >= right_side_min_k && !lower) || use_batched(batch, n)) {
     // A = L L^H: X = L^-H (L^-1 B); A = U^H U: X = U^-1 (U^-H B).
     if (lower) return solve_right(a, false, {{true, 0, false}, {true, 2, false}}, b, c.type(), false);
