@@ -59,8 +59,9 @@ inline constexpr std::int64_t right_side_min_k = 8;
 /// Note [batched small LU]: a stack of small matrices (inv, solve, det of (..., 8, 8)) costs one cuSOLVER or
 /// cuBLAS call per matrix, each a few microseconds of host time and a few launches, so a stack of a thousand
 /// took milliseconds where CuPy's and PyTorch's batched routines take tens of microseconds. Stacks of orders up to
-/// batched_max_n() go through one batched call instead: cuBLAS's getrfBatched and trsmBatched, cuSOLVER's
-/// potrfBatched. Larger orders in short stacks keep the loop, whose calls are then long enough to fill the GPU.
+/// batched_max_n() go through one batched call instead: cuBLAS's getrfBatched, then getriBatched (inv up to order
+/// 32), getrsBatched (solve) or trsmBatched (the rest), and cuSOLVER's potrfBatched (cholesky, to order 128).
+/// Larger orders in short stacks keep the loop, whose calls are then long enough to fill the GPU.
 /// Orders up to which stacks of two or more matrices may take the batched routines (1024).
 std::int64_t batched_max_n();
 /// Sets batched_max_n (diagnostics and tests compare the two routes); returns the previous value.
