@@ -176,17 +176,6 @@ int as_int(std::int64_t v, const char* what) {
   return static_cast<int>(v);
 }
 
-// The index of dtype t in the {S, D, C, Z} routine tables, and alpha = 1 of that type in `alpha`.
-int typed_one(dtype t, unsigned char (&alpha)[16], const char* what) {
-  switch (t) {
-    case dtype::float32: *reinterpret_cast<float*>(alpha) = 1.0f; return 0;
-    case dtype::float64: *reinterpret_cast<double*>(alpha) = 1.0; return 1;
-    case dtype::complex64: *reinterpret_cast<float*>(alpha) = 1.0f; return 2;
-    case dtype::complex128: *reinterpret_cast<double*>(alpha) = 1.0; return 3;
-    default: throw type_error(std::string(what) + ": unsupported dtype " + std::string(name(t)));
-  }
-}
-
 // The handle of `device` on its current stream, with a pool workspace `ws` for this call (Note [cublas handles]).
 cublasHandle_t ready_handle(const cublas_api& api_, int device, array& ws) {
   cudaStream_t stream = enter_device(device);
@@ -198,6 +187,26 @@ cublasHandle_t ready_handle(const cublas_api& api_, int device, array& ws) {
   check(api_, api_.set_workspace(h, ws.data(), ws_bytes), "cublasSetWorkspace");
   return h;
 }
+
+// What every typed call (trsm, the batched LU routines) prepares: its dtype's index in the {S, D, C, Z} tables,
+// alpha = 1 of that type, and the handle on the current stream with the call's workspace.
+struct typed_call {
+  const cublas_api& lib = api();
+  int index = 0;
+  alignas(16) unsigned char one[16] = {};
+  array ws;
+  cublasHandle_t h = nullptr;
+  typed_call(dtype t, int device, const char* what) {
+    switch (t) {
+      case dtype::float32: index = 0, *reinterpret_cast<float*>(one) = 1.0f; break;
+      case dtype::float64: index = 1, *reinterpret_cast<double*>(one) = 1.0; break;
+      case dtype::complex64: index = 2, *reinterpret_cast<float*>(one) = 1.0f; break;
+      case dtype::complex128: index = 3, *reinterpret_cast<double*>(one) = 1.0; break;
+      default: throw type_error(std::string(what) + ": unsupported dtype " + std::string(name(t)));
+    }
+    h = ready_handle(lib, device, ws);
+  }
+};
 
 cublasOperation_t trans_op(int trans) { return trans == 0 ? CUBLAS_OP_N : trans == 1 ? CUBLAS_OP_T : CUBLAS_OP_C; }
 
@@ -282,16 +291,12 @@ void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a,
 void cublas_trsm(dtype t, int device, bool right, bool lower, int trans, bool unit_diagonal, std::int64_t n,
                  std::int64_t k, const void* a, std::int64_t lda, void* b, std::int64_t ldb) {
   if (n == 0 || k == 0) return;
-  alignas(16) unsigned char alpha[16] = {};
-  const int index = typed_one(t, alpha, "cublas_trsm");
-  const cublas_api& api_ = api();
-  array ws;
-  cublasHandle_t h = ready_handle(api_, device, ws);
-  check(api_,
-        api_.trsm[index](h, right ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT,
-                         lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER, trans_op(trans),
-                         unit_diagonal ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, as_int(right ? k : n, "m"),
-                         as_int(right ? n : k, "n"), alpha, a, as_int(lda, "lda"), b, as_int(ldb, "ldb")),
+  typed_call c(t, device, "cublas_trsm");
+  check(c.lib,
+        c.lib.trsm[c.index](c.h, right ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT,
+                            lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER, trans_op(trans),
+                            unit_diagonal ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, as_int(right ? k : n, "m"),
+                            as_int(right ? n : k, "n"), c.one, a, as_int(lda, "lda"), b, as_int(ldb, "ldb")),
         "cublas<t>trsm");
 }
 
@@ -299,57 +304,42 @@ void cublas_trsm_batched(dtype t, int device, bool right, bool lower, int trans,
                          std::int64_t k, const void* const* a, std::int64_t lda, void* const* b, std::int64_t ldb,
                          std::int64_t batch) {
   if (n == 0 || k == 0 || batch == 0) return;
-  alignas(16) unsigned char alpha[16] = {};
-  const int index = typed_one(t, alpha, "cublas_trsm_batched");
-  const cublas_api& api_ = api();
-  array ws;
-  cublasHandle_t h = ready_handle(api_, device, ws);
-  check(api_,
-        api_.trsm_batched[index](
-            h, right ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT, lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER,
+  typed_call c(t, device, "cublas_trsm_batched");
+  check(c.lib,
+        c.lib.trsm_batched[c.index](
+            c.h, right ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT, lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER,
             trans_op(trans), unit_diagonal ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, as_int(right ? k : n, "m"),
-            as_int(right ? n : k, "n"), alpha, a, as_int(lda, "lda"), b, as_int(ldb, "ldb"), as_int(batch, "batch")),
+            as_int(right ? n : k, "n"), c.one, a, as_int(lda, "lda"), b, as_int(ldb, "ldb"), as_int(batch, "batch")),
         "cublas<t>trsmBatched");
 }
 
 void cublas_getrf_batched(dtype t, int device, std::int64_t n, void* const* a, std::int64_t lda, int* ipiv, int* info,
                           std::int64_t batch) {
   if (n == 0 || batch == 0) return;
-  alignas(16) unsigned char unused[16] = {};
-  const int index = typed_one(t, unused, "cublas_getrf_batched");
-  const cublas_api& api_ = api();
-  array ws;
-  cublasHandle_t h = ready_handle(api_, device, ws);
-  check(api_, api_.getrf_batched[index](h, as_int(n, "n"), a, as_int(lda, "lda"), ipiv, info, as_int(batch, "batch")),
+  typed_call c(t, device, "cublas_getrf_batched");
+  check(c.lib,
+        c.lib.getrf_batched[c.index](c.h, as_int(n, "n"), a, as_int(lda, "lda"), ipiv, info, as_int(batch, "batch")),
         "cublas<t>getrfBatched");
 }
 
 void cublas_getri_batched(dtype t, int device, std::int64_t n, const void* const* a, const int* ipiv, void* const* c,
                           int* info, std::int64_t batch) {
   if (n == 0 || batch == 0) return;
-  alignas(16) unsigned char unused[16] = {};
-  const int index = typed_one(t, unused, "cublas_getri_batched");
-  const cublas_api& api_ = api();
-  array ws;
-  cublasHandle_t h = ready_handle(api_, device, ws);
+  typed_call call(t, device, "cublas_getri_batched");
   const int in = as_int(n, "n");
-  check(api_, api_.getri_batched[index](h, in, a, in, ipiv, c, in, info, as_int(batch, "batch")),
+  check(call.lib, call.lib.getri_batched[call.index](call.h, in, a, in, ipiv, c, in, info, as_int(batch, "batch")),
         "cublas<t>getriBatched");
 }
 
 void cublas_getrs_batched(dtype t, int device, int trans, std::int64_t n, std::int64_t k, const void* const* a,
                           const int* ipiv, void* const* b, std::int64_t batch) {
   if (n == 0 || k == 0 || batch == 0) return;
-  alignas(16) unsigned char unused[16] = {};
-  const int index = typed_one(t, unused, "cublas_getrs_batched");
-  const cublas_api& api_ = api();
-  array ws;
-  cublasHandle_t h = ready_handle(api_, device, ws);
+  typed_call c(t, device, "cublas_getrs_batched");
   const int in = as_int(n, "n");
   int info = 0;  // argument checks only, on the host
-  check(api_,
-        api_.getrs_batched[index](h, trans_op(trans), in, as_int(k, "nrhs"), a, in, ipiv, b, in, &info,
-                                  as_int(batch, "batch")),
+  check(c.lib,
+        c.lib.getrs_batched[c.index](c.h, trans_op(trans), in, as_int(k, "nrhs"), a, in, ipiv, b, in, &info,
+                                     as_int(batch, "batch")),
         "cublas<t>getrsBatched");
   if (info != 0) throw value_error("cublas<t>getrsBatched: invalid argument " + std::to_string(-info));
 }

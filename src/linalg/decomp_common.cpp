@@ -131,6 +131,19 @@ array matrix_pointers(const array& a) {
   return p;
 }
 
+array getrf_batched(const array& buf, const array& info, array* pointers) {
+  const std::int64_t n = buf.shape()[buf.ndim() - 1];
+  shape_t pshape = batch_shape(buf);
+  pshape.push_back(n);
+  array piv = ::cuarray::detail::new_array(dtype::int32, pshape, order::C, buf.device());
+  array ptrs = matrix_pointers(buf);
+  ::cuarray::detail::cublas_getrf_batched(buf.type(), buf.device(), n, static_cast<void* const*>(ptrs.data()), n,
+                                          static_cast<int*>(piv.data()), static_cast<int*>(info.data()),
+                                          batch_count(buf));
+  if (pointers) *pointers = ptrs;
+  return piv;
+}
+
 void trsm_stack(dtype t, bool right, bool lower, int trans, bool unit_diagonal, std::int64_t n, std::int64_t k,
                 const array& a, const array& b, std::int64_t ldb) {
   const int device = a.device();

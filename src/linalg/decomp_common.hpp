@@ -74,6 +74,10 @@ inline bool use_batched(std::int64_t batch, std::int64_t n) {
 }
 /// The device array (uint64, one per matrix) of pointers to the matrices of the C-contiguous stack `a`.
 array matrix_pointers(const array& a);
+/// LU with partial pivoting, in place, of the C-contiguous stack `buf` of square column-major images through one
+/// getrfBatched call (where use_batched); info (int32, one a matrix) is written. Returns the int32 pivots, and in
+/// `pointers`, where given, the stack's matrix pointers.
+array getrf_batched(const array& buf, const array& info, array* pointers = nullptr);
 /// cublas_trsm for each matrix of the C-contiguous stacks `a` (column-major images, order n, ld n) and `b`
 /// (right-hand sides, ld ldb): one batched call where use_batched, else one call per matrix.
 void trsm_stack(dtype t, bool right, bool lower, int trans, bool unit_diagonal, std::int64_t n, std::int64_t k,

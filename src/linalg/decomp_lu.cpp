@@ -32,12 +32,8 @@ void lu_factor(const array& buf, array& ipiv, array& info, bool int32_ok = false
   pshape.push_back(n);
   info = ::cuarray::detail::new_array(dtype::int32, shape_t{batch}, order::C, device);
   if (batch > 0 && n > 0 && use_batched(batch, n)) {  // Note [batched small LU]
-    array piv32 = ::cuarray::detail::new_array(dtype::int32, pshape, order::C, device);
-    array ptrs = matrix_pointers(buf);
-    ::cuarray::detail::cublas_getrf_batched(buf.type(), device, n, static_cast<void* const*>(ptrs.data()), n,
-                                            static_cast<int*>(piv32.data()), static_cast<int*>(info.data()), batch);
+    array piv32 = getrf_batched(buf, info, pointers);
     ipiv = int32_ok ? piv32 : piv32.astype(dtype::int64);
-    if (pointers) *pointers = ptrs;
     return;
   }
   ipiv = ::cuarray::detail::new_array(dtype::int64, pshape, order::C, device);

@@ -121,11 +121,7 @@ lu_factors getrf(const array& a) {
   // Note [batched small LU]. Real dtypes only: for complex ones cuBLAS's pivot choice is not LAPACK's, and
   // scipy.linalg's lu and lu_factor show the pivots.
   if (m == n && !is_complex(a.type()) && use_batched(batch, n)) {
-    array piv32 = ::cuarray::detail::new_array(dtype::int32, pshape, order::C, device);
-    array ptrs = matrix_pointers(buf);
-    ::cuarray::detail::cublas_getrf_batched(a.type(), device, n, static_cast<void* const*>(ptrs.data()), n,
-                                            static_cast<int*>(piv32.data()), static_cast<int*>(r.info.data()), batch);
-    r.ipiv = piv32.astype(dtype::int64);
+    r.ipiv = getrf_batched(buf, r.info).astype(dtype::int64);
     return r;
   }
   const cs::api& api = cs::get();

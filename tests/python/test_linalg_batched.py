@@ -7,6 +7,7 @@ import numpy
 import pytest
 
 import cuarray as cp
+from _arrays import small_random as rand
 from cuarray import _core
 
 gpu = pytest.mark.gpu
@@ -19,14 +20,6 @@ def route(request):
     old = _core._linalg_batched_max_n(1024 if request.param == "batched" else 0)
     yield request.param
     _core._linalg_batched_max_n(old)
-
-
-def rand(shape, dtype, seed=0):
-    r = numpy.random.default_rng(seed)
-    x = r.standard_normal(shape)
-    if numpy.dtype(dtype).kind == 'c':
-        x = x + 1j * r.standard_normal(shape)
-    return x.astype(dtype)
 
 
 def pivoted(shape, dtype, seed=0):
