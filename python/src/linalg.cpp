@@ -10,6 +10,7 @@
 #include "common.hpp"
 #include "cuarray/linalg.hpp"
 #include "src/linalg/decomp_common.hpp"
+#include "src/linalg/svd_polar.hpp"
 
 namespace cuarray::py {
 
@@ -114,6 +115,7 @@ void init_linalg(nb::module_& m) {
   // Diagnostics and tests: the largest order whose stacks take the batched routines (Note [batched small LU]);
   // returns the previous value.
   m.def("_linalg_batched_max_n", &linalg::detail::set_batched_max_n, nb::arg("n"));
+  m.def("_linalg_polar_svd_min_n", &linalg::detail::set_polar_svd_min_n, nb::arg("n"));
 
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <complex>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -47,6 +48,9 @@ struct cublas_api {
   cublasStatus_t (*trsm_batched[4])(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t,
                                     cublasDiagType_t, int, int, const void*, const void* const*, int, void* const*, int,
                                     int) = {};
+  // cublas{S,D,C,Z}geam (Note [polar svd], src/linalg/svd_polar.cpp).
+  cublasStatus_t (*geam[4])(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, const void*, const void*,
+                            int, const void*, const void*, int, void*, int) = {};
   // Optional: only for messages.
   const char* (*status_string)(cublasStatus_t) = nullptr;
 };
@@ -84,6 +88,10 @@ std::vector<library_symbol> cublas_symbols(cublas_api& a) {
       {"cublasDtrsmBatched", a.trsm_batched[1]},
       {"cublasCtrsmBatched", a.trsm_batched[2]},
       {"cublasZtrsmBatched", a.trsm_batched[3]},
+      {"cublasSgeam", a.geam[0]},
+      {"cublasDgeam", a.geam[1]},
+      {"cublasCgeam", a.geam[2]},
+      {"cublasZgeam", a.geam[3]},
       {"cublasGetStatusString", a.status_string, library_symbol::optional},
   };
 }
@@ -176,16 +184,38 @@ int as_int(std::int64_t v, const char* what) {
   return static_cast<int>(v);
 }
 
-// The handle of `device` on its current stream, with a pool workspace `ws` for this call (Note [cublas handles]).
-cublasHandle_t ready_handle(const cublas_api& api_, int device, array& ws) {
+// The handle of `device` on its current stream, with a pool workspace `ws` for this call (Note [cublas handles]),
+// or the caller's workspace `given` where it has one.
+cublasHandle_t ready_handle(const cublas_api& api_, int device, array& ws, const cublas_workspace* given = nullptr) {
   cudaStream_t stream = enter_device(device);
   cublasHandle_t h = handle_for(api_, device);
   check(api_, api_.set_stream(h, stream), "cublasSetStream");
   // The handle may still point at an earlier call's workspace, long since returned to the pool.
+  if (given != nullptr) {
+    check(api_, api_.set_workspace(h, given->ptr, given->bytes), "cublasSetWorkspace");
+    return h;
+  }
   std::size_t ws_bytes = workspace_bytes(device);
   ws = new_array(dtype::uint8, shape_t{static_cast<std::int64_t>(ws_bytes)}, order::C, device);
   check(api_, api_.set_workspace(h, ws.data(), ws_bytes), "cublasSetWorkspace");
   return h;
+}
+
+// A scalar of dtype t's precision at `out` (float, double, cuComplex or cuDoubleComplex).
+void put_scalar(dtype t, std::complex<double> v, unsigned char* out) {
+  switch (t) {
+    case dtype::float32: *reinterpret_cast<float*>(out) = static_cast<float>(v.real()); break;
+    case dtype::float64: *reinterpret_cast<double*>(out) = v.real(); break;
+    case dtype::complex64:
+      reinterpret_cast<float*>(out)[0] = static_cast<float>(v.real());
+      reinterpret_cast<float*>(out)[1] = static_cast<float>(v.imag());
+      break;
+    case dtype::complex128:
+      reinterpret_cast<double*>(out)[0] = v.real();
+      reinterpret_cast<double*>(out)[1] = v.imag();
+      break;
+    default: throw type_error("cuBLAS scalar: unsupported dtype " + std::string(name(t)));
+  }
 }
 
 // What every typed call (trsm, the batched LU routines) prepares: its dtype's index in the {S, D, C, Z} tables,
@@ -196,7 +226,7 @@ struct typed_call {
   alignas(16) unsigned char one[16] = {};
   array ws;
   cublasHandle_t h = nullptr;
-  typed_call(dtype t, int device, const char* what) {
+  typed_call(dtype t, int device, const char* what, const cublas_workspace* given = nullptr) {
     switch (t) {
       case dtype::float32: index = 0, *reinterpret_cast<float*>(one) = 1.0f; break;
       case dtype::float64: index = 1, *reinterpret_cast<double*>(one) = 1.0; break;
@@ -204,9 +234,11 @@ struct typed_call {
       case dtype::complex128: index = 3, *reinterpret_cast<double*>(one) = 1.0; break;
       default: throw type_error(std::string(what) + ": unsupported dtype " + std::string(name(t)));
     }
-    h = ready_handle(lib, device, ws);
+    h = ready_handle(lib, device, ws, given);
   }
 };
+
+bool real_of_precision_64(dtype t) { return t == dtype::float64 || t == dtype::complex128; }
 
 cublasOperation_t trans_op(int trans) { return trans == 0 ? CUBLAS_OP_N : trans == 1 ? CUBLAS_OP_T : CUBLAS_OP_C; }
 
@@ -289,9 +321,10 @@ void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a,
 }
 
 void cublas_trsm(dtype t, int device, bool right, bool lower, int trans, bool unit_diagonal, std::int64_t n,
-                 std::int64_t k, const void* a, std::int64_t lda, void* b, std::int64_t ldb) {
+                 std::int64_t k, const void* a, std::int64_t lda, void* b, std::int64_t ldb,
+                 const cublas_workspace* ws) {
   if (n == 0 || k == 0) return;
-  typed_call c(t, device, "cublas_trsm");
+  typed_call c(t, device, "cublas_trsm", ws);
   check(c.lib,
         c.lib.trsm[c.index](c.h, right ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT,
                             lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER, trans_op(trans),
@@ -343,6 +376,43 @@ void cublas_getrs_batched(dtype t, int device, int trans, std::int64_t n, std::i
         "cublas<t>getrsBatched");
   if (info != 0) throw value_error("cublas<t>getrsBatched: invalid argument " + std::to_string(-info));
 }
+
+void cublas_gemm_scaled(dtype t, int device, int trans_a, int trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                        std::complex<double> alpha, const void* a, std::int64_t lda, const void* b, std::int64_t ldb,
+                        std::complex<double> beta, void* c, std::int64_t ldc, const cublas_workspace& ws) {
+  if (m == 0 || n == 0) return;
+  typed_call call(t, device, "cublas_gemm_scaled", &ws);
+  alignas(16) unsigned char al[16] = {}, be[16] = {};
+  put_scalar(t, alpha, al);
+  put_scalar(t, beta, be);
+  cudaDataType dt = t == dtype::float32     ? CUDA_R_32F
+                    : t == dtype::float64   ? CUDA_R_64F
+                    : t == dtype::complex64 ? CUDA_C_32F
+                                            : CUDA_C_64F;
+  // Never TF32: the factorisations built on this need the dtype's own precision.
+  cublasComputeType_t ct = real_of_precision_64(t) ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+  check(call.lib,
+        call.lib.gemm_ex(call.h, trans_op(trans_a), trans_op(trans_b), as_int(m, "m"), as_int(n, "n"),
+                         as_int(std::max<std::int64_t>(k, 0), "k"), al, a, dt, as_int(lda, "lda"), b, dt,
+                         as_int(ldb, "ldb"), be, c, dt, as_int(ldc, "ldc"), ct, CUBLAS_GEMM_DEFAULT),
+        "cublasGemmEx");
+}
+
+void cublas_geam(dtype t, int device, int trans_a, int trans_b, std::int64_t m, std::int64_t n,
+                 std::complex<double> alpha, const void* a, std::int64_t lda, std::complex<double> beta, const void* b,
+                 std::int64_t ldb, void* c, std::int64_t ldc, const cublas_workspace& ws) {
+  if (m == 0 || n == 0) return;
+  typed_call call(t, device, "cublas_geam", &ws);
+  alignas(16) unsigned char al[16] = {}, be[16] = {};
+  put_scalar(t, alpha, al);
+  put_scalar(t, beta, be);
+  check(call.lib,
+        call.lib.geam[call.index](call.h, trans_op(trans_a), trans_op(trans_b), as_int(m, "m"), as_int(n, "n"), al, a,
+                                  as_int(lda, "lda"), be, b, as_int(ldb, "ldb"), c, as_int(ldc, "ldc")),
+        "cublas<t>geam");
+}
+
+std::size_t cublas_workspace_bytes(int device) { return workspace_bytes(device); }
 
 std::uintptr_t cublas_handle(int device) {
   const cublas_api& a = api();

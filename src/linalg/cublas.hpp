@@ -1,6 +1,8 @@
 // cuBLAS loaded with dlopen on first use, and the batched GEMM that cuarray's float products run on.
 #pragma once
 
+#include <complex>
+#include <cstddef>
 #include <cstdint>
 
 #include "cuarray/array.hpp"
@@ -29,8 +31,30 @@ void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a,
 /// Solve op(A) X = B (left) or X op(A) = B (right) in place, alpha 1, for a triangular column-major A (n x n,
 /// leading dimension lda) and B (n x k left, k x n right; ldb) of dtype `t` (float32/64, complex64/128):
 /// cublas<t>trsm on `device`'s current stream. trans 0 = A, 1 = A^T, 2 = A^H.
+/// A workspace the caller lends cuBLAS for one call instead of the pool's (Note [cublas handles]); at least
+/// cublas_workspace_bytes(device) bytes, 256-byte aligned.
+struct cublas_workspace {
+  void* ptr = nullptr;
+  std::size_t bytes = 0;
+};
+
+/// The workspace cuBLAS is given per call on `device`: 32 MiB on Hopper and newer, 4 MiB before.
+std::size_t cublas_workspace_bytes(int device);
+
 void cublas_trsm(dtype t, int device, bool right, bool lower, int trans, bool unit_diagonal, std::int64_t n,
-                 std::int64_t k, const void* a, std::int64_t lda, void* b, std::int64_t ldb);
+                 std::int64_t k, const void* a, std::int64_t lda, void* b, std::int64_t ldb,
+                 const cublas_workspace* ws = nullptr);
+
+/// C = alpha op(A) op(B) + beta C, column-major, dtype t (float32/64, complex64/128; never TF32), on `device`'s
+/// current stream with the caller's workspace. op(A) is m x k, op(B) k x n; trans 0 = N, 1 = T, 2 = C.
+void cublas_gemm_scaled(dtype t, int device, int trans_a, int trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                        std::complex<double> alpha, const void* a, std::int64_t lda, const void* b, std::int64_t ldb,
+                        std::complex<double> beta, void* c, std::int64_t ldc, const cublas_workspace& ws);
+
+/// C = alpha op(A) + beta op(B) (m x n, column-major): cublas<t>geam, which allows C = A in place (op N, same ld).
+void cublas_geam(dtype t, int device, int trans_a, int trans_b, std::int64_t m, std::int64_t n,
+                 std::complex<double> alpha, const void* a, std::int64_t lda, std::complex<double> beta, const void* b,
+                 std::int64_t ldb, void* c, std::int64_t ldc, const cublas_workspace& ws);
 
 /// cublas_trsm for each of `batch` pairs: A_i at a[i], B_i at b[i] (device arrays of device pointers), one
 /// cublas<t>trsmBatched call.

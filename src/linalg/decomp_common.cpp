@@ -193,7 +193,16 @@ bool host_bool(const array& b) { return b.host_value<bool>(); }
 
 bool any_nonfinite(const array& a) {
   if (!is_inexact(a.type()) || a.size() == 0) return false;
-  return !host_bool(all(isfinite(a)));
+  if (a.size() <= (std::int64_t{1} << 16)) return !host_bool(all(isfinite(a)));
+  // Large inputs: isfinite's bool array (an eighth of a float64 matrix) would stay in the pool as a segment of
+  // its own beside the working copies that follow, above the peak that Note [polar svd] keeps. The maxima and
+  // minima of the real and imaginary parts read the input in place, and NaN and infinities reach them.
+  std::vector<array> ends;
+  for (const array& part : is_complex(a.type()) ? std::vector<array>{real(a), imag(a)} : std::vector<array>{a}) {
+    ends.push_back(amax(part));
+    ends.push_back(amin(part));
+  }
+  return !host_bool(all(isfinite(stack(ends))));
 }
 
 }  // namespace cuarray::linalg::detail

@@ -1,4 +1,4 @@
-// Singular value decomposition (Xgesvdp, Xgesvd, gesvdjBatched) and what builds on it: pinv, lstsq, matrix_rank.
+// Singular value decomposition (the polar route of svd_polar.cpp, Xgesvdp, Xgesvd, gesvdjBatched) and what builds on it: pinv, lstsq, matrix_rank.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -13,6 +13,7 @@
 #include "src/core/internal.hpp"
 #include "src/linalg/cusolver.hpp"
 #include "src/linalg/decomp_common.hpp"
+#include "src/linalg/svd_polar.hpp"
 
 namespace cuarray::linalg {
 
@@ -136,14 +137,26 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
     if (!full_matrices || !compute_uv) ubuf = slice_axis(ubuf, -2, 0, N);
   } else {
     const std::int64_t ucols = full_u ? M : N;
-    // Note [svd low memory]: the polar route below holds the working copy, U, V and Xgesvdp's workspace of
-    // about 5.2 n^2 (8.2 n^2 in all for a square n x n; 6x faster than QR iteration). Where those do not fit
-    // (the device is full, or the pool's limit says no), QR-iteration Xgesvd writes U over the working copy
-    // instead, beside VT and its 3.1 n^2 workspace: 5.1 n^2, CuPy's own peak for its svd.
+    // Note [svd low memory]: the polar route of Note [polar svd] peaks at about 5.03 n^2 for a square n x n
+    // (the working copy and one arena), Xgesvdp's at 8.2 n^2 (the copy, U, V and its workspace of 5.2 n^2).
+    // Where the one taken does not fit (the device is full, or the pool's limit says no), QR-iteration Xgesvd
+    // writes U over the working copy instead, beside VT and its 3.1 n^2 workspace: 5.1 n^2, CuPy's own peak.
+    const bool polar = compute_uv && !full_u && N >= polar_svd_min_n();
+    std::vector<char> redo(static_cast<std::size_t>(batch), 0);
     size_t pdev = 0, phost = 0;
     array pwork;
     bool low_memory = false;
-    if (!full_u) {
+    if (polar) {
+      try {
+        polar_svd(a, tall, w, s, ubuf, vhbuf, redo);
+      } catch (const out_of_memory_error&) {
+        low_memory = true;
+        ubuf = array();
+        vhbuf = array();
+        w = array();
+        w = working_copy();  // the polar route overwrote it
+      }
+    } else if (!full_u) {
       try {
         ubuf = ::cuarray::detail::new_array(t, with_tail(bshape, {ucols, M}), order::C, device);
         vhbuf = ::cuarray::detail::new_array(t, with_tail(bshape, {N, N}), order::C, device);
@@ -185,22 +198,27 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
         if (v > 0) throw linalg_error("SVD did not converge");
       }
     } else {
-      cudaDataType ct = cs::data_type(t), rct = cs::data_type(rt);
-      cusolverEigMode_t jobz = compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
-      size_t dev_bytes = pdev, host_bytes = phost;
-      array work = std::move(pwork);
-      std::vector<unsigned char> host_work(host_bytes);
       std::vector<double> err_sigma(static_cast<std::size_t>(batch), 0.0);
-      for (std::int64_t i = 0; i < batch; ++i) {
-        cs::check(api.xgesvdp(h.get(), h.params(), jobz, 1, M, N, ct, matrix_ptr(w, i), M, rct,
-                              static_cast<char*>(s.data()) + i * s_bytes, ct, matrix_ptr(ubuf, i), M, ct,
-                              matrix_ptr(vhbuf, i), N, ct, work.data(), dev_bytes, host_work.data(), host_bytes,
-                              static_cast<int*>(info.data()) + i, &err_sigma[static_cast<std::size_t>(i)]),
-                  "cusolverDnXgesvdp");
+      if (!polar) {
+        cudaDataType ct = cs::data_type(t), rct = cs::data_type(rt);
+        cusolverEigMode_t jobz = compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+        size_t dev_bytes = pdev, host_bytes = phost;
+        array work = std::move(pwork);
+        std::vector<unsigned char> host_work(host_bytes);
+        for (std::int64_t i = 0; i < batch; ++i) {
+          cs::check(api.xgesvdp(h.get(), h.params(), jobz, 1, M, N, ct, matrix_ptr(w, i), M, rct,
+                                static_cast<char*>(s.data()) + i * s_bytes, ct, matrix_ptr(ubuf, i), M, ct,
+                                matrix_ptr(vhbuf, i), N, ct, work.data(), dev_bytes, host_work.data(), host_bytes,
+                                static_cast<int*>(info.data()) + i, &err_sigma[static_cast<std::size_t>(i)]),
+                    "cusolverDnXgesvdp");
+        }
+        // Gesvdp overwrote w and is done with its workspace (the pool reuses both in stream order): a redo
+        // below then allocates its fresh copy, VT and Xgesvd's workspace in their place instead of beside them.
+        std::vector<int> inf = read_info(info);
+        for (std::int64_t i = 0; i < batch; ++i) {
+          if (inf[static_cast<std::size_t>(i)] != 0) redo[static_cast<std::size_t>(i)] = 1;
+        }
       }
-      // Gesvdp overwrote w and is done with its workspace (the pool reuses both in stream order): a redo below
-      // then allocates its fresh copy, VT and Xgesvd's workspace in their place instead of beside them.
-      work = array();
       w = array();
       // Note [gesvdp fallback]: where A has singular values near zero, Xgesvdp adds a perturbation of size
       // err_sigma so that its polar factor stays unitary, which moves those singular values to about
@@ -208,19 +226,19 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
       // fail, and rank, pinv and lstsq cutoffs misjudge them. Matrices perturbed beyond rounding level
       // (N * eps * smax, backward-stable SVD's error), ill-conditioned ones (smin <= sqrt(eps) * smax, which
       // also catches a perturbed result should err_sigma under-report) and unconverged ones are redone with
-      // QR-iteration Xgesvd, whatever compute_uv. The singular values come along with the info read.
-      std::vector<int> inf = read_info(info);
+      // QR-iteration Xgesvd, whatever compute_uv. The polar route of Note [polar svd] has a conditioning bound
+      // of its own (polar_svd_tau), which its QDWH start needs. The singular values come along with the info read.
       std::vector<double> sv(static_cast<std::size_t>(batch * N));
       array s64 = rt == dtype::float64 ? s : s.astype(dtype::float64);
       s64.copy_to_host(sv);
-      const double eps = eps_of(rt), ill = std::sqrt(eps);
-      array fresh;  // gesvdp overwrote w
+      const double eps = eps_of(rt), ill = polar ? polar_svd_tau(rt) : std::sqrt(eps);
+      array fresh;  // the routes overwrote w
       for (std::int64_t i = 0; i < batch; ++i) {
         const double smax = sv[static_cast<std::size_t>(i * N)], smin = sv[static_cast<std::size_t>(i * N + N - 1)];
         const double perturbation = err_sigma[static_cast<std::size_t>(i)];
-        bool redo = inf[static_cast<std::size_t>(i)] != 0 || !(smin > ill * smax) ||
-                    !(perturbation <= static_cast<double>(N) * eps * smax);
-        if (!redo) continue;
+        bool again = redo[static_cast<std::size_t>(i)] != 0 || !(smin > ill * smax) ||
+                     !(perturbation <= static_cast<double>(N) * eps * smax);
+        if (!again) continue;
         if (!fresh.defined()) fresh = working_copy();
         array wi = matrix_view(fresh, i);
         array vt = ::cuarray::detail::new_array(t, shape_t{N, N}, order::C, device);
