@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <memory>
 
 #include "cuarray/creation.hpp"
 #include "cuarray/errors.hpp"
@@ -162,7 +164,26 @@ void polar_svd(const array& a, bool tall, const array& w, const array& s, array&
   const std::int64_t slots = 3 + static_cast<std::int64_t>(steps.size());
   array flags = zeros(shape_t{batch * slots}, dtype::int32);
   array ones_n = ones(shape_t{N}, t);
-  ::cuarray::pinned_ptr parked = ::cuarray::alloc_pinned_memory(mn);
+  // U_p's place on the host: a pinned block, or pageable memory where pinned memory runs out (its copies then
+  // wait for the stream).
+  ::cuarray::pinned_ptr pinned;
+  std::unique_ptr<unsigned char[]> pageable;
+  void* parked = nullptr;
+  try {
+    pinned = ::cuarray::alloc_pinned_memory(mn);
+    parked = pinned->ptr();
+  } catch (const std::exception&) {
+    pageable.reset(new unsigned char[mn]);
+    parked = pageable.get();
+  }
+  // Copies to and from `parked` may still be queued when an exception leaves: wait for them before it goes.
+  struct wait_on_unwind {
+    cudaStream_t s;
+    int pending = std::uncaught_exceptions();
+    ~wait_on_unwind() {
+      if (std::uncaught_exceptions() > pending) (void)cudaStreamSynchronize(s);
+    }
+  } unwind_guard{stream};
   const std::int64_t am = a.shape()[a.ndim() - 2], an = a.shape()[a.ndim() - 1];
   const array flat = a.reshape(shape_t{batch, am, an});
 
@@ -244,7 +265,7 @@ void polar_svd(const array& a, bool tall, const array& w, const array& s, array&
           ::cuarray::detail::cublas_gemm_scaled(t, device, 1, 0, N, N, M, 1.0, tm, M, x, M, 0.0, hm, N, ws);
         }
         // U_p to the host; H into its place.
-        CUARRAY_CUDA_CHECK(cudaMemcpyAsync(parked->ptr(), x, mn, cudaMemcpyDeviceToHost, stream));
+        CUARRAY_CUDA_CHECK(cudaMemcpyAsync(parked, x, mn, cudaMemcpyDeviceToHost, stream));
         CUARRAY_CUDA_CHECK(cudaMemcpyAsync(x, hm, nn, cudaMemcpyDeviceToDevice, stream));
       }
 
@@ -262,7 +283,7 @@ void polar_svd(const array& a, bool tall, const array& w, const array& s, array&
     allocate_outputs();
     array up = workspace(mn, device);
     array blas_ws = workspace(blas, device);
-    CUARRAY_CUDA_CHECK(cudaMemcpyAsync(up.data(), parked->ptr(), mn, cudaMemcpyHostToDevice, stream));
+    CUARRAY_CUDA_CHECK(cudaMemcpyAsync(up.data(), parked, mn, cudaMemcpyHostToDevice, stream));
     // V's columns in descending order: the rows of the C-ordered (N, N) image, reversed.
     const array vcols(w.storage(), descriptor{t, shape_t{N, N}, strides_t{N * es, es}, w.offset() + i * M * N * es});
     array vi(vbuf.storage(), descriptor{t, shape_t{N, N}, strides_t{N * es, es}, vbuf.offset() + i * N * N * es});

@@ -18,16 +18,13 @@ def _matrix(shape, dtype):
 
 
 def _under_limit(g, units, fn):
-    """fn() with the pool's limit at what it holds now plus `units` matrices of g's size (one per batch entry)."""
-    pool = cp.get_default_memory_pool()
-    cp.cuda.Device().synchronize()
-    pool.free_all_blocks()
-    old = pool.get_limit()
-    pool.set_limit(size=int(pool.total_bytes() + units * g.nbytes))
-    try:
+    """fn() with its allocations in a fresh pool limited to `units` matrices of g's size (one per batch entry). A
+    fresh pool: in the default one, free room left in segments that other tests' arrays keep would take
+    allocations past the limit (the limit caps the pool's segments, not its use)."""
+    pool = cp.cuda.MemoryPool()
+    pool.set_limit(size=int(units * g.nbytes))
+    with cp.cuda.using_allocator(pool.malloc):
         return fn()
-    finally:
-        pool.set_limit(size=old)
 
 
 def _check(a, u, s, vh):
