@@ -175,7 +175,7 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
       ubuf = ::cuarray::detail::new_array(t, with_tail(bshape, {ucols, M}), order::C, device);
       vhbuf = ::cuarray::detail::new_array(t, with_tail(bshape, {N, N}), order::C, device);
     }
-    if (low_memory) {
+    auto low_memory_route = [&] {
       if (compute_uv) vhbuf = ::cuarray::detail::new_array(t, with_tail(bshape, {N, N}), order::C, device);
       for (std::int64_t i = 0; i < batch; ++i) {
         gesvd_one(h, device, t, M, N, matrix_ptr(w, i), static_cast<char*>(s.data()) + i * s_bytes, nullptr,
@@ -187,17 +187,9 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
       }
       ubuf = w;  // U (M x N column-major) now lives in the working copy
       vh_is_vt = true;
-    } else if (full_u) {
-      // Xgesvdp gives only the economy-size U.
-      vh_is_vt = true;
-      for (std::int64_t i = 0; i < batch; ++i) {
-        gesvd_one(h, device, t, M, N, matrix_ptr(w, i), static_cast<char*>(s.data()) + i * s_bytes, matrix_ptr(ubuf, i),
-                  matrix_ptr(vhbuf, i), compute_uv ? gesvd_u::full : gesvd_u::none, static_cast<int*>(info.data()) + i);
-      }
-      for (int v : read_info(info)) {
-        if (v > 0) throw linalg_error("SVD did not converge");
-      }
-    } else {
+    };
+    // Xgesvdp's or the polar route's decomposition, then the redo of Note [gesvdp fallback].
+    auto finish_fast_route = [&] {
       std::vector<double> err_sigma(static_cast<std::size_t>(batch), 0.0);
       if (!polar) {
         cudaDataType ct = cs::data_type(t), rct = cs::data_type(rt);
@@ -248,6 +240,32 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
         if (read_info(info1)[0] > 0) throw linalg_error("SVD did not converge");
         // vhbuf holds V column-major here, i.e. V^T read in C order: conj of VT read as a column-major image.
         if (compute_uv) matrix_view(vhbuf, i).assign(conj_if_complex(swap_last(vt)));
+      }
+    };
+    if (low_memory) {
+      low_memory_route();
+    } else if (full_u) {
+      // Xgesvdp gives only the economy-size U.
+      vh_is_vt = true;
+      for (std::int64_t i = 0; i < batch; ++i) {
+        gesvd_one(h, device, t, M, N, matrix_ptr(w, i), static_cast<char*>(s.data()) + i * s_bytes, matrix_ptr(ubuf, i),
+                  matrix_ptr(vhbuf, i), compute_uv ? gesvd_u::full : gesvd_u::none, static_cast<int*>(info.data()) + i);
+      }
+      for (int v : read_info(info)) {
+        if (v > 0) throw linalg_error("SVD did not converge");
+      }
+    } else {
+      try {
+        finish_fast_route();
+      } catch (const out_of_memory_error&) {
+        // The polar route's redo of an ill-conditioned matrix (in finish_fast_route) holds U and V of the stack beside
+        // QR iteration's buffers; where those do not fit, the low-memory route does the whole call instead.
+        if (!polar) throw;
+        ubuf = array();
+        vhbuf = array();
+        w = array();
+        w = working_copy();
+        low_memory_route();
       }
     }
   }

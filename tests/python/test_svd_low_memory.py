@@ -65,8 +65,9 @@ def test_square_matrix_under_a_limit(dtype, route):
 def test_stack_of_square_matrices_under_a_limit():
     a = _matrix((4, 300, 300), "float64")
     g = cp.asarray(a)
-    # Polar: copies, U and V of the whole stack (3 x 4 matrices) and one arena (4 or more); QR iteration: 4 + 4 + 3.1.
-    u, s, vh = _under_limit(g, 3.0, lambda: cp.linalg.svd(g, full_matrices=False))
+    # Polar: copies, U and V of the whole stack (3 x 4 matrices) and one arena (about 5 at this order); QR
+    # iteration: the copies, V and one workspace (4 + 4 + 4.6 at this order).
+    u, s, vh = _under_limit(g, 3.5, lambda: cp.linalg.svd(g, full_matrices=False))
     assert u.shape == (4, 300, 300) and s.shape == (4, 300)
     _check(a, u, s, vh)
 
