@@ -7,6 +7,7 @@
 #include "cuarray/elementwise_funcs.hpp"
 #include "cuarray/indexing.hpp"
 #include "cuarray/manipulation.hpp"
+#include "cuarray/memory.hpp"
 #include "cuarray/products.hpp"
 #include "cuarray/reduction.hpp"
 #include "cuarray/sorting.hpp"
@@ -71,6 +72,14 @@ void gesvd_one(cs::handle& h, int device, dtype t, std::int64_t M, std::int64_t 
   cs::check(api.xgesvd(h.get(), h.params(), job_u, job_vt, M, N, ct, w, M, rct, s, ct, u, M, ct, vt, N, ct, work.data(),
                        dev_bytes, host_work.data(), host_bytes, info),
             "cusolverDnXgesvd");
+}
+
+// Where the polar route ran out of memory, the segments it leaves cached in the pool (its arena, the outputs)
+// would be split for the low-memory route's first buffers, and so held, while QR iteration's workspace then needs
+// a segment of its own beside them: they go back to the device first (the pool itself would release them only
+// once over its limit, after the split). Other allocators keep their own policy.
+void release_cached_memory() {
+  if (auto* pool = dynamic_cast<memory_pool*>(&current_allocator())) pool->free_all_blocks();
 }
 
 svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
@@ -154,6 +163,7 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
         ubuf = array();
         vhbuf = array();
         w = array();
+        release_cached_memory();
         w = working_copy();  // the polar route overwrote it
       }
     } else if (!full_u) {
@@ -264,6 +274,7 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
         ubuf = array();
         vhbuf = array();
         w = array();
+        release_cached_memory();
         w = working_copy();
         low_memory_route();
       }
