@@ -238,7 +238,7 @@ struct typed_call {
   }
 };
 
-bool real_of_precision_64(dtype t) { return t == dtype::float64 || t == dtype::complex128; }
+bool double_precision(dtype t) { return t == dtype::float64 || t == dtype::complex128; }
 
 cublasOperation_t trans_op(int trans) { return trans == 0 ? CUBLAS_OP_N : trans == 1 ? CUBLAS_OP_T : CUBLAS_OP_C; }
 
@@ -390,7 +390,7 @@ void cublas_gemm_scaled(dtype t, int device, int trans_a, int trans_b, std::int6
                     : t == dtype::complex64 ? CUDA_C_32F
                                             : CUDA_C_64F;
   // Never TF32: the factorisations built on this need the dtype's own precision.
-  cublasComputeType_t ct = real_of_precision_64(t) ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+  cublasComputeType_t ct = double_precision(t) ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
   check(call.lib,
         call.lib.gemm_ex(call.h, trans_op(trans_a), trans_op(trans_b), as_int(m, "m"), as_int(n, "n"),
                          as_int(std::max<std::int64_t>(k, 0), "k"), al, a, dt, as_int(lda, "lda"), b, dt,
