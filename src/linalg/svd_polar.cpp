@@ -64,10 +64,6 @@ double eps_of_real(dtype rt) {
 
 std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
-struct qdwh_weights {
-  double a, b, c;
-};
-
 // QDWH's weights for the lower bound l (0 < l <= 1) of the iterate's singular values.
 qdwh_weights weights_for(double l) {
   const double l2 = l * l;
@@ -78,7 +74,8 @@ qdwh_weights weights_for(double l) {
   return {a, b, a + b - 1.0};
 }
 
-// The steps that carry l_0 to 1 within rounding.
+}  // namespace
+
 std::vector<qdwh_weights> qdwh_plan(double l, double eps) {
   std::vector<qdwh_weights> steps;
   while (1.0 - l > 10.0 * eps && steps.size() < 20) {
@@ -88,8 +85,6 @@ std::vector<qdwh_weights> qdwh_plan(double l, double eps) {
   }
   return steps;
 }
-
-}  // namespace
 
 double polar_svd_tau(dtype rt) {
   const double eps = eps_of_real(rt);

@@ -9,6 +9,13 @@
 
 namespace cuarray::linalg::detail {
 
+/// One QDWH step's weights (Note [polar svd]): X <- X (a I + b X^H X) (I + c X^H X)^-1.
+struct qdwh_weights {
+  double a, b, c;
+};
+/// The steps that carry the lower bound l0 (0 < l0 <= 1) of X_0's singular values to 1 within 10 eps (at most 20).
+std::vector<qdwh_weights> qdwh_plan(double l0, double eps);
+
 /// The smallest order N = min(m, n) that takes the polar route (Note [polar svd]); smaller ones take Xgesvdp.
 std::int64_t polar_svd_min_n();
 /// Sets polar_svd_min_n (tests and diagnostics compare the routes); returns the previous value.

@@ -3,6 +3,10 @@
 
 #include "cuarray/linalg.hpp"
 #include "src/linalg/decomp_common.hpp"
+#include "src/linalg/svd_polar.hpp"
+
+#include <cmath>
+#include <limits>
 
 namespace cuarray::linalg {
 namespace {
@@ -81,6 +85,34 @@ TEST(LinalgHost, ViewsOverTheLastTwoAxes) {
   EXPECT_EQ(dr.shape(), (shape_t{2, 3}));
   EXPECT_EQ(detail::batch_count(a), 2);
   EXPECT_EQ(detail::matrix_bytes(a), 96);
+}
+
+// Note [polar svd]: the host's plan of QDWH steps. Every singular value the start bound covers (l0 <= x <= 1) must
+// reach 1 within rounding through the scalar map the steps apply, in the few steps QDWH promises (six from
+// l0 = 1e-16).
+void expect_plan_converges(double l0, double eps, std::size_t max_steps) {
+  std::vector<detail::qdwh_weights> steps = detail::qdwh_plan(l0, eps);
+  EXPECT_LE(steps.size(), max_steps) << "l0 = " << l0;
+  ASSERT_FALSE(steps.empty());
+  for (const detail::qdwh_weights& w : steps) {
+    EXPECT_NEAR(w.a + w.b, 1.0 + w.c, 1e-9 * w.c) << "each step maps 1 to 1";
+    EXPECT_GT(w.b, 0.0);
+  }
+  EXPECT_GT(steps.front().c, 100.0) << "a small start begins with QR steps";
+  EXPECT_NEAR(steps.back().a, 3.0, 0.05) << "the last steps are Halley's";
+  for (int i = 0; i <= 200; ++i) {
+    double x = std::exp(std::log(l0) * (1.0 - i / 200.0));  // l0 .. 1, evenly in log
+    for (const detail::qdwh_weights& w : steps) x = x * (w.a + w.b * x * x) / (1.0 + w.c * x * x);
+    EXPECT_NEAR(x, 1.0, 20 * eps) << "start " << std::exp(std::log(l0) * (1.0 - i / 200.0));
+  }
+}
+
+TEST(LinalgHost, QdwhPlanTakesEverySingularValueOfItsRangeToOne) {
+  const double e64 = std::numeric_limits<double>::epsilon(), e32 = std::numeric_limits<float>::epsilon();
+  expect_plan_converges(0.9 * std::sqrt(e64 / 4096), e64, 6);  // svd's start for n = 4096 float64
+  expect_plan_converges(1e-16, e64, 6);
+  expect_plan_converges(0.9 * std::cbrt(e32 * e32) / std::sqrt(1024.0), e32, 6);
+  EXPECT_TRUE(detail::qdwh_plan(1.0, e64).empty());
 }
 
 }  // namespace
