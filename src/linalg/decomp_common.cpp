@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 
 #include "cuarray/creation.hpp"
 #include "cuarray/elementwise_funcs.hpp"
@@ -190,6 +191,29 @@ std::vector<int> read_info(const array& info) {
 }
 
 bool host_bool(const array& b) { return b.host_value<bool>(); }
+
+double eps_of(dtype t) {
+  switch (real_of(t)) {
+    case dtype::float16: return 0.0009765625;
+    case dtype::float32: return std::numeric_limits<float>::epsilon();
+    default: return std::numeric_limits<double>::epsilon();
+  }
+}
+
+array matrix_view(const array& stack, std::int64_t i) {
+  descriptor d;
+  d.type = stack.type();
+  int nd = stack.ndim();
+  d.shape = shape_t{stack.shape()[nd - 2], stack.shape()[nd - 1]};
+  d.strides = shape_t{stack.strides()[nd - 2], stack.strides()[nd - 1]};
+  d.offset = stack.offset() + i * matrix_bytes(stack);
+  return array(stack.storage(), d);
+}
+
+shape_t with_tail(shape_t s, std::initializer_list<std::int64_t> tail) {
+  for (std::int64_t v : tail) s.push_back(v);
+  return s;
+}
 
 bool any_nonfinite(const array& a) {
   if (!is_inexact(a.type()) || a.size() == 0) return false;

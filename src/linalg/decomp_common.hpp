@@ -93,6 +93,12 @@ array workspace(std::size_t bytes, int device);
 std::vector<int> read_info(const array& info);
 /// Host value of a 0-d bool array (one synchronisation).
 bool host_bool(const array& b);
+/// Machine epsilon of t's real dtype (float16, float32, else float64).
+double eps_of(dtype t);
+/// Matrix i of a C-contiguous stack, as a 2-D view.
+array matrix_view(const array& stack, std::int64_t i);
+/// `s` with `tail` appended (a stack's batch shape and its matrices' extents).
+shape_t with_tail(shape_t s, std::initializer_list<std::int64_t> tail);
 /// Whether any element of `a` is NaN or infinite (one synchronisation); false for integer input.
 bool any_nonfinite(const array& a);
 

@@ -26,30 +26,6 @@ namespace {
 // cuSOLVER's batched Jacobi SVD takes matrices up to 32 x 32.
 constexpr std::int64_t gesvdj_batched_max = 32;
 
-double eps_of(dtype t) {
-  switch (real_of(t)) {
-    case dtype::float16: return 0.0009765625;
-    case dtype::float32: return std::numeric_limits<float>::epsilon();
-    default: return std::numeric_limits<double>::epsilon();
-  }
-}
-
-/// Matrix i of a C-contiguous stack, as a 2-D view.
-array matrix_view(const array& stack, std::int64_t i) {
-  descriptor d;
-  d.type = stack.type();
-  int nd = stack.ndim();
-  d.shape = shape_t{stack.shape()[nd - 2], stack.shape()[nd - 1]};
-  d.strides = shape_t{stack.strides()[nd - 2], stack.strides()[nd - 1]};
-  d.offset = stack.offset() + i * matrix_bytes(stack);
-  return array(stack.storage(), d);
-}
-
-shape_t with_tail(shape_t s, std::initializer_list<std::int64_t> tail) {
-  for (std::int64_t v : tail) s.push_back(v);
-  return s;
-}
-
 /// Which U QR-iteration Xgesvd computes (LAPACK's jobu): none, economy (M x N), full (M x M), or economy written
 /// over the input (`u` unused; Note [svd low memory]).
 enum class gesvd_u : signed char { none = 'N', economy = 'S', full = 'A', over_input = 'O' };

@@ -7,7 +7,6 @@
 #include <atomic>
 #include <cmath>
 #include <exception>
-#include <limits>
 #include <memory>
 
 #include "cuarray/creation.hpp"
@@ -58,10 +57,6 @@ namespace {
 
 std::atomic<std::int64_t> polar_limit{0};
 
-double eps_of_real(dtype rt) {
-  return rt == dtype::float32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
-}
-
 std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
 // QDWH's weights for the lower bound l (0 < l <= 1) of the iterate's singular values.
@@ -87,7 +82,7 @@ std::vector<qdwh_weights> qdwh_plan(double l, double eps) {
 }
 
 double polar_svd_tau(dtype rt) {
-  const double eps = eps_of_real(rt);
+  const double eps = eps_of(rt);
   return rt == dtype::float32 ? std::cbrt(eps * eps) : std::sqrt(eps);
 }
 
@@ -103,23 +98,17 @@ void polar_svd(const array& a, bool tall, const array& w, const array& s, array&
   const std::int64_t batch = w.size() / (M * N);
   const std::int64_t es = static_cast<std::int64_t>(itemsize(t)), rs = static_cast<std::int64_t>(itemsize(rt));
   const shape_t bshape = batch_shape(w);
-  auto with_tail = [&](std::int64_t r, std::int64_t c) {
-    shape_t sh = bshape;
-    sh.push_back(r);
-    sh.push_back(c);
-    return sh;
-  };
   auto allocate_outputs = [&] {
     if (ubuf.defined()) return;
-    ubuf = ::cuarray::detail::new_array(t, with_tail(N, M), order::C, device);
-    vbuf = ::cuarray::detail::new_array(t, with_tail(N, N), order::C, device);
+    ubuf = ::cuarray::detail::new_array(t, with_tail(bshape, {N, M}), order::C, device);
+    vbuf = ::cuarray::detail::new_array(t, with_tail(bshape, {N, N}), order::C, device);
   };
   const cs::api& api = cs::get();
   cs::handle h(device);
   cudaStream_t stream = h.stream();
   const cudaDataType ct = cs::data_type(t), rct = cs::data_type(rt);
   const int ti = cs::type_index(t);
-  const double eps = eps_of_real(rt);
+  const double eps = eps_of(rt);
   const std::int64_t stacked = M + N;
   if (stacked > INT32_MAX) {  // orgqr counts in int: QR iteration takes these
     std::fill(redo.begin(), redo.end(), 1);
@@ -194,9 +183,8 @@ void polar_svd(const array& a, bool tall, const array& w, const array& s, array&
   for (std::int64_t i = 0; i < batch; ++i) {
     char* x = static_cast<char*>(matrix_ptr(w, i));
     int* info = static_cast<int*>(flags.data()) + i * slots;
-    const array xi(w.storage(), descriptor{t, shape_t{N, M}, strides_t{M * es, es}, w.offset() + i * M * N * es});
     std::vector<double> host_norm(1);
-    vector_norm(xi).astype(dtype::float64).copy_to_host(host_norm);
+    vector_norm(matrix_view(w, i)).astype(dtype::float64).copy_to_host(host_norm);
     const double alpha = host_norm[0];
     if (!(alpha > 0.0)) {  // a zero matrix: QR iteration gives it its singular vectors
       redo[static_cast<std::size_t>(i)] = 1;
@@ -281,7 +269,7 @@ void polar_svd(const array& a, bool tall, const array& w, const array& s, array&
     CUARRAY_CUDA_CHECK(cudaMemcpyAsync(up.data(), parked, mn, cudaMemcpyHostToDevice, stream));
     // V's columns in descending order: the rows of the C-ordered (N, N) image, reversed.
     const array vcols(w.storage(), descriptor{t, shape_t{N, N}, strides_t{N * es, es}, w.offset() + i * M * N * es});
-    array vi(vbuf.storage(), descriptor{t, shape_t{N, N}, strides_t{N * es, es}, vbuf.offset() + i * N * N * es});
+    array vi = matrix_view(vbuf, i);
     vi.assign(flip(vcols, std::vector<int>{0}));
     ::cuarray::detail::cublas_gemm_scaled(t, device, 0, 0, M, N, N, 1.0, up.data(), M, vi.data(), N, 0.0,
                                           matrix_ptr(ubuf, i), M, cublas_workspace{blas_ws.data(), blas});

@@ -92,7 +92,7 @@ def test_matrices_that_need_qr_iteration(route, dtype):
 
 
 @gpu
-def test_full_matrices_and_values_only_unchanged(route):
+def test_full_matrices_and_values_only_unchanged():
     a = rand((50, 20), numpy.float64, seed=11)
     check(a, cp.linalg.svd(cp.asarray(a), full_matrices=True), full=True)
     numpy.testing.assert_allclose(cp.asnumpy(cp.linalg.svd(cp.asarray(a), compute_uv=False)),
