@@ -1,0 +1,84 @@
+"""Where the time of cuarray.scipy.linalg's solve_triangular and cho_solve goes (issue 23's two trailing
+neighbours of the solve row: solve_triangular 0.80x CuPy, cho_solve 0.96x PyTorch at n = 1000, k = 16): the whole
+call, the cuBLAS/cuSOLVER solve alone (`_core._lapack`), the check_finite and zero-diagonal reads, and a
+transposing copy of the matrix, beside CuPy's and PyTorch's whole calls. µs per call (CUDA events around calls
+queued back to back, host reads included), float64, lower triangle, C-ordered matrices as the benchmarks make them.
+
+    PYTHONPATH=build-gpu/python python tools/diag/tri_parts23.py [n ...] [--k 1,16,64]
+"""
+import sys
+
+import cupy as cp
+import cupyx.scipy.linalg as cpx
+import numpy as np
+from _events import gpu_us, optional
+
+import cuarray as ca
+import cuarray.scipy.linalg as cax
+from cuarray import _core
+from cuarray.scipy.linalg._util import all_finite
+
+torch = optional("torch")
+
+
+def us(fn, lib):
+    return gpu_us(fn, lib, reps=20, warmup=3)
+
+
+def main():
+    args = sys.argv[1:]
+    ks = [16]
+    if "--k" in args:
+        i = args.index("--k")
+        ks = [int(v) for v in args[i + 1].split(",")]
+        del args[i:i + 2]
+    sizes = [int(v) for v in args] or [1000, 2048, 4096]
+    lap = _core._lapack
+    for n in sizes:
+        rng = np.random.default_rng(0)
+        x = rng.random((n, n))
+        tri = np.tril(x) + n * np.eye(n)
+        spd = x @ x.T + n * np.eye(n)
+        gt, gs = ca.asarray(tri), ca.asarray(spd)
+        pt, ps = cp.asarray(tri), cp.asarray(spd)
+        g_ch = cax.cho_factor(gs, lower=True)
+        p_ch = cpx.cho_factor(ps, lower=True) if hasattr(cpx, "cho_factor") else None
+        t_t = torch.as_tensor(tri, device="cuda") if torch else None
+        t_ch = torch.linalg.cholesky(torch.as_tensor(spd, device="cuda")) if torch else None
+        for k in ks:
+            b = rng.random((n, k))
+            gb, pb = ca.asarray(b), cp.asarray(b)
+            tb = torch.as_tensor(b, device="cuda") if torch else None
+            gx = cax.solve_triangular(gt, gb, lower=True)
+            rows = [
+                ("solve_triangular whole", us(lambda: cax.solve_triangular(gt, gb, lower=True), "cuarray")),
+                ("  check_finite=False", us(lambda: cax.solve_triangular(gt, gb, lower=True, check_finite=False),
+                                            "cuarray")),
+                ("  _lapack.trsm alone", us(lambda: lap.trsm(gt, gb, True, 0, False), "cuarray")),
+                ("  all_finite(a, b, x)", us(lambda: all_finite(gt, gb, gx), "cuarray")),
+                ("  all_finite(x)", us(lambda: all_finite(gx), "cuarray")),
+                ("  isfinite(a).all() no read", us(lambda: ca.isfinite(gt).all(), "cuarray")),
+                ("  asfortranarray(a)", us(lambda: ca.asfortranarray(gt), "cuarray")),
+                ("  CuPy whole", us(lambda: cpx.solve_triangular(pt, pb, lower=True), "cupy")),
+                ("  CuPy asfortranarray(a)", us(lambda: cp.asfortranarray(pt), "cupy")),
+            ]
+            if torch:
+                rows.append(("  PyTorch whole", us(lambda: torch.linalg.solve_triangular(t_t, tb, upper=False),
+                                                   "torch")))
+            rows += [
+                ("cho_solve whole", us(lambda: cax.cho_solve(g_ch, gb), "cuarray")),
+                ("  check_finite=False", us(lambda: cax.cho_solve(g_ch, gb, check_finite=False), "cuarray")),
+                ("  _lapack.potrs alone", us(lambda: lap.potrs(g_ch[0], gb, True), "cuarray")),
+                ("  all_finite(c, b)", us(lambda: all_finite(g_ch[0], gb), "cuarray")),
+            ]
+            if p_ch is not None:
+                rows.append(("  CuPy whole", us(lambda: cpx.cho_solve(p_ch, pb), "cupy")))
+            if torch:
+                rows.append(("  PyTorch whole", us(lambda: torch.cholesky_solve(tb, t_ch), "torch")))
+            print(f"n={n} k={k}", flush=True)
+            for name, t in rows:
+                print(f"  {name:32} {t:9.1f} µs", flush=True)
+
+
+if __name__ == "__main__":
+    main()
