@@ -1,6 +1,8 @@
 // LAPACK-style factor-and-solve primitives (getrf/getrs, potrf/potrs, trsm) that cuarray.scipy.linalg builds on.
 #pragma once
 
+#include <vector>
+
 #include "cuarray/array.hpp"
 
 namespace cuarray::linalg::lapack {
@@ -35,5 +37,9 @@ array potrs(const array& c, const array& b, bool lower);
 /// Solve op(A) X = B for triangular A (..., N, N) read from its `lower` (else upper) triangle, with a unit
 /// diagonal assumed when `unit_diagonal`; trans 0/1/2 as getrs; b (..., N, K) (cuBLAS trsm).
 array trsm(const array& a, const array& b, bool lower, int trans, bool unit_diagonal);
+
+/// Whether every element of `arrays` is finite (SciPy's check_finite): one reduction over each inexact array,
+/// read in place, and one synchronisation for all of them.
+bool all_finite(const std::vector<array>& arrays);
 
 }  // namespace cuarray::linalg::lapack

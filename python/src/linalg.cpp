@@ -116,6 +116,7 @@ void init_linalg(nb::module_& m) {
   // returns the previous value.
   m.def("_linalg_batched_max_n", &linalg::detail::set_batched_max_n, nb::arg("n"));
   m.def("_linalg_polar_svd_min_n", &linalg::detail::set_polar_svd_min_n, nb::arg("n"));
+  m.def("_linalg_unit_solve_min_n", &linalg::detail::set_unit_solve_min_n, nb::arg("n"));
 
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {

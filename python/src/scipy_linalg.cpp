@@ -1,4 +1,6 @@
 // Bindings of the LAPACK-style primitives cuarray.scipy.linalg builds on (the submodule cuarray._core._lapack).
+#include <vector>
+
 #include "args.hpp"
 #include "common.hpp"
 #include "cuarray/linalg_lapack.hpp"
@@ -40,6 +42,14 @@ void init_scipy_linalg(nb::module_& m) {
     return wrap(linalg::lapack::trsm(to_array(a, "trsm"), to_array(b, "trsm"), lower, trans, unit_diagonal));
       },
       nb::arg("a"), nb::arg("b"), nb::arg("lower"), nb::arg("trans") = 0, nb::arg("unit_diagonal") = false);
+  // SciPy's check_finite for any number of arrays: one reduction each and one synchronisation (Note [one read
+  // per solve], cuarray/scipy/linalg/_decomp.py).
+  l.def("all_finite", [](nb::args arrays) {
+    std::vector<array> in;
+    in.reserve(arrays.size());
+    for (nb::handle a : arrays) in.push_back(to_array(a, "all_finite"));
+    return linalg::lapack::all_finite(in);
+  });
 }
 
 }  // namespace cuarray::py

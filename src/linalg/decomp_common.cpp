@@ -14,6 +14,7 @@
 #include "src/core/internal.hpp"
 #include "src/kernels/linalg_kernels.hpp"
 #include "src/linalg/cublas.hpp"
+#include "src/ops/reductions_internal.hpp"
 
 namespace cuarray::linalg::detail {
 
@@ -119,10 +120,13 @@ array colmajor_image(const array& a, dtype t) {
 
 namespace {
 std::atomic<std::int64_t> batched_limit{1024};
+std::atomic<std::int64_t> unit_solve_limit{256};
 }  // namespace
 
 std::int64_t batched_max_n() { return batched_limit.load(std::memory_order_relaxed); }
 std::int64_t set_batched_max_n(std::int64_t n) { return batched_limit.exchange(n); }
+std::int64_t unit_solve_min_n() { return unit_solve_limit.load(std::memory_order_relaxed); }
+std::int64_t set_unit_solve_min_n(std::int64_t n) { return unit_solve_limit.exchange(n); }
 
 array matrix_pointers(const array& a) {
   const std::int64_t batch = batch_count(a);
@@ -216,17 +220,9 @@ shape_t with_tail(shape_t s, std::initializer_list<std::int64_t> tail) {
 }
 
 bool any_nonfinite(const array& a) {
-  if (!is_inexact(a.type()) || a.size() == 0) return false;
-  if (a.size() <= (std::int64_t{1} << 16)) return !host_bool(all(isfinite(a)));
-  // Large inputs: isfinite's bool array (an eighth of a float64 matrix) would stay in the pool as a segment of
-  // its own beside the working copies that follow, above the peak that Note [polar svd] keeps. The maxima and
-  // minima of the real and imaginary parts read the input in place, and NaN and infinities reach them.
-  std::vector<array> ends;
-  for (const array& part : is_complex(a.type()) ? std::vector<array>{real(a), imag(a)} : std::vector<array>{a}) {
-    ends.push_back(amax(part));
-    ends.push_back(amin(part));
-  }
-  return !host_bool(all(isfinite(stack(ends))));
+  // One read of `a` in place: isfinite's bool array (an eighth of a float64 matrix) would stay in the pool as a
+  // segment of its own beside the working copies that follow, above the peak that Note [polar svd] keeps.
+  return is_inexact(a.type()) && a.size() != 0 && !host_bool(::cuarray::detail::all_finite(a));
 }
 
 }  // namespace cuarray::linalg::detail

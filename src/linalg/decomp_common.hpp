@@ -55,6 +55,11 @@ array colmajor_image(const array& a, dtype t);
 /// getrs's pair of left-side solves for cuBLAS's forms that hardly grow with their number (the transposed left
 /// side, or the right side of the transposed system).
 inline constexpr std::int64_t right_side_min_k = 8;
+/// The least order (256) whose non-unit triangular solves from right_side_min_k right-hand sides divide by the
+/// diagonal first and take cuBLAS's faster unit-diagonal forms (Note [unit-diagonal solves], lapack.cpp).
+std::int64_t unit_solve_min_n();
+/// Sets unit_solve_min_n (diagnostics and tests compare the two routes); returns the previous value.
+std::int64_t set_unit_solve_min_n(std::int64_t n);
 
 /// Note [batched small LU]: a stack of small matrices (inv, solve, det of (..., 8, 8)) costs one cuSOLVER or
 /// cuBLAS call per matrix, each a few microseconds of host time and a few launches, so a stack of a thousand

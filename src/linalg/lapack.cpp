@@ -9,11 +9,15 @@
 
 #include "cuarray/elementwise_funcs.hpp"
 #include "cuarray/errors.hpp"
+#include "cuarray/index_funcs.hpp"
+#include "cuarray/manipulation.hpp"
+#include "cuarray/ufunc.hpp"
 #include "src/core/internal.hpp"
 #include "src/kernels/linalg_kernels.hpp"
 #include "src/linalg/cublas.hpp"
 #include "src/linalg/cusolver.hpp"
 #include "src/linalg/decomp_common.hpp"
+#include "src/ops/reductions_internal.hpp"
 
 namespace cuarray::linalg::lapack {
 
@@ -96,6 +100,41 @@ array solve_right(const array& mem, bool tmem, std::initializer_list<tri_solve> 
     trsm_stack(t, true, tmem ? !step.lower : step.lower, op, step.unit, n, k, mem, rhs, k);
   }
   return conj ? conjugate(rhs) : rhs;
+}
+
+// Note [unit-diagonal solves]: cuBLAS's trsm forms with a unit diagonal are 25-40% faster than the same forms
+// dividing by the diagonal (tools/diag/trsm_forms23.py, H200, float64, k = 16: left op T 213 against 290-294 µs at
+// n = 1000, 327-333 against 566-568 at 2048, 598-611 against 944-959 at 3000; the right side 218-227 against
+// 299-306 at 1000). From unit_solve_min_n on, a non-unit solve with right_side_min_k or more right-hand sides
+// therefore scales first: T = D U with D = diag(T) and U = D^-1 T (each row divided by its diagonal entry,
+// U's diagonal is one), written once in C order (an n^2 pass, 6.5 µs at n = 1000 and 73 at 4096). Then
+//   T X = B      is   U X = D^-1 B,
+//   T^T X = B    is   U^T Y = B,  X = D^-1 Y,
+//   T^H X = B    is   U^H Y = B,  X = conj(D)^-1 Y,
+// and for a Cholesky factor L (A = L L^H, or L = U_f^H for an upper one, A = U_f^H U_f)
+//   A X = B      is   U U^H Z = D^-1 B,  X = conj(D)^-1 Z.
+// Row scaling leaves each equation as it was, divided by one number: the solve is as accurate as the unscaled one.
+// A zero on the diagonal makes U's row and D^-1 B (or X) infinite or NaN, so X is not all finite, which the
+// callers test to raise LAPACK's error (Note [one read per solve], cuarray/scipy/linalg/_decomp.py).
+bool scaled_unit_solve(std::int64_t batch, std::int64_t n, std::int64_t k) {
+  return k >= right_side_min_k && n >= unit_solve_min_n() && !use_batched(batch, n);
+}
+
+/// `x` (..., n, m) with each row divided by its entry of `d` (..., n), into a new array of order `o`.
+array divide_rows(const array& x, const array& d, order o) {
+  ufunc_options opt;
+  opt.out_order = o;
+  return call_ufunc("divide", {ufunc_arg(x), ufunc_arg(expand_dims(d, {-1}))}, opt)[0];
+}
+
+/// U = D^-1 T for the triangular T (..., n, n): a new C-ordered stack, whose memory is U^T's column-major image.
+array unit_factor(const array& t, const array& d) { return divide_rows(t, d, order::C); }
+
+/// D^-1 B as a left-side trsm takes it: the C-ordered (..., k, n) column-major image of the scaled b (..., n, k).
+array scaled_colmajor_rhs(const array& b, const array& d) {
+  ufunc_options opt;
+  opt.out_order = order::C;
+  return call_ufunc("divide", {ufunc_arg(swap_last(b)), ufunc_arg(expand_dims(d, {-2}))}, opt)[0];
 }
 
 }  // namespace
@@ -221,22 +260,33 @@ array potrs(const array& c, const array& b, bool lower) {
   const int device = c.device();
   ::cuarray::detail::enter_device(device);
   if (batch == 0 || n == 0 || k == 0) return from_colmajor(to_colmajor(b, b.type()));
-  array a = colmajor_image(c, c.type());
+  const dtype t = c.type();
+  if (scaled_unit_solve(batch, n, k)) {
+    // Note [unit-diagonal solves]: L = c's lower triangle, or U_f^H for an upper factor; L = D U.
+    array l = lower ? c : conj_if_complex(swap_last(c));
+    array d = diagonal(l, 0, -2, -1);
+    array u = unit_factor(l, d);
+    array rhs = scaled_colmajor_rhs(b, d);
+    trsm_stack(t, false, false, 1, true, n, k, u, rhs, n);  // U Y = D^-1 B: op T of U^T's memory
+    array z = solve_right(u, true, {{true, 2, true}}, from_colmajor(rhs), t, false);  // U^H Z = Y
+    return divide_rows(z, conj_if_complex(d), order::C);
+  }
+  array a = colmajor_image(c, t);
   // potrs's two left-side solves of a lower factor are among cuBLAS's fast forms (tools/diag/trsm_forms23.py,
   // H200, float64, n = 1000 / 4096, k = 16: left 604 / 3096 µs, right 650 / 3149; k = 64: 632 / 2787 against
   // 628 / 3097), those of an upper factor are not (700 / 4216 against 617 / 3159 at k = 16).
   if ((k >= right_side_min_k && !lower) || use_batched(batch, n)) {
     // A = L L^H: X = L^-H (L^-1 B); A = U^H U: X = U^-1 (U^-H B).
-    if (lower) return solve_right(a, false, {{true, 0, false}, {true, 2, false}}, b, c.type(), false);
-    return solve_right(a, false, {{false, 2, false}, {false, 0, false}}, b, c.type(), false);
+    if (lower) return solve_right(a, false, {{true, 0, false}, {true, 2, false}}, b, t, false);
+    return solve_right(a, false, {{false, 2, false}, {false, 0, false}}, b, t, false);
   }
   array rhs = to_colmajor(b, b.type());
   const cs::api& api = cs::get();
   cs::handle h(device);
-  cudaDataType t = cs::data_type(c.type());
+  cudaDataType ct = cs::data_type(t);
   array info = ::cuarray::detail::new_array(dtype::int32, shape_t{1}, order::C, device);
   for (std::int64_t i = 0; i < batch; ++i) {
-    cs::check(api.xpotrs(h.get(), h.params(), fill(lower), n, k, t, matrix_ptr(a, i), n, t, matrix_ptr(rhs, i), n,
+    cs::check(api.xpotrs(h.get(), h.params(), fill(lower), n, k, ct, matrix_ptr(a, i), n, ct, matrix_ptr(rhs, i), n,
                          static_cast<int*>(info.data())),
               "cusolverDnXpotrs");
   }
@@ -251,6 +301,19 @@ array trsm(const array& a, const array& b, bool lower, int trans, bool unit_diag
   const int device = a.device();
   ::cuarray::detail::enter_device(device);
   if (batch == 0 || n == 0 || k == 0) return from_colmajor(to_colmajor(b, b.type()));
+  if (!unit_diagonal && scaled_unit_solve(batch, n, k)) {
+    // Note [unit-diagonal solves]: T = D U, U in C order (its memory is U^T column-major).
+    array d = diagonal(a, 0, -2, -1);
+    array u = unit_factor(a, d);
+    if (trans == 0) {
+      // U X = D^-1 B: the left side's op T of U^T's memory, as for a C-ordered T below.
+      array rhs = scaled_colmajor_rhs(b, d);
+      trsm_stack(a.type(), false, !lower, 1, true, n, k, u, rhs, n);
+      return from_colmajor(rhs);
+    }
+    array y = solve_right(u, true, {{lower, trans, true}}, b, a.type(), false);
+    return divide_rows(y, trans == 2 ? conj_if_complex(d) : d, order::C);
+  }
   if (k >= right_side_min_k || use_batched(batch, n)) {
     // a's memory as it is where it holds T's column-major image, else T^T in C order (a copy only if neither).
     const bool tmem = !(swap_last(a).is_c_contiguous());
@@ -268,6 +331,18 @@ array trsm(const array& a, const array& b, bool lower, int trans, bool unit_diag
   array rhs = to_colmajor(b, b.type());
   trsm_stack(a.type(), false, lower, trans, unit_diagonal, n, k, colmajor_image(a, a.type()), rhs, n);
   return from_colmajor(rhs);
+}
+
+bool all_finite(const std::vector<array>& arrays) {
+  std::vector<array> flags;
+  for (const array& a : arrays) {
+    if (is_inexact(a.type()) && a.size() != 0) flags.push_back(::cuarray::detail::all_finite(a));
+  }
+  if (flags.empty()) return true;
+  if (flags.size() == 1) return host_bool(flags[0]);
+  std::vector<unsigned char> host(flags.size());
+  stack(flags).copy_to_host(host);  // bool is one byte, 0 or 1
+  return std::all_of(host.begin(), host.end(), [](unsigned char f) { return f != 0; });
 }
 
 }  // namespace cuarray::linalg::lapack

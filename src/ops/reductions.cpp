@@ -177,6 +177,7 @@ enum class kind : int {
   count,
   count_nan,
   count_nonzero,
+  all_finite,
   num
 };
 
@@ -677,6 +678,18 @@ array count_nonzero(const array& a, const axis_list& axis, bool keepdims) {
   });
   array r = run(s, a, axes, dtype::int64, array());
   return finish(r, a, axes, keepdims, array(), "add");
+}
+
+array detail::all_finite(const array& a) {
+  const red::spec& s = interned(kind::all_finite, a.type(), dtype::bool_, [](dtype i, dtype) {
+    red::spec r = simple_spec("all_finite", i, dtype::bool_, dtype::bool_, "r = a && b;", "true");
+    r.map = "m = ca_uf_isfinite(x);";
+    return r;
+  });
+  if (array r; red::run_full(s, a, dtype::bool_, r)) return r;
+  std::vector<int> axes(static_cast<std::size_t>(a.ndim()));
+  for (int i = 0; i < a.ndim(); ++i) axes[static_cast<std::size_t>(i)] = i;
+  return run(s, a, axes, dtype::bool_, array());
 }
 
 array ptp(const array& a, const axis_list& axis, bool keepdims, const array& out) {

@@ -17,4 +17,8 @@ red::spec sumsq_root_spec(dtype in);
 /// The result dtype of sumsq_root_spec(in).
 dtype sumsq_root_type(dtype in);
 
+/// all(isfinite(a)) in one read of `a` and no bool array beside it: a new 0-d bool array (true for integer,
+/// bool or empty input). The solvers' check_finite (Note [one read per solve], scipy/linalg/_decomp.py).
+array all_finite(const array& a);
+
 }  // namespace cuarray::detail

@@ -176,6 +176,15 @@ def pivoted(n, dtype, batch=(), seed=0):
 SIDES = [1, 7, 8, 21]
 
 
+@pytest.fixture(params=['unscaled', 'unit-scaled'])
+def unit_route(request):
+    """Both routes of Note [unit-diagonal solves] (src/linalg/lapack.cpp): from unit_solve_min_n on (256), non-unit
+    solves with 8 or more right-hand sides divide by the diagonal first; 1 sends every order there, 2**62 none."""
+    prev = cuarray._core._linalg_unit_solve_min_n(1 if request.param == 'unit-scaled' else 2 ** 62)
+    yield request.param
+    cuarray._core._linalg_unit_solve_min_n(prev)
+
+
 @gpu
 @pytest.mark.parametrize('dtype', DTYPES)
 @pytest.mark.parametrize('k', SIDES)
@@ -202,7 +211,7 @@ def test_lu_solve_both_sides(dtype, k):
 @gpu
 @pytest.mark.parametrize('dtype', DTYPES)
 @pytest.mark.parametrize('k', SIDES)
-def test_cho_solve_both_sides(dtype, k):
+def test_cho_solve_both_sides(dtype, k, unit_route):
     n = 29
     s = spd(n, dtype)
     b = rand((n, k), dtype, 1)
@@ -221,7 +230,7 @@ def test_cho_solve_both_sides(dtype, k):
 @gpu
 @pytest.mark.parametrize('dtype', DTYPES)
 @pytest.mark.parametrize('k', SIDES)
-def test_solve_triangular_both_sides(dtype, k):
+def test_solve_triangular_both_sides(dtype, k, unit_route):
     n = 23
     big = rand((2 * n, 2 * n), dtype) + 2 * n * numpy.eye(2 * n, dtype=dtype)
     b = rand((n, k), dtype, 1)
@@ -245,6 +254,75 @@ def test_solve_triangular_both_sides(dtype, k):
     bb = rand((2, n, k), dtype, 2)
     want = numpy.stack([sl.solve_triangular(m, v, lower=True, trans=2) for m, v in zip(ab, bb)])
     check(L.solve_triangular(cuarray.asarray(ab), cuarray.asarray(bb), lower=True, trans=2), want, dtype)
+
+
+@gpu
+@pytest.mark.parametrize('dtype', DTYPES)
+def test_unit_scaled_solves_at_the_default_order(dtype):
+    # n = 300 takes Note [unit-diagonal solves] by default; diagonals far from one, of both signs (and complex
+    # phases), so that the scaling shows if it is wrong. a's other triangle holds entries the solve must ignore.
+    n, k = 300, 16
+    r = numpy.random.default_rng(5)
+    d = (r.uniform(0.5, 4, n) * r.choice([-1, 1], n)).astype(dtype)
+    if numpy.dtype(dtype).kind == 'c':
+        d = d * numpy.exp(1j * r.uniform(0, 6.28, n)).astype(dtype)
+    a = (rand((n, n), dtype) / numpy.sqrt(n)).astype(dtype)
+    numpy.fill_diagonal(a, d)
+    b = rand((n, k), dtype, 1)
+    for da, ha in ((cuarray.asarray(a), a), (cuarray.asfortranarray(a), numpy.asfortranarray(a))):
+        for lower in (False, True):
+            for trans in (0, 1, 2):
+                got = L.solve_triangular(da, cuarray.asarray(b), trans=trans, lower=lower)
+                check(got, sl.solve_triangular(ha, b, trans=trans, lower=lower), dtype)
+    # Both factor triangles of cho_solve, and its batch of one.
+    s = spd(n, dtype)
+    for lower in (False, True):
+        fac = L.cho_factor(cuarray.asarray(s), lower=lower)
+        check(L.cho_solve(fac, cuarray.asarray(b)), sl.cho_solve(sl.cho_factor(s, lower=lower), b), dtype)
+        check(L.cho_solve((fac[0][None], lower), cuarray.asarray(b)[None]),
+              sl.cho_solve(sl.cho_factor(s, lower=lower), b)[None], dtype)
+
+
+@gpu
+@pytest.mark.parametrize('trans', [0, 1, 2])
+@pytest.mark.parametrize('lower', [False, True])
+def test_unit_scaled_solve_keeps_lapacks_errors(trans, lower):
+    n, k = 300, 16
+    a = rand((n, n), numpy.complex128) / n + 2 * numpy.eye(n)
+    b = rand((n, k), numpy.complex128, 1)
+    zero = a.copy()
+    zero[n // 2, n // 2] = 0
+    with pytest.raises(numpy.linalg.LinAlgError, match='diagonal {}'.format(n // 2)):
+        L.solve_triangular(cuarray.asarray(zero), cuarray.asarray(b), trans=trans, lower=lower)
+    # SciPy's check_finite reads the whole of a, the triangle the solve ignores too.
+    bad = a.copy()
+    bad[(0, n - 1) if lower else (n - 1, 0)] = numpy.nan
+    with pytest.raises(ValueError, match='infs or NaNs'):
+        L.solve_triangular(cuarray.asarray(bad), cuarray.asarray(b), trans=trans, lower=lower)
+    got = L.solve_triangular(cuarray.asarray(bad), cuarray.asarray(b), trans=trans, lower=lower, check_finite=False)
+    check(got, sl.solve_triangular(bad, b, trans=trans, lower=lower, check_finite=False), numpy.complex128)
+    binf = b.copy()
+    binf[3, 5] = complex(1, numpy.inf)
+    with pytest.raises(ValueError, match='infs or NaNs'):
+        L.solve_triangular(cuarray.asarray(a), cuarray.asarray(binf), trans=trans, lower=lower)
+
+
+@gpu
+def test_all_finite_reads_every_array_once():
+    from cuarray.scipy.linalg._util import all_finite
+    x = cuarray.arange(24, dtype=cuarray.float64).reshape(4, 6)
+    assert all_finite() and all_finite(x) and all_finite(x, x[::-1, ::2].T)
+    assert all_finite(cuarray.zeros((0, 3)), cuarray.arange(5), cuarray.ones(3, dtype=bool))
+    for dt, bad in ((numpy.float16, numpy.inf), (numpy.float32, -numpy.inf), (numpy.float64, numpy.nan),
+                    (numpy.complex64, complex(0, numpy.nan)), (numpy.complex128, complex(numpy.inf, 0))):
+        h = numpy.ones((70, 1000), dtype=dt)  # past the one-block path of small reductions
+        h[69, 999] = bad
+        assert not all_finite(x, cuarray.asarray(h))
+        assert not all_finite(cuarray.asarray(h)[::-1, ::3])
+        assert all_finite(cuarray.asarray(h)[:69])
+        assert not all_finite(cuarray.asarray(numpy.asarray(bad, dtype=dt)))
+    with pytest.raises(ValueError, match='infs or NaNs'):
+        L.lu_factor(cuarray.asarray([[1.0, numpy.nan], [0.0, 1.0]]))
 
 
 @gpu

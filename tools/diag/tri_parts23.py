@@ -5,6 +5,11 @@ transposing copy of the matrix, beside CuPy's and PyTorch's whole calls. µs per
 queued back to back, host reads included), float64, lower triangle, C-ordered matrices as the benchmarks make them.
 
     PYTHONPATH=build-gpu/python python tools/diag/tri_parts23.py [n ...] [--k 1,16,64]
+    PYTHONPATH=build-gpu/python python tools/diag/tri_parts23.py --routes [n ...] [--k 8,16,64]
+
+--routes: Note [unit-diagonal solves] (src/linalg/lapack.cpp) against the unscaled solves, through
+`_core._linalg_unit_solve_min_n`: `_lapack.trsm` (C-ordered lower T, trans 0 and 1) and `_lapack.potrs` (both
+factor triangles), µs per call, for choosing unit_solve_min_n.
 """
 import sys
 
@@ -25,6 +30,34 @@ def us(fn, lib):
     return gpu_us(fn, lib, reps=20, warmup=3)
 
 
+def routes(sizes, ks):
+    lap = _core._lapack
+    for n in sizes:
+        rng = np.random.default_rng(0)
+        x = rng.random((n, n))
+        tri = ca.asarray(np.tril(x) + n * np.eye(n))
+        spd = x @ x.T + n * np.eye(n)
+        c_lo = cax.cho_factor(ca.asarray(spd), lower=True)[0]
+        c_up = cax.cho_factor(ca.asarray(spd), lower=False)[0]
+        for k in ks:
+            b = ca.asarray(rng.random((n, k)))
+            cases = {"trsm lower trans 0": lambda: lap.trsm(tri, b, True, 0, False),
+                     "trsm lower trans 1": lambda: lap.trsm(tri, b, True, 1, False),
+                     "potrs lower": lambda: lap.potrs(c_lo, b, True),
+                     "potrs upper": lambda: lap.potrs(c_up, b, False)}
+            for name, fn in cases.items():
+                got = {}
+                for route, limit in (("unscaled", 2 ** 62), ("unit-scaled", 1)):
+                    prev = _core._linalg_unit_solve_min_n(limit)
+                    try:
+                        got[route] = (us(fn, "cuarray"), ca.asnumpy(fn()))
+                    finally:
+                        _core._linalg_unit_solve_min_n(prev)
+                err = np.abs(got["unit-scaled"][1] - got["unscaled"][1]).max() / np.abs(got["unscaled"][1]).max()
+                print(f"n={n:<5} k={k:<3} {name:20} unscaled {got['unscaled'][0]:8.1f} µs  "
+                      f"unit-scaled {got['unit-scaled'][0]:8.1f} µs  (difference {err:.1e})", flush=True)
+
+
 def main():
     args = sys.argv[1:]
     ks = [16]
@@ -32,6 +65,10 @@ def main():
         i = args.index("--k")
         ks = [int(v) for v in args[i + 1].split(",")]
         del args[i:i + 2]
+    if "--routes" in args:
+        args.remove("--routes")
+        routes([int(v) for v in args] or [64, 128, 256, 512, 1000, 4096], ks if ks != [16] else [8, 16, 64])
+        return
     sizes = [int(v) for v in args] or [1000, 2048, 4096]
     lap = _core._lapack
     for n in sizes:

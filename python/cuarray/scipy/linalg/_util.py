@@ -2,6 +2,7 @@
 import numpy
 
 import cuarray as _cp
+from cuarray import _core
 from numpy.linalg import LinAlgError  # noqa: F401 - the very class SciPy raises
 
 try:
@@ -34,7 +35,7 @@ def asarray_validated(a, check_finite=True):
     a = _cp.asarray(a)
     if a.dtype.kind not in 'biufc':
         raise ValueError('object arrays are not supported')
-    if check_finite and a.dtype.kind in 'fc' and a.size and not bool(_cp.isfinite(a).all()):
+    if check_finite and not _core._lapack.all_finite(a):
         raise ValueError('array must not contain infs or NaNs')
     return a
 
@@ -43,13 +44,8 @@ def all_finite(*arrays):
     """Whether every element of `arrays` is finite, with one device-to-host read for all of them.
 
     The solvers run first and check afterwards (Note [one read per solve], _decomp.py): each read waits for the
-    GPU, so two or three of them per call left it idle between calls."""
-    ok = None
-    for a in arrays:
-        if a.dtype.kind in 'fc' and a.size:
-            f = _cp.isfinite(a).all()
-            ok = f if ok is None else ok & f
-    return ok is None or bool(ok)
+    GPU, so two or three of them per call left it idle between calls. One reduction reads each array in place."""
+    return _core._lapack.all_finite(*arrays)
 
 
 def require_finite(*arrays):
