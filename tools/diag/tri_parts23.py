@@ -7,6 +7,11 @@ queued back to back, host reads included), float64, lower triangle, C-ordered ma
     PYTHONPATH=build-gpu/python python tools/diag/tri_parts23.py [n ...] [--k 1,16,64]
     PYTHONPATH=build-gpu/python python tools/diag/tri_parts23.py --routes [n ...] [--k 8,16,64]
 
+    PYTHONPATH=build-gpu/python python tools/diag/tri_parts23.py --profile [n]
+
+--profile: cProfile of 200 calls of solve_triangular and cho_solve (n = 1000, k = 16): the host time of each Python
+function and binding, so that a binding whose host time approaches the call's GPU time (cuBLAS's enqueueing, the
+finite check's wait) shows.
 --routes: Note [unit-diagonal solves] (src/linalg/lapack.cpp) against the unscaled solves, through
 `_core._linalg_unit_solve_min_n`: `_lapack.trsm` (C-ordered lower T, trans 0 and 1) and `_lapack.potrs` (both
 factor triangles), µs per call, for choosing unit_solve_min_n.
@@ -58,8 +63,45 @@ def routes(sizes, ks):
                       f"unit-scaled {got['unit-scaled'][0]:8.1f} µs  (difference {err:.1e})", flush=True)
 
 
+def profile(n):
+    import cProfile
+    import pstats
+    import time
+    rng = np.random.default_rng(0)
+    x = rng.random((n, n))
+    tri = ca.asarray(np.tril(x) + n * np.eye(n))
+    fac = cax.cho_factor(ca.asarray(x @ x.T + n * np.eye(n)), lower=True)
+    b = ca.asarray(rng.random((n, 16)))
+    lap = _core._lapack
+    for name, fn in (("solve_triangular", lambda: cax.solve_triangular(tri, b, lower=True)),
+                     ("cho_solve", lambda: cax.cho_solve(fac, b)),
+                     ("_lapack.trsm + sync", lambda: (lap.trsm(tri, b, True, 0, False), ca.cuda.Device().synchronize())),
+                     ("_lapack.trsm enqueue only", lambda: lap.trsm(tri, b, True, 0, False))):
+        for _ in range(5):
+            fn()
+        ca.cuda.Device().synchronize()
+        reps = 10 if "enqueue" in name else 200  # few enough that the launch queue never fills
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            fn()
+        t1 = time.perf_counter()
+        ca.cuda.Device().synchronize()
+        print(f"{name}: {(t1 - t0) / reps * 1e6:.1f} µs of host time a call (no final wait)", flush=True)
+        if name in ("solve_triangular", "cho_solve"):
+            pr = cProfile.Profile()
+            pr.enable()
+            for _ in range(200):
+                fn()
+            pr.disable()
+            pstats.Stats(pr).sort_stats("tottime").print_stats(12)
+
+
 def main():
     args = sys.argv[1:]
+    if "--profile" in args:
+        args.remove("--profile")
+        profile(int(args[0]) if args else 1000)
+        return
     ks = [16]
     if "--k" in args:
         i = args.index("--k")
