@@ -107,15 +107,22 @@ def test_device_mem_info():
 
 
 def test_mem_info_reflects_large_allocation():
-    # Allocating outside the pool (no pooling) lowers the free memory.
-    free0, _ = cp.cuda.Device(0).mem_info
+    # Allocating outside the pool (no pooling) lowers the free memory. Other test processes share the device and
+    # may free memory between the two reads, so one of several tries must show the drop.
     old = cp.cuda.get_allocator()
     cp.cuda.set_allocator(None)
+    size = 256 << 20
     try:
-        a = cp.empty(32 << 20, dtype=cp.uint8)
-        free1, _ = cp.cuda.Device(0).mem_info
-        assert free1 <= free0 - (32 << 20) + (4 << 20)
-        del a
+        drops = []
+        for _ in range(10):
+            free0, _ = cp.cuda.Device(0).mem_info
+            a = cp.empty(size, dtype=cp.uint8)
+            free1, _ = cp.cuda.Device(0).mem_info
+            del a
+            drops.append(free0 - free1)
+            if free0 - free1 >= size - (4 << 20):
+                break
+        assert max(drops) >= size - (4 << 20), drops
     finally:
         cp.cuda.set_allocator(old)
 
