@@ -228,17 +228,16 @@ struct typed_call {
   cublasHandle_t h = nullptr;
   typed_call(dtype t, int device, const char* what, const cublas_workspace* given = nullptr) {
     switch (t) {
-      case dtype::float32: index = 0, *reinterpret_cast<float*>(one) = 1.0f; break;
-      case dtype::float64: index = 1, *reinterpret_cast<double*>(one) = 1.0; break;
-      case dtype::complex64: index = 2, *reinterpret_cast<float*>(one) = 1.0f; break;
-      case dtype::complex128: index = 3, *reinterpret_cast<double*>(one) = 1.0; break;
+      case dtype::float32: index = 0; break;
+      case dtype::float64: index = 1; break;
+      case dtype::complex64: index = 2; break;
+      case dtype::complex128: index = 3; break;
       default: throw type_error(std::string(what) + ": unsupported dtype " + std::string(name(t)));
     }
+    put_scalar(t, 1.0, one);
     h = ready_handle(lib, device, ws, given);
   }
 };
-
-bool double_precision(dtype t) { return t == dtype::float64 || t == dtype::complex128; }
 
 cublasOperation_t trans_op(int trans) { return trans == 0 ? CUBLAS_OP_N : trans == 1 ? CUBLAS_OP_T : CUBLAS_OP_C; }
 
@@ -385,12 +384,13 @@ void cublas_gemm_scaled(dtype t, int device, int trans_a, int trans_b, std::int6
   alignas(16) unsigned char al[16] = {}, be[16] = {};
   put_scalar(t, alpha, al);
   put_scalar(t, beta, be);
-  cudaDataType dt = t == dtype::float32     ? CUDA_R_32F
-                    : t == dtype::float64   ? CUDA_R_64F
-                    : t == dtype::complex64 ? CUDA_C_32F
-                                            : CUDA_C_64F;
-  // Never TF32: the factorisations built on this need the dtype's own precision.
-  cublasComputeType_t ct = double_precision(t) ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+  // Indexed like the {S, D, C, Z} tables. Never TF32: the factorisations built on this need the dtype's own
+  // precision.
+  constexpr cudaDataType types[4] = {CUDA_R_32F, CUDA_R_64F, CUDA_C_32F, CUDA_C_64F};
+  constexpr cublasComputeType_t computes[4] = {CUBLAS_COMPUTE_32F, CUBLAS_COMPUTE_64F, CUBLAS_COMPUTE_32F,
+                                               CUBLAS_COMPUTE_64F};
+  const cudaDataType dt = types[call.index];
+  const cublasComputeType_t ct = computes[call.index];
   check(call.lib,
         call.lib.gemm_ex(call.h, trans_op(trans_a), trans_op(trans_b), as_int(m, "m"), as_int(n, "n"),
                          as_int(std::max<std::int64_t>(k, 0), "k"), al, a, dt, as_int(lda, "lda"), b, dt,

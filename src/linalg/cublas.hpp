@@ -28,9 +28,6 @@ bool gemm_layout_ok(const gemm_operand& m);
 void cublas_gemm(dtype t, int device, std::int64_t batch, const gemm_operand& a, const gemm_operand& b, void* c,
                  std::int64_t c_row_stride, std::int64_t c_col_stride, std::int64_t c_batch_stride);
 
-/// Solve op(A) X = B (left) or X op(A) = B (right) in place, alpha 1, for a triangular column-major A (n x n,
-/// leading dimension lda) and B (n x k left, k x n right; ldb) of dtype `t` (float32/64, complex64/128):
-/// cublas<t>trsm on `device`'s current stream. trans 0 = A, 1 = A^T, 2 = A^H.
 /// A workspace the caller lends cuBLAS for one call instead of the pool's (Note [cublas handles]); at least
 /// cublas_workspace_bytes(device) bytes, 256-byte aligned.
 struct cublas_workspace {
@@ -41,6 +38,10 @@ struct cublas_workspace {
 /// The workspace cuBLAS is given per call on `device`: 32 MiB on Hopper and newer, 4 MiB before.
 std::size_t cublas_workspace_bytes(int device);
 
+/// Solve op(A) X = B (left) or X op(A) = B (right) in place, alpha 1, for a triangular column-major A (n x n,
+/// leading dimension lda) and B (n x k left, k x n right; ldb) of dtype `t` (float32/64, complex64/128):
+/// cublas<t>trsm on `device`'s current stream, with the caller's workspace `ws` where given. trans 0 = A,
+/// 1 = A^T, 2 = A^H.
 void cublas_trsm(dtype t, int device, bool right, bool lower, int trans, bool unit_diagonal, std::int64_t n,
                  std::int64_t k, const void* a, std::int64_t lda, void* b, std::int64_t ldb,
                  const cublas_workspace* ws = nullptr);

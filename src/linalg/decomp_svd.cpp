@@ -1,4 +1,5 @@
-// Singular value decomposition (the polar route of svd_polar.cpp, Xgesvdp, Xgesvd, gesvdjBatched) and what builds on it: pinv, lstsq, matrix_rank.
+// Singular value decomposition (the polar route of svd_polar.cpp, Xgesvdp, Xgesvd, gesvdjBatched) and what
+// builds on it: pinv, lstsq, matrix_rank.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -131,16 +132,21 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
     size_t pdev = 0, phost = 0;
     array pwork;
     bool low_memory = false;
+    // After the polar route ran out of memory: its buffers go, the pool gives its cached segments back, and the
+    // working copy, which the route overwrote, is made again for the low-memory route.
+    auto reset_for_low_memory = [&] {
+      ubuf = array();
+      vhbuf = array();
+      w = array();
+      release_cached_memory();
+      w = working_copy();
+    };
     if (polar) {
       try {
         polar_svd(a, tall, w, s, ubuf, vhbuf, redo);
       } catch (const out_of_memory_error&) {
         low_memory = true;
-        ubuf = array();
-        vhbuf = array();
-        w = array();
-        release_cached_memory();
-        w = working_copy();  // the polar route overwrote it
+        reset_for_low_memory();
       }
     } else if (!full_u) {
       try {
@@ -247,11 +253,7 @@ svd_result svd_general(const array& a, bool full_matrices, bool compute_uv) {
         // The polar route's redo of an ill-conditioned matrix (in finish_fast_route) holds U and V of the stack beside
         // QR iteration's buffers; where those do not fit, the low-memory route does the whole call instead.
         if (!polar) throw;
-        ubuf = array();
-        vhbuf = array();
-        w = array();
-        release_cached_memory();
-        w = working_copy();
+        reset_for_low_memory();
         low_memory_route();
       }
     }

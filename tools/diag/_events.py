@@ -1,7 +1,8 @@
-"""GPU timing shared by the issue-23 diagnostics (reduce23, columns23, take23, inv23): CUDA events around calls
+"""GPU timing shared by the issue-23 diagnostics (reduce23, columns23, take23, inv23, ...): CUDA events around calls
 queued back to back, in the library a call runs on ("cuarray", "cupy" or "torch", each imported on first use), and
 the 1 GiB device-to-device copy rate that their figures are fractions of."""
 import importlib
+import time
 
 
 def optional(module):
@@ -70,3 +71,20 @@ def copy_gbs(lib):
     src, dst = m.empty(1 << 28, m.float32), m.empty(1 << 28, m.float32)
     us = gpu_us(lambda: dst.__setitem__(slice(None), src), lib)
     return 2 * (1 << 30) / us / 1e3
+
+
+def host_timed(label, body, reps=1):
+    """`body()` run `reps` times, each between two synchronisations of cuarray's current device, printing the
+    wall milliseconds of each run (for work that synchronises inside, where events would not bracket it);
+    returns the last run's result."""
+    ca = importlib.import_module("cuarray")
+    out = None
+    for r in range(reps):
+        ca.cuda.Device().synchronize()
+        t0 = time.perf_counter()
+        out = body()
+        ca.cuda.Device().synchronize()
+        name = f"{label} run {r}" if reps > 1 else label
+        print(f"  {name}: {(time.perf_counter() - t0) * 1e3:.1f} ms", flush=True)
+    return out
+

@@ -9,9 +9,9 @@ calls (qr, cholesky, solve_triangular, matmul) with its iteration count, time an
 import ctypes
 import math
 import sys
-import time
 
 import numpy as np
+from _events import host_timed
 
 import cuarray as ca
 import cuarray.scipy.linalg as cla
@@ -30,19 +30,8 @@ def cusolver_lib():
     raise RuntimeError("cuSOLVER is not loaded")
 
 
-def sync():
-    ca.cuda.Device().synchronize()
-
-
 def timed(label, body, reps=2):
-    out = None
-    for r in range(reps):
-        sync()
-        t0 = time.perf_counter()
-        out = body()
-        sync()
-        print(f"  {label} run {r}: {(time.perf_counter() - t0) * 1e3:.1f} ms")
-    return out
+    return host_timed(label, body, reps)
 
 
 def qdwh(a, l0, alpha=None):
