@@ -117,6 +117,7 @@ void init_linalg(nb::module_& m) {
   m.def("_linalg_batched_max_n", &linalg::detail::set_batched_max_n, nb::arg("n"));
   m.def("_linalg_polar_svd_min_n", &linalg::detail::set_polar_svd_min_n, nb::arg("n"));
   m.def("_linalg_unit_solve_min_n", &linalg::detail::set_unit_solve_min_n, nb::arg("n"));
+  m.def("_linalg_tri_kernel_max_k", &linalg::detail::set_tri_kernel_max_k, nb::arg("k"));
 
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {

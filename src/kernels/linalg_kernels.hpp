@@ -32,4 +32,28 @@ void launch_pivot_permutation(const std::int64_t* ipiv, std::int64_t* perm, std:
 void launch_matrix_pointers(const void* base, std::int64_t stride_bytes, std::int64_t batch, void** out,
                             cudaStream_t stream);
 
+/// One triangular solve op(T) X = B for each of `batch` matrices, by launch_tri_solve (Note [one-kernel triangular
+/// solves], src/linalg/lapack.cpp). Strides are in elements and may be negative or (b_mat) zero.
+struct tri_solve_args {
+  const void* t;  ///< op(T)(i, j) of matrix m is t[m t_mat + i t_row + j t_col] (conjugated if conj)
+  std::int64_t t_mat, t_row, t_col;
+  bool lower;     ///< op(T) is lower triangular; else upper
+  bool conj;      ///< op(T) is the conjugate of what t holds (trans 2 of complex T)
+  bool unit;      ///< op(T)'s diagonal is taken as ones, unread
+  const void* b;  ///< B(i, c) of matrix m is b[m b_mat + r b_row + c b_col], r = b_rows[m n + i] or i
+  std::int64_t b_mat, b_row, b_col;
+  const std::int64_t* b_rows;  ///< optional row gather of B (getrs's pivots), n per matrix
+  void* x;                     ///< X, C-ordered (batch, n, k); may be b itself when b is that buffer
+  std::int64_t batch, n, k;
+  int itemsize;  ///< 4 or 8 (float32, float64), or 8 or 16 with complex
+  bool complex;
+};
+
+/// Bytes of the zeroed scratch that launch_tri_solve takes (a ticket counter and one flag per block).
+std::size_t tri_solve_scratch_bytes(std::int64_t batch, std::int64_t n, std::int64_t k);
+/// Whether the solve's blocks fit one launch (fewer than 2^31).
+bool tri_solve_fits(std::int64_t batch, std::int64_t n, std::int64_t k);
+/// Enqueues the solve on `stream`: zeroes `scratch` (tri_solve_scratch_bytes) and launches one kernel.
+void launch_tri_solve(const tri_solve_args& a, void* scratch, cudaStream_t stream);
+
 }  // namespace cuarray::detail

@@ -121,12 +121,15 @@ array colmajor_image(const array& a, dtype t) {
 namespace {
 std::atomic<std::int64_t> batched_limit{1024};
 std::atomic<std::int64_t> unit_solve_limit{256};
+std::atomic<std::int64_t> tri_kernel_limit{64};
 }  // namespace
 
 std::int64_t batched_max_n() { return batched_limit.load(std::memory_order_relaxed); }
 std::int64_t set_batched_max_n(std::int64_t n) { return batched_limit.exchange(n); }
 std::int64_t unit_solve_min_n() { return unit_solve_limit.load(std::memory_order_relaxed); }
 std::int64_t set_unit_solve_min_n(std::int64_t n) { return unit_solve_limit.exchange(n); }
+std::int64_t tri_kernel_max_k() { return tri_kernel_limit.load(std::memory_order_relaxed); }
+std::int64_t set_tri_kernel_max_k(std::int64_t k) { return tri_kernel_limit.exchange(k); }
 
 array matrix_pointers(const array& a) {
   const std::int64_t batch = batch_count(a);

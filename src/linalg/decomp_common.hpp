@@ -60,6 +60,11 @@ inline constexpr std::int64_t right_side_min_k = 8;
 std::int64_t unit_solve_min_n();
 /// Sets unit_solve_min_n (diagnostics and tests compare the two routes); returns the previous value.
 std::int64_t set_unit_solve_min_n(std::int64_t n);
+/// The most right-hand sides (64) that trsm, potrs and getrs solve in cuarray's own one-kernel triangular solve
+/// instead of cuBLAS's (Note [one-kernel triangular solves], lapack.cpp).
+std::int64_t tri_kernel_max_k();
+/// Sets tri_kernel_max_k (0 sends every solve to cuBLAS; diagnostics and tests); returns the previous value.
+std::int64_t set_tri_kernel_max_k(std::int64_t k);
 
 /// Note [batched small LU]: a stack of small matrices (inv, solve, det of (..., 8, 8)) costs one cuSOLVER or
 /// cuBLAS call per matrix, each a few microseconds of host time and a few launches, so a stack of a thousand

@@ -2,6 +2,7 @@
 #include "cuarray/linalg_lapack.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
@@ -137,6 +138,82 @@ array scaled_colmajor_rhs(const array& b, const array& d) {
   return call_ufunc("divide", {ufunc_arg(swap_last(b)), ufunc_arg(expand_dims(d, {-2}))}, opt)[0];
 }
 
+// Note [one-kernel triangular solves]: cuBLAS's blocked trsm enqueues many small kernels; for few right-hand
+// sides their host time is the call's time (tools/diag/tri_parts23.py --profile, H200: one trsm of order 1000
+// with 16 right-hand sides spent 314 µs enqueueing, as long as its GPU time; CuPy's call takes as long). Up to
+// tri_kernel_max_k right-hand sides, trsm, potrs and getrs therefore solve in one kernel per triangular factor
+// (src/kernels/tri_solve.cu). Each block owns 32 rows of one 16-column tile of X and draws a ticket that orders
+// it after every block it waits for, so the wait cannot deadlock whatever the order the blocks start in. It
+// starts from its rows of B, subtracts each earlier chunk's product L[rows, chunk] X[chunk] as soon as that
+// chunk's flag is set (loading L's block before waiting), then solves its 32 x 32 diagonal block by forward
+// substitution, one warp per column, and publishes its rows (a fence, then the flag). Every op(T) is read in
+// place through its strides: T^T and T^H swap the strides (and conjugate), and an upper op(T) runs with its
+// rows and columns reversed, as a lower one. B is read through its strides too, with getrs's row permutation
+// gathered on the way; a sequence (potrs's two factors, getrs's L and U) solves in place in X. The division by
+// the diagonal is LAPACK's, so a zero on it leaves X non-finite, which the callers test (Note [one read per
+// solve], cuarray/scipy/linalg/_decomp.py).
+bool kernel_route(std::int64_t batch, std::int64_t n, std::int64_t k) {
+  return k <= tri_kernel_max_k() && ::cuarray::detail::tri_solve_fits(batch, n, k);
+}
+
+/// The stack as (batch, rows, columns) with strides in elements: a view, or a C-ordered copy where the batch
+/// axes do not merge or the strides or address are not whole elements.
+array as_stack3(const array& a) {
+  const int nd = a.ndim();
+  array v = a.reshape(shape_t{batch_count(a), a.shape()[nd - 2], a.shape()[nd - 1]});
+  const auto item = static_cast<std::int64_t>(v.itemsize());
+  bool whole = reinterpret_cast<std::uintptr_t>(v.data()) % static_cast<std::uintptr_t>(item) == 0;
+  for (std::int64_t s : v.strides()) whole = whole && s % item == 0;
+  return whole ? v : v.astype(v.type(), order::C, true);
+}
+
+/// X = op_last(T)^-1 ... op_first(T)^-1 B for the stacks t (..., n, n) and b (..., n, k) of one dtype, by the
+/// one-kernel solve; B's rows gathered first by `rows` ((..., n) int64, C order) where given. X in C order.
+array kernel_solve(const array& t, std::initializer_list<tri_solve> steps, const array& b,
+                   const array* rows = nullptr) {
+  const int device = t.device();
+  cudaStream_t stream = ::cuarray::detail::enter_device(device);
+  array t3 = as_stack3(t), b3 = as_stack3(b);
+  const std::int64_t batch = t3.shape()[0], n = t3.shape()[1], k = b3.shape()[2];
+  const auto item = static_cast<std::int64_t>(t3.itemsize());
+  array x = ::cuarray::detail::new_array(t.type(), b.shape(), order::C, device);
+  const auto bytes = static_cast<std::int64_t>(::cuarray::detail::tri_solve_scratch_bytes(batch, n, k));
+  array scratch = ::cuarray::detail::new_array(dtype::uint64, shape_t{(bytes + 7) / 8}, order::C, device);
+  bool first = true;
+  for (const tri_solve& step : steps) {
+    ::cuarray::detail::tri_solve_args a{};
+    const std::int64_t rs = t3.strides()[1] / item, cs_ = t3.strides()[2] / item;
+    a.t = t3.data();
+    a.t_mat = t3.strides()[0] / item;
+    a.t_row = step.trans == 0 ? rs : cs_;
+    a.t_col = step.trans == 0 ? cs_ : rs;
+    a.lower = step.lower == (step.trans == 0);
+    a.conj = step.trans == 2 && is_complex(t.type());
+    a.unit = step.unit;
+    if (first) {
+      a.b = b3.data();
+      a.b_mat = b3.strides()[0] / item;
+      a.b_row = b3.strides()[1] / item;
+      a.b_col = b3.strides()[2] / item;
+      a.b_rows = rows ? static_cast<const std::int64_t*>(rows->data()) : nullptr;
+    } else {
+      a.b = x.data();
+      a.b_mat = n * k;
+      a.b_row = k;
+      a.b_col = 1;
+    }
+    a.x = x.data();
+    a.batch = batch;
+    a.n = n;
+    a.k = k;
+    a.itemsize = static_cast<int>(item);
+    a.complex = is_complex(t.type());
+    ::cuarray::detail::launch_tri_solve(a, scratch.data(), stream);
+    first = false;
+  }
+  return x;
+}
+
 }  // namespace
 
 lu_factors getrf(const array& a) {
@@ -195,19 +272,27 @@ array getrs(const array& lu, const array& ipiv, const array& b, int trans) {
   cudaStream_t stream = ::cuarray::detail::enter_device(device);
   if (batch == 0 || n == 0 || k == 0) return from_colmajor(to_colmajor(b, b.type()));
   const dtype dt = lu.type();
-  array a = colmajor_image(lu, dt);
   array piv = ipiv.astype(dtype::int64, order::C, false);
-  if ((k >= right_side_min_k || use_batched(batch, n)) && n <= ::cuarray::detail::pivot_seed_max_n(device)) {
+  const bool pivots_fit = n <= ::cuarray::detail::pivot_seed_max_n(device);
+  const bool one_kernel = pivots_fit && kernel_route(batch, n, k);
+  if (one_kernel || (pivots_fit && (k >= right_side_min_k || use_batched(batch, n)))) {
     array perm = ::cuarray::detail::new_array(dtype::int64, pshape, order::C, device);
     ::cuarray::detail::launch_pivot_permutation(static_cast<const std::int64_t*>(piv.data()),
                                                 static_cast<std::int64_t*>(perm.data()), batch, n, stream, trans != 0);
     // A = P^T L U: X = U^-1 L^-1 (P B), or for trans 1, 2 X = P^T (L^-T U^-T B), conjugated for trans 2.
+    if (one_kernel) {
+      // Note [one-kernel triangular solves]: P gathered as B is read.
+      if (trans == 0) return kernel_solve(lu, {{true, 0, true}, {false, 0, false}}, b, &perm);
+      return gather_rows(kernel_solve(lu, {{false, trans, false}, {true, trans, true}}, b), perm);
+    }
+    array a = colmajor_image(lu, dt);
     if (trans == 0) {
       return solve_right(a, false, {{true, 0, true}, {false, 0, false}},
                          gather_rows(b, perm).astype(dt, order::C, false), dt, true);
     }
     return gather_rows(solve_right(a, false, {{false, trans, false}, {true, trans, true}}, b, dt, false), perm);
   }
+  array a = colmajor_image(lu, dt);
   array rhs = to_colmajor(b, b.type());
   const cs::api& api = cs::get();
   cs::handle h(device);
@@ -261,6 +346,11 @@ array potrs(const array& c, const array& b, bool lower) {
   ::cuarray::detail::enter_device(device);
   if (batch == 0 || n == 0 || k == 0) return from_colmajor(to_colmajor(b, b.type()));
   const dtype t = c.type();
+  if (kernel_route(batch, n, k)) {
+    // Note [one-kernel triangular solves]: A = L L^H: X = L^-H (L^-1 B); A = U^H U: X = U^-1 (U^-H B).
+    if (lower) return kernel_solve(c, {{true, 0, false}, {true, 2, false}}, b);
+    return kernel_solve(c, {{false, 2, false}, {false, 0, false}}, b);
+  }
   if (scaled_unit_solve(batch, n, k)) {
     // Note [unit-diagonal solves]: L = c's lower triangle, or U_f^H for an upper factor; L = D U.
     array l = lower ? c : conj_if_complex(swap_last(c));
@@ -301,6 +391,7 @@ array trsm(const array& a, const array& b, bool lower, int trans, bool unit_diag
   const int device = a.device();
   ::cuarray::detail::enter_device(device);
   if (batch == 0 || n == 0 || k == 0) return from_colmajor(to_colmajor(b, b.type()));
+  if (kernel_route(batch, n, k)) return kernel_solve(a, {{lower, trans, unit_diagonal}}, b);
   if (!unit_diagonal && scaled_unit_solve(batch, n, k)) {
     // Note [unit-diagonal solves]: T = D U, U in C order (its memory is U^T column-major).
     array d = diagonal(a, 0, -2, -1);

@@ -176,19 +176,37 @@ def pivoted(n, dtype, batch=(), seed=0):
 SIDES = [1, 7, 8, 21]
 
 
-@pytest.fixture(params=['unscaled', 'unit-scaled'])
+def set_solve_route(route):
+    """Sends trsm, potrs and getrs to one route; returns what restores the previous ones. 'one-kernel' is Note
+    [one-kernel triangular solves] (src/linalg/lapack.cpp, up to 64 right-hand sides by default); the cuBLAS
+    routes are Note [unit-diagonal solves]'s two sides: 'unit-scaled' divides by the diagonal first at every
+    order, 'unscaled' at none."""
+    core = cuarray._core
+    prev_k = core._linalg_tri_kernel_max_k(2 ** 62 if route == 'one-kernel' else 0)
+    prev_n = core._linalg_unit_solve_min_n(1 if route == 'unit-scaled' else 2 ** 62)
+    return lambda: (core._linalg_tri_kernel_max_k(prev_k), core._linalg_unit_solve_min_n(prev_n))
+
+
+@pytest.fixture(params=['one-kernel', 'unscaled', 'unit-scaled'])
 def unit_route(request):
-    """Both routes of Note [unit-diagonal solves] (src/linalg/lapack.cpp): from unit_solve_min_n on (256), non-unit
-    solves with 8 or more right-hand sides divide by the diagonal first; 1 sends every order there, 2**62 none."""
-    prev = cuarray._core._linalg_unit_solve_min_n(1 if request.param == 'unit-scaled' else 2 ** 62)
+    """Every route of the triangular solves (set_solve_route)."""
+    restore = set_solve_route(request.param)
     yield request.param
-    cuarray._core._linalg_unit_solve_min_n(prev)
+    restore()
+
+
+@pytest.fixture(params=['one-kernel', 'unscaled'])
+def kernel_route(request):
+    """The one-kernel solve and cuBLAS's (getrs has no diagonal to scale)."""
+    restore = set_solve_route(request.param)
+    yield request.param
+    restore()
 
 
 @gpu
 @pytest.mark.parametrize('dtype', DTYPES)
 @pytest.mark.parametrize('k', SIDES)
-def test_lu_solve_both_sides(dtype, k):
+def test_lu_solve_both_sides(dtype, k, kernel_route):
     n = 37
     a = pivoted(n, dtype)
     b = rand((n, k), dtype, 1)
@@ -258,10 +276,12 @@ def test_solve_triangular_both_sides(dtype, k, unit_route):
 
 @gpu
 @pytest.mark.parametrize('dtype', DTYPES)
-def test_unit_scaled_solves_at_the_default_order(dtype):
-    # n = 300 takes Note [unit-diagonal solves] by default; diagonals far from one, of both signs (and complex
-    # phases), so that the scaling shows if it is wrong. a's other triangle holds entries the solve must ignore.
-    n, k = 300, 16
+@pytest.mark.parametrize('k', [16, 80])
+def test_unit_scaled_solves_at_the_default_order(dtype, k):
+    # n = 300 takes Note [unit-diagonal solves] by default from 65 right-hand sides, and the one-kernel solve up to
+    # 64; diagonals far from one, of both signs (and complex phases), so that the scaling shows if it is wrong.
+    # a's other triangle holds entries the solve must ignore.
+    n = 300
     r = numpy.random.default_rng(5)
     d = (r.uniform(0.5, 4, n) * r.choice([-1, 1], n)).astype(dtype)
     if numpy.dtype(dtype).kind == 'c':
@@ -281,6 +301,68 @@ def test_unit_scaled_solves_at_the_default_order(dtype):
         check(L.cho_solve(fac, cuarray.asarray(b)), sl.cho_solve(sl.cho_factor(s, lower=lower), b), dtype)
         check(L.cho_solve((fac[0][None], lower), cuarray.asarray(b)[None]),
               sl.cho_solve(sl.cho_factor(s, lower=lower), b)[None], dtype)
+
+
+@gpu
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('k', [1, 17, 40])
+def test_one_kernel_solves_across_chunks(dtype, k, kernel_route):
+    # Note [one-kernel triangular solves]: n = 100 is four chunks of 32 rows, the last one partial; 17 and 40
+    # right-hand sides are two and three column tiles, the last partial. Layouts: C and Fortran order, a strided
+    # view with both strides reversed, and a transposed view, each read in place; b strided and reversed.
+    n = 100
+    r = numpy.random.default_rng(7)
+    d = (r.uniform(0.5, 4, 2 * n) * r.choice([-1, 1], 2 * n)).astype(dtype)
+    big = (rand((2 * n, 2 * n), dtype) / numpy.sqrt(n)).astype(dtype)
+    numpy.fill_diagonal(big, d)
+    dbig = cuarray.asarray(big)
+    b = rand((n, k), dtype, 1)
+    layouts = [(big[:n, :n].copy(), None), (numpy.asfortranarray(big[:n, :n]), None),
+               (big[2 * n - 1::-2, 2 * n - 1::-2], dbig[2 * n - 1::-2, 2 * n - 1::-2]), (big[n:, :n].T, dbig[n:, :n].T)]
+    for a, da in layouts:
+        da = cuarray.asarray(a) if da is None else da
+        for lower in (False, True):
+            for trans in (0, 1, 2):
+                for unit in (False, True):
+                    got = L.solve_triangular(da, cuarray.asarray(b), trans=trans, lower=lower, unit_diagonal=unit)
+                    check(got, sl.solve_triangular(a, b, trans=trans, lower=lower, unit_diagonal=unit), dtype)
+    a0 = layouts[0][0]
+    bs = rand((2 * n, 2 * k), dtype, 2)
+    for trans in (0, 2):
+        check(L.solve_triangular(cuarray.asarray(a0), cuarray.asarray(bs)[::-2, 1::2], trans=trans),
+              sl.solve_triangular(a0, bs[::-2, 1::2], trans=trans), dtype)
+    # A stack whose matrices take their own tickets' chunks, and one b broadcast over it.
+    ab = numpy.stack([big[:n, :n], big[n:, n:], big[n:, :n] + 4 * numpy.eye(n, dtype=dtype)])
+    for lower in (False, True):
+        want = numpy.stack([sl.solve_triangular(m, b, lower=lower, trans=1) for m in ab])
+        check(L.solve_triangular(cuarray.asarray(ab), cuarray.asarray(b), lower=lower, trans=1), want, dtype)
+    # cho_solve's two factors and lu_solve's permutation, L and U, in sequence in place.
+    s = spd(n, dtype)
+    for lower in (False, True):
+        fac = L.cho_factor(cuarray.asarray(s), lower=lower)
+        check(L.cho_solve(fac, cuarray.asarray(b)), sl.cho_solve(sl.cho_factor(s, lower=lower), b), dtype)
+    p = pivoted(n, dtype, seed=3)
+    fac, wfac = L.lu_factor(cuarray.asarray(p)), sl.lu_factor(p)
+    for trans in (0, 1, 2):
+        check(L.lu_solve(fac, cuarray.asarray(b)[::-1], trans=trans), sl.lu_solve(wfac, b[::-1], trans=trans), dtype)
+
+
+@gpu
+def test_one_kernel_solve_large_and_singular():
+    # Many chunks waiting on each other (n = 3000 is 94 chunks; a block starts only after every block before its
+    # ticket did), 64 right-hand sides at the default limit, and a zero on the diagonal of a long chain.
+    n, k = 3000, 64
+    r = numpy.random.default_rng(11)
+    a = numpy.tril(r.standard_normal((n, n)) / n) + numpy.diag(r.uniform(1, 2, n))
+    b = r.standard_normal((n, k))
+    da = cuarray.asarray(a)
+    for trans in (0, 1):
+        check(L.solve_triangular(da, cuarray.asarray(b), lower=True, trans=trans),
+              sl.solve_triangular(a, b, lower=True, trans=trans))
+    z = a.copy()
+    z[2500, 2500] = 0
+    with pytest.raises(numpy.linalg.LinAlgError, match='diagonal 2500'):
+        L.solve_triangular(cuarray.asarray(z), cuarray.asarray(b), lower=True)
 
 
 @gpu
