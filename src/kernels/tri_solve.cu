@@ -47,6 +47,22 @@ __device__ __forceinline__ c128 sub_mul(c128 acc, c128 a, c128 b) {
   return c128{fma(-a.re, b.re, fma(a.im, b.im, acc.re)), fma(-a.re, b.im, fma(-a.im, b.re, acc.im))};
 }
 
+// a b, and acc + a b
+__device__ __forceinline__ float mul(float a, float b) { return a * b; }
+__device__ __forceinline__ double mul(double a, double b) { return a * b; }
+__device__ __forceinline__ c64 mul(c64 a, c64 b) { return c64{a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
+__device__ __forceinline__ c128 mul(c128 a, c128 b) {
+  return c128{a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+__device__ __forceinline__ float add_mul(float acc, float a, float b) { return fmaf(a, b, acc); }
+__device__ __forceinline__ double add_mul(double acc, double a, double b) { return fma(a, b, acc); }
+__device__ __forceinline__ c64 add_mul(c64 acc, c64 a, c64 b) {
+  return c64{fmaf(a.re, b.re, fmaf(-a.im, b.im, acc.re)), fmaf(a.re, b.im, fmaf(a.im, b.re, acc.im))};
+}
+__device__ __forceinline__ c128 add_mul(c128 acc, c128 a, c128 b) {
+  return c128{fma(a.re, b.re, fma(-a.im, b.im, acc.re)), fma(a.re, b.im, fma(a.im, b.re, acc.im))};
+}
+
 // a / b; complex by Smith's scaling, which keeps |b|^2 from overflowing. A zero b gives infinities or NaN, as
 // LAPACK's trsm does (the callers read x's finiteness for the singular case).
 __device__ __forceinline__ float divide(float a, float b) { return a / b; }
@@ -93,7 +109,8 @@ struct params {
 
 // Solves the lower triangular system L X = B of one column tile, 32 rows a block, in the order of the tickets
 // the blocks draw (Note [one-kernel triangular solves]): rows i of L, B and X are rows n - 1 - i of op(T), B and
-// X where `reverse` (an upper op(T)).
+// X where `reverse` (an upper op(T)). The diagonal block is inverted while the block waits, so that the chain
+// from chunk to chunk holds two small products and no divisions.
 template <class T> __global__ void __launch_bounds__(threads) tri_solve_kernel(params p) {
   __shared__ T ts[rows][rows + 1];  // L's block of the chunk being subtracted
   __shared__ T td[rows][rows + 1];  // L's diagonal block, loaded first: off the chain of waits
@@ -126,6 +143,31 @@ template <class T> __global__ void __launch_bounds__(threads) tri_solve_kernel(p
     }
   };
   load_tile(td, r0, r0);
+  __syncthreads();
+  const int warp = tid / 32, lane = tid % 32;
+  {
+    // td becomes L's diagonal block's inverse, before any wait: a warp's four columns by substitution on e_j
+    // with the reciprocals of the diagonal, held in registers until every warp has read td.
+    const T recip = p.unit ? one<T>() : divide(one<T>(), td[lane][lane]);
+    T inv[rows / (threads / 32)];
+#pragma unroll
+    for (int q = 0; q < rows / (threads / 32); ++q) {
+      const int col = warp + q * (threads / 32);
+      T v = lane == col ? one<T>() : zero<T>();
+      for (int m = col; m < rows; ++m) {
+        const T ym = mul(shuffle(v, m), shuffle(recip, m));
+        if (lane == m) {
+          v = ym;
+        } else if (lane > m) {
+          v = sub_mul(v, td[lane][m], ym);
+        }
+      }
+      inv[q] = v;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < rows / (threads / 32); ++q) td[lane][warp + q * (threads / 32)] = inv[q];
+  }
   const int r = tid / (cols / 2), lane8 = tid % (cols / 2);
   T acc[2];
 #pragma unroll
@@ -161,26 +203,21 @@ template <class T> __global__ void __launch_bounds__(threads) tri_solve_kernel(p
     }
     __syncthreads();
   }
-  // The diagonal block: forward substitution, one warp per column and one lane per row.
+  // The diagonal block: X = L_tt^-1 (what is left of B), a product like the updates above.
   xs[r][lane8] = acc[0];
   xs[r][lane8 + cols / 2] = acc[1];
   __syncthreads();
-  const int warp = tid / 32, lane = tid % 32;
+  T out[2] = {zero<T>(), zero<T>()};
+#pragma unroll 8
+  for (int q = 0; q <= r; ++q) {
+    const T l = td[r][q];
+    out[0] = add_mul(out[0], l, xs[q][lane8]);
+    out[1] = add_mul(out[1], l, xs[q][lane8 + cols / 2]);
+  }
 #pragma unroll
   for (int q = 0; q < 2; ++q) {
-    const int col = warp + q * (threads / 32);
-    T v = xs[lane][col];
-    for (int i = 0; i < rows; ++i) {
-      T xi = shuffle(v, i);
-      if (!p.unit) xi = divide(xi, td[i][i]);
-      if (lane == i) {
-        v = xi;
-      } else if (lane > i) {
-        v = sub_mul(v, td[lane][i], xi);
-      }
-    }
-    const long long i = r0 + lane, c = c0 + col;
-    if (i < n && c < k) x[row_of(i) * k + c] = v;
+    const long long i = r0 + r, c = c0 + lane8 + q * (cols / 2);
+    if (i < n && c < k) x[row_of(i) * k + c] = out[q];
   }
   __threadfence();
   __syncthreads();
