@@ -121,7 +121,7 @@ array colmajor_image(const array& a, dtype t) {
 namespace {
 std::atomic<std::int64_t> batched_limit{1024};
 std::atomic<std::int64_t> unit_solve_limit{256};
-std::atomic<std::int64_t> tri_kernel_limit{64};
+std::atomic<std::int64_t> tri_kernel_limit{128};
 }  // namespace
 
 std::int64_t batched_max_n() { return batched_limit.load(std::memory_order_relaxed); }

@@ -60,7 +60,7 @@ inline constexpr std::int64_t right_side_min_k = 8;
 std::int64_t unit_solve_min_n();
 /// Sets unit_solve_min_n (diagnostics and tests compare the two routes); returns the previous value.
 std::int64_t set_unit_solve_min_n(std::int64_t n);
-/// The most right-hand sides (64) that trsm, potrs and getrs solve in cuarray's own one-kernel triangular solve
+/// The most right-hand sides (128) that trsm, potrs and getrs solve in cuarray's own one-kernel triangular solve
 /// instead of cuBLAS's (Note [one-kernel triangular solves], lapack.cpp).
 std::int64_t tri_kernel_max_k();
 /// Sets tri_kernel_max_k (0 sends every solve to cuBLAS; diagnostics and tests); returns the previous value.

@@ -140,19 +140,30 @@ array scaled_colmajor_rhs(const array& b, const array& d) {
 
 // Note [one-kernel triangular solves]: cuBLAS's blocked trsm enqueues many small kernels; for few right-hand
 // sides their host time is the call's time (tools/diag/tri_parts23.py --profile, H200: one trsm of order 1000
-// with 16 right-hand sides spent 314 µs enqueueing, as long as its GPU time; CuPy's call takes as long). Up to
-// tri_kernel_max_k right-hand sides, trsm, potrs and getrs therefore solve in one kernel per triangular factor
-// (src/kernels/tri_solve.cu). Each block owns 32 rows of one 16-column tile of X and draws a ticket that orders
-// it after every block it waits for, so the wait cannot deadlock whatever the order the blocks start in. It
-// starts from its rows of B, subtracts each earlier chunk's product L[rows, chunk] X[chunk] as soon as that
-// chunk's flag is set (loading L's block before waiting), then solves its 32 x 32 diagonal block by forward
-// substitution, one warp per column, and publishes its rows (a fence, then the flag). Every op(T) is read in
-// place through its strides: T^T and T^H swap the strides (and conjugate), and an upper op(T) runs with its
-// rows and columns reversed, as a lower one. B is read through its strides too, with getrs's row permutation
-// gathered on the way; a sequence (potrs's two factors, getrs's L and U) solves in place in X. The division by
-// the diagonal is LAPACK's, so a zero on it leaves X non-finite, which the callers test (Note [one read per
-// solve], cuarray/scipy/linalg/_decomp.py).
-bool kernel_route(std::int64_t batch, std::int64_t n, std::int64_t k) {
+// with 16 right-hand sides spent 314 µs enqueueing, as long as its GPU time; CuPy's call takes as long). From 2
+// (getrs: 1) to tri_kernel_max_k right-hand sides, trsm, potrs and getrs therefore solve in one kernel per
+// triangular factor (src/kernels/tri_solve.cu).
+// - Each block owns 32 rows of one 16-column tile of X and draws a ticket that orders it after every block it
+//   waits for, so the waits cannot deadlock whatever order the blocks start in.
+// - It starts from its rows of B and subtracts each earlier chunk's product L[rows, chunk] X[chunk] as soon as
+//   that chunk's flag is set (loading L's block before waiting). Then it multiplies by the inverse of its 32 x 32
+//   diagonal block, computed by substitution before its first wait, and publishes its rows: a fence, then the
+//   flag. The chain from chunk to chunk is two small products, a fence and a flag, about 3.2 µs (float64,
+//   H100): 103 µs at n = 1000.
+// - Inverting 32 x 32 diagonal blocks is what MAGMA's trsm does; the error grows with those blocks' condition,
+//   not the whole matrix's. A zero on the diagonal makes its reciprocal infinite and X non-finite, as LAPACK's
+//   division does, which the callers test (Note [one read per solve], cuarray/scipy/linalg/_decomp.py).
+// - Every op(T) is read in place through its strides: T^T and T^H swap them (and conjugate), and an upper op(T)
+//   runs with rows and columns reversed, as a lower one. B is read through its strides too, with getrs's row
+//   permutation gathered on the way; a sequence (potrs's two factors, getrs's L and U) solves in place in X.
+// - The routes, by measurement (tools/diag/tri_kernel23.py, H100, float64, µs for the kernel / cuBLAS): from 2
+//   to 128 right-hand sides the kernel is ahead at every order measured (trsm 103 / 252 at n = 1000, k = 16;
+//   382 / 1021 at 4096; 958 / 997 at 4096, k = 128, past which its 16-column tiles re-read T from memory). With
+//   one right-hand side cuBLAS's solve is ahead for trsm and potrs (78 / 103 at 1000), not for getrs's pair
+//   (240 / 269). Past tri_kernel_max_k the cuBLAS routes below (Notes [LAPACK solvers by side] and
+//   [unit-diagonal solves]) take over.
+bool kernel_route(std::int64_t batch, std::int64_t n, std::int64_t k, bool getrs = false) {
+  if (k == 1 && !getrs && !use_batched(batch, n)) return false;
   return k <= tri_kernel_max_k() && ::cuarray::detail::tri_solve_fits(batch, n, k);
 }
 
@@ -274,7 +285,7 @@ array getrs(const array& lu, const array& ipiv, const array& b, int trans) {
   const dtype dt = lu.type();
   array piv = ipiv.astype(dtype::int64, order::C, false);
   const bool pivots_fit = n <= ::cuarray::detail::pivot_seed_max_n(device);
-  const bool one_kernel = pivots_fit && kernel_route(batch, n, k);
+  const bool one_kernel = pivots_fit && kernel_route(batch, n, k, true);
   if (one_kernel || (pivots_fit && (k >= right_side_min_k || use_batched(batch, n)))) {
     array perm = ::cuarray::detail::new_array(dtype::int64, pshape, order::C, device);
     ::cuarray::detail::launch_pivot_permutation(static_cast<const std::int64_t*>(piv.data()),

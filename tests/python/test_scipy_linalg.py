@@ -178,7 +178,7 @@ SIDES = [1, 7, 8, 21]
 
 def set_solve_route(route):
     """Sends trsm, potrs and getrs to one route; returns what restores the previous ones. 'one-kernel' is Note
-    [one-kernel triangular solves] (src/linalg/lapack.cpp, up to 64 right-hand sides by default); the cuBLAS
+    [one-kernel triangular solves] (src/linalg/lapack.cpp, 2 to 128 right-hand sides by default); the cuBLAS
     routes are Note [unit-diagonal solves]'s two sides: 'unit-scaled' divides by the diagonal first at every
     order, 'unscaled' at none."""
     core = cuarray._core
@@ -276,10 +276,10 @@ def test_solve_triangular_both_sides(dtype, k, unit_route):
 
 @gpu
 @pytest.mark.parametrize('dtype', DTYPES)
-@pytest.mark.parametrize('k', [16, 80])
+@pytest.mark.parametrize('k', [16, 160])
 def test_unit_scaled_solves_at_the_default_order(dtype, k):
-    # n = 300 takes Note [unit-diagonal solves] by default from 65 right-hand sides, and the one-kernel solve up to
-    # 64; diagonals far from one, of both signs (and complex phases), so that the scaling shows if it is wrong.
+    # n = 300 takes Note [unit-diagonal solves] by default from 129 right-hand sides, and the one-kernel solve up
+    # to 128; diagonals far from one, of both signs (and complex phases), so that the scaling shows if it is wrong.
     # a's other triangle holds entries the solve must ignore.
     n = 300
     r = numpy.random.default_rng(5)
@@ -350,8 +350,8 @@ def test_one_kernel_solves_across_chunks(dtype, k, kernel_route):
 @gpu
 def test_one_kernel_solve_large_and_singular():
     # Many chunks waiting on each other (n = 3000 is 94 chunks; a block starts only after every block before its
-    # ticket did), 64 right-hand sides at the default limit, and a zero on the diagonal of a long chain.
-    n, k = 3000, 64
+    # ticket did), 128 right-hand sides at the default limit, and a zero on the diagonal of a long chain.
+    n, k = 3000, 128
     r = numpy.random.default_rng(11)
     a = numpy.tril(r.standard_normal((n, n)) / n) + numpy.diag(r.uniform(1, 2, n))
     b = r.standard_normal((n, k))
