@@ -96,14 +96,9 @@ __device__ __forceinline__ c128 load_global(const c128* p) {
 }
 
 struct params {
-  const void* t;
-  long long t_mat, t_row, t_col;
-  const void* b;
-  long long b_mat, b_row, b_col;
-  const long long* b_rows;
-  void* x;
-  long long n, k, chunks, tiles;
-  bool reverse, conj, unit, row_fast;
+  tri_solve_args a;
+  long long chunks, tiles;  // per matrix: row chunks, column tiles
+  bool reverse, row_fast;
   unsigned long long* sync;
 };
 
@@ -121,11 +116,11 @@ template <class T> __global__ void __launch_bounds__(threads) tri_solve_kernel(p
   __syncthreads();
   const long long chunk = ticket % p.chunks, tile = ticket / p.chunks % p.tiles, mat = ticket / p.chunks / p.tiles;
   int* flags = reinterpret_cast<int*>(p.sync + 1) + (mat * p.tiles + tile) * p.chunks;
-  const T* t = static_cast<const T*>(p.t) + mat * p.t_mat;
-  const T* b = static_cast<const T*>(p.b) + mat * p.b_mat;
-  T* x = static_cast<T*>(p.x) + mat * p.n * p.k;
-  const long long* b_rows = p.b_rows ? p.b_rows + mat * p.n : nullptr;
-  const long long n = p.n, k = p.k, r0 = chunk * rows, c0 = tile * cols;
+  const T* t = static_cast<const T*>(p.a.t) + mat * p.a.t_mat;
+  const T* b = static_cast<const T*>(p.a.b) + mat * p.a.b_mat;
+  T* x = static_cast<T*>(p.a.x) + mat * p.a.n * p.a.k;
+  const std::int64_t* b_rows = p.a.b_rows ? p.a.b_rows + mat * p.a.n : nullptr;
+  const long long n = p.a.n, k = p.a.k, r0 = chunk * rows, c0 = tile * cols;
   auto row_of = [&](long long i) { return p.reverse ? n - 1 - i : i; };
   // L's 32 x 32 block at rows i0, columns j0; outside the matrix zero, with ones on the diagonal.
   auto load_tile = [&](T(*dst)[rows + 1], long long i0, long long j0) {
@@ -136,8 +131,8 @@ template <class T> __global__ void __launch_bounds__(threads) tri_solve_kernel(p
       const long long i = i0 + ii, j = j0 + jj;
       T v = i == j ? one<T>() : zero<T>();
       if (i < n && j < n) {
-        v = t[row_of(i) * p.t_row + row_of(j) * p.t_col];
-        if (p.conj) v = conj_of(v);
+        v = t[row_of(i) * p.a.t_row + row_of(j) * p.a.t_col];
+        if (p.a.conj) v = conj_of(v);
       }
       dst[ii][jj] = v;
     }
@@ -148,7 +143,7 @@ template <class T> __global__ void __launch_bounds__(threads) tri_solve_kernel(p
   {
     // td becomes L's diagonal block's inverse, before any wait: a warp's four columns by substitution on e_j
     // with the reciprocals of the diagonal, held in registers until every warp has read td.
-    const T recip = p.unit ? one<T>() : divide(one<T>(), td[lane][lane]);
+    const T recip = p.a.unit ? one<T>() : divide(one<T>(), td[lane][lane]);
     T inv[rows / (threads / 32)];
 #pragma unroll
     for (int q = 0; q < rows / (threads / 32); ++q) {
@@ -176,7 +171,7 @@ template <class T> __global__ void __launch_bounds__(threads) tri_solve_kernel(p
     acc[q] = zero<T>();
     if (i < n && c < k) {
       const long long src = b_rows ? b_rows[row_of(i)] : row_of(i);
-      acc[q] = b[src * p.b_row + c * p.b_col];
+      acc[q] = b[src * p.a.b_row + c * p.a.b_col];
     }
   }
   for (long long j = 0; j < chunk; ++j) {
@@ -242,23 +237,10 @@ void launch_tri_solve(const tri_solve_args& a, void* scratch, cudaStream_t strea
   if (a.batch <= 0 || a.n <= 0 || a.k <= 0) return;
   if (!tri_solve_fits(a.batch, a.n, a.k)) throw std::length_error("launch_tri_solve: too many blocks");
   params p;
-  p.t = a.t;
-  p.t_mat = a.t_mat;
-  p.t_row = a.t_row;
-  p.t_col = a.t_col;
-  p.b = a.b;
-  p.b_mat = a.b_mat;
-  p.b_row = a.b_row;
-  p.b_col = a.b_col;
-  p.b_rows = reinterpret_cast<const long long*>(a.b_rows);
-  p.x = a.x;
-  p.n = a.n;
-  p.k = a.k;
+  p.a = a;
   p.chunks = ceil_div(a.n, rows);
   p.tiles = ceil_div(a.k, cols);
   p.reverse = !a.lower;
-  p.conj = a.conj;
-  p.unit = a.unit;
   // Coalesced tile loads: consecutive threads take consecutive rows where rows are nearer in memory.
   p.row_fast = (a.t_row < 0 ? -a.t_row : a.t_row) < (a.t_col < 0 ? -a.t_col : a.t_col);
   p.sync = static_cast<unsigned long long*>(scratch);

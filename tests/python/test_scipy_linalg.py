@@ -187,6 +187,18 @@ def set_solve_route(route):
     return lambda: (core._linalg_tri_kernel_max_k(prev_k), core._linalg_unit_solve_min_n(prev_n))
 
 
+def check_triangular_forms(layouts, b, dtype):
+    """solve_triangular against SciPy for each layout (host a, and its device view or None for a copy), both
+    triangles, trans 0/1/2 and both diagonals."""
+    for a, da in layouts:
+        da = cuarray.asarray(a) if da is None else da
+        for lower in (False, True):
+            for trans in (0, 1, 2):
+                for unit in (False, True):
+                    got = L.solve_triangular(da, cuarray.asarray(b), trans=trans, lower=lower, unit_diagonal=unit)
+                    check(got, sl.solve_triangular(a, b, trans=trans, lower=lower, unit_diagonal=unit), dtype)
+
+
 @pytest.fixture(params=['one-kernel', 'unscaled', 'unit-scaled'])
 def unit_route(request):
     """Every route of the triangular solves (set_solve_route)."""
@@ -258,13 +270,7 @@ def test_solve_triangular_both_sides(dtype, k, unit_route):
     layouts = [(big[:n, :n].copy(), None), (numpy.asfortranarray(big[:n, :n]), None),
                (big[::2, ::2], dbig[::2, ::2]), (big[n - 1::-1, n - 1::-1], dbig[n - 1::-1, n - 1::-1]),
                (big[::2, 1::2].T, dbig[::2, 1::2].T)]
-    for a, da in layouts:
-        da = cuarray.asarray(a) if da is None else da
-        for lower in (False, True):
-            for trans in (0, 1, 2):
-                for unit in (False, True):
-                    got = L.solve_triangular(da, cuarray.asarray(b), trans=trans, lower=lower, unit_diagonal=unit)
-                    check(got, sl.solve_triangular(a, b, trans=trans, lower=lower, unit_diagonal=unit), dtype)
+    check_triangular_forms(layouts, b, dtype)
     a0 = layouts[0][0]
     check(L.solve_triangular(cuarray.asarray(a0), cuarray.asarray(b)[::-1, ::2], trans='C'),
           sl.solve_triangular(a0, b[::-1, ::2], trans='C'), dtype)
@@ -319,13 +325,7 @@ def test_one_kernel_solves_across_chunks(dtype, k, kernel_route):
     b = rand((n, k), dtype, 1)
     layouts = [(big[:n, :n].copy(), None), (numpy.asfortranarray(big[:n, :n]), None),
                (big[2 * n - 1::-2, 2 * n - 1::-2], dbig[2 * n - 1::-2, 2 * n - 1::-2]), (big[n:, :n].T, dbig[n:, :n].T)]
-    for a, da in layouts:
-        da = cuarray.asarray(a) if da is None else da
-        for lower in (False, True):
-            for trans in (0, 1, 2):
-                for unit in (False, True):
-                    got = L.solve_triangular(da, cuarray.asarray(b), trans=trans, lower=lower, unit_diagonal=unit)
-                    check(got, sl.solve_triangular(a, b, trans=trans, lower=lower, unit_diagonal=unit), dtype)
+    check_triangular_forms(layouts, b, dtype)
     a0 = layouts[0][0]
     bs = rand((2 * n, 2 * k), dtype, 2)
     for trans in (0, 2):
