@@ -88,3 +88,39 @@ def host_timed(label, body, reps=1):
         print(f"  {name}: {(time.perf_counter() - t0) * 1e3:.1f} ms", flush=True)
     return out
 
+
+
+def host_us(fn, sync, reps=10):
+    """Host microseconds to enqueue one call, over `reps` calls (few, so the launch queue never fills)."""
+    for _ in range(3):
+        fn()
+    sync()
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        fn()
+    t1 = time.perf_counter()
+    sync()
+    return (t1 - t0) / reps * 1e6
+
+
+def print_launches(name, fn, sync, calls=5, top=8):
+    """The kernels and CUDA runtime calls one call of `fn` makes, by torch.profiler (which records the whole
+    process through CUPTI, cuarray's and CuPy's launches included); nothing where PyTorch is not installed."""
+    if optional("torch") is None:
+        return
+    from torch.profiler import ProfilerActivity, profile
+    fn()
+    sync()
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            fn()
+        sync()
+    kernels, api = {}, {}
+    for e in prof.events():
+        table = kernels if str(e.device_type).endswith("CUDA") else api
+        if table is api and not e.name.startswith("cuda"):
+            continue
+        table[e.name] = table.get(e.name, 0) + 1
+    print(f"{name}: per call, {sum(kernels.values()) / calls:.1f} kernels; runtime calls:", flush=True)
+    for call, count in sorted(api.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"    {call:40} {count / calls:7.1f}", flush=True)

@@ -14,30 +14,16 @@ CUPTI, cuarray's and CuPy's launches included).
     PYTHONPATH=build-gpu/python python tools/diag/trsm_host23.py [n] [k]
 """
 import sys
-import time
 
 import cupy as cp
 import numpy as np
-from _events import gpu_us, optional
+from _events import gpu_us, host_us, optional, print_launches
 from cupy_backends.cuda.libs import cublas
 
 import cuarray as ca
 from cuarray import _core
 
 torch = optional("torch")
-
-
-def host_us(fn, sync, reps=10):
-    """Host microseconds to enqueue one call, over `reps` calls (few, so the launch queue never fills)."""
-    for _ in range(3):
-        fn()
-    sync()
-    t0 = time.perf_counter()
-    for _ in range(reps):
-        fn()
-    t1 = time.perf_counter()
-    sync()
-    return (t1 - t0) / reps * 1e6
 
 
 def main():
@@ -72,25 +58,8 @@ def main():
     print(f"n={n} k={k}: host µs to enqueue one call / GPU µs a call (back to back)", flush=True)
     for name, fn, lib, sync in cases:
         print(f"  {name:48} {host_us(fn, sync):8.1f} / {gpu_us(fn, lib, reps=20, warmup=3):8.1f}", flush=True)
-    if torch is None:
-        return
-    from torch.profiler import ProfilerActivity, profile
     for name, fn, lib, sync in cases:
-        fn()
-        sync()
-        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
-            for _ in range(5):
-                fn()
-            sync()
-        kernels, api = {}, {}
-        for e in prof.events():
-            table = kernels if str(e.device_type).endswith("CUDA") else api
-            if table is api and not e.name.startswith("cuda"):
-                continue
-            table[e.name] = table.get(e.name, 0) + 1
-        print(f"{name}: per call, {sum(kernels.values()) / 5:.1f} kernels; runtime calls:", flush=True)
-        for call, count in sorted(api.items(), key=lambda kv: -kv[1])[:8]:
-            print(f"    {call:40} {count / 5:7.1f}", flush=True)
+        print_launches(name, fn, sync)
 
 
 if __name__ == "__main__":
