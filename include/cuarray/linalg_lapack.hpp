@@ -21,7 +21,8 @@ struct lu_factors {
 lu_factors getrf(const array& a);
 
 /// Solve op(A) X = B with getrf's factors of square A (..., N, N): trans 0 = A, 1 = A^T, 2 = A^H;
-/// b is (..., N, K), ipiv (..., N) int64 1-based (cusolverDnXgetrs).
+/// b is (..., N, K), ipiv (..., N) int64 1-based. Up to 128 right-hand sides in cuarray's own one-kernel
+/// triangular solves, beyond that cuBLAS's trsm or cusolverDnXgetrs (Note [one-kernel triangular solves]).
 array getrs(const array& lu, const array& ipiv, const array& b, int trans);
 
 struct cholesky_factors {
@@ -31,11 +32,13 @@ struct cholesky_factors {
 /// Cholesky factorisation reading and writing the `lower` (else upper) triangle (cusolverDnXpotrf).
 cholesky_factors potrf(const array& a, bool lower);
 
-/// Solve A X = B with potrf's factor c (..., N, N) of triangle `lower`; b (..., N, K) (cusolverDnXpotrs).
+/// Solve A X = B with potrf's factor c (..., N, N) of triangle `lower`; b (..., N, K). From 2 to 128 right-hand
+/// sides in cuarray's one-kernel triangular solves, else cuBLAS's trsm or cusolverDnXpotrs.
 array potrs(const array& c, const array& b, bool lower);
 
 /// Solve op(A) X = B for triangular A (..., N, N) read from its `lower` (else upper) triangle, with a unit
-/// diagonal assumed when `unit_diagonal`; trans 0/1/2 as getrs; b (..., N, K) (cuBLAS trsm).
+/// diagonal assumed when `unit_diagonal`; trans 0/1/2 as getrs; b (..., N, K). From 2 to 128 right-hand sides
+/// in cuarray's one-kernel triangular solve, else cuBLAS's trsm.
 array trsm(const array& a, const array& b, bool lower, int trans, bool unit_diagonal);
 
 /// Whether every element of `arrays` is finite (SciPy's check_finite): one reduction over each inexact array,
