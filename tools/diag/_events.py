@@ -124,3 +124,19 @@ def print_launches(name, fn, sync, calls=5, top=8):
     print(f"{name}: per call, {sum(kernels.values()) / calls:.1f} kernels; runtime calls:", flush=True)
     for call, count in sorted(api.items(), key=lambda kv: -kv[1])[:top]:
         print(f"    {call:40} {count / calls:7.1f}", flush=True)
+
+
+def by_route(fn, switch, routes, reps=20, warmup=3):
+    """{route: (cuarray GPU µs a call, the result on the host)} for `fn` under each (route, value) of `routes`,
+    `switch(value)` setting the route and returning the previous value, which is restored after each; and the
+    largest difference of the last route's result from the first's, relative to the first's largest entry."""
+    ca = importlib.import_module("cuarray")
+    got = {}
+    for route, value in routes:
+        prev = switch(value)
+        try:
+            got[route] = (gpu_us(fn, "cuarray", reps, warmup), ca.asnumpy(fn()))
+        finally:
+            switch(prev)
+    first, last = got[routes[0][0]][1], got[routes[-1][0]][1]
+    return got, float(abs(last - first).max() / abs(first).max())

@@ -9,7 +9,7 @@ import sys
 import cupy as cp
 import cupyx.scipy.linalg as cpx
 import numpy as np
-from _events import gpu_us
+from _events import by_route, gpu_us
 
 import cuarray as ca
 import cuarray.scipy.linalg as cax
@@ -43,15 +43,7 @@ def main():
                          "potrs lower": lambda: lap.potrs(c_lo, b, True),
                          "getrs trans 0": lambda: lap.getrs(lu, piv64, b, 0)}
                 for name, fn in cases.items():
-                    got = {}
-                    for route, limit in (("kernel", 2 ** 62), ("cublas", 0)):
-                        prev = _core._linalg_tri_kernel_max_k(limit)
-                        try:
-                            got[route] = (us(fn, "cuarray"), ca.asnumpy(fn()))
-                        finally:
-                            _core._linalg_tri_kernel_max_k(prev)
-                    ref = np.abs(got["cublas"][1]).max()
-                    err = np.abs(got["kernel"][1] - got["cublas"][1]).max() / ref
+                    got, err = by_route(fn, _core._linalg_tri_kernel_max_k, (("cublas", 0), ("kernel", 2 ** 62)))
                     extra = ""
                     if name == "trsm lower trans 0":
                         extra = f"  CuPy {us(lambda: cpx.solve_triangular(cp_tri, cb, lower=True, check_finite=False), 'cupy'):8.1f}"

@@ -21,7 +21,7 @@ import sys
 import cupy as cp
 import cupyx.scipy.linalg as cpx
 import numpy as np
-from _events import gpu_us, optional
+from _events import by_route, gpu_us, optional
 
 import cuarray as ca
 import cuarray.scipy.linalg as cax
@@ -51,14 +51,7 @@ def routes(sizes, ks):
                      "potrs lower": lambda: lap.potrs(c_lo, b, True),
                      "potrs upper": lambda: lap.potrs(c_up, b, False)}
             for name, fn in cases.items():
-                got = {}
-                for route, limit in (("unscaled", 2 ** 62), ("unit-scaled", 1)):
-                    prev = _core._linalg_unit_solve_min_n(limit)
-                    try:
-                        got[route] = (us(fn, "cuarray"), ca.asnumpy(fn()))
-                    finally:
-                        _core._linalg_unit_solve_min_n(prev)
-                err = np.abs(got["unit-scaled"][1] - got["unscaled"][1]).max() / np.abs(got["unscaled"][1]).max()
+                got, err = by_route(fn, _core._linalg_unit_solve_min_n, (("unscaled", 2 ** 62), ("unit-scaled", 1)))
                 print(f"n={n:<5} k={k:<3} {name:20} unscaled {got['unscaled'][0]:8.1f} µs  "
                       f"unit-scaled {got['unit-scaled'][0]:8.1f} µs  (difference {err:.1e})", flush=True)
 
