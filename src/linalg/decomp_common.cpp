@@ -3,15 +3,21 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <limits>
+
+#include <cuda_runtime_api.h>
 
 #include "cuarray/creation.hpp"
 #include "cuarray/elementwise_funcs.hpp"
+#include "cuarray/graph.hpp"
 #include "cuarray/indexing.hpp"
 #include "cuarray/manipulation.hpp"
 #include "cuarray/reduction.hpp"
+#include "cuarray/transfer.hpp"
 #include "cuarray/ufunc.hpp"
 #include "src/core/internal.hpp"
+#include "src/cuda/check.hpp"
 #include "src/kernels/linalg_kernels.hpp"
 #include "src/linalg/cublas.hpp"
 #include "src/ops/reductions_internal.hpp"
@@ -194,6 +200,79 @@ std::vector<int> read_info(const array& info) {
   // array's copy (64 KiB for 16384 matrices).
   if (info.size() > 64 && count_nonzero(info).host_value<std::int64_t>() == 0) return host;
   info.copy_to_host(host);
+  return host;
+}
+
+namespace {
+
+// The calling thread's pinned slot for info_read, and one event per device. Both live as long as the thread's
+// process: freeing them at thread exit could run after the CUDA runtime is gone.
+constexpr std::int64_t info_slot_flags = 64;  // info of up to this many flags is copied whole, else counted
+struct info_slot {
+  void* pinned = nullptr;  // info_slot_flags int32 flags, or one int64 count
+  std::vector<cudaEvent_t> events;
+  bool busy = false;
+};
+thread_local info_slot tls_info_slot;
+
+}  // namespace
+
+info_read::info_read(array info) : info_(std::move(info)) {
+  info_slot& slot = tls_info_slot;
+  if (info_.size() == 0 || info_.type() != dtype::int32 || !info_.is_c_contiguous() || slot.busy ||
+      !synchronize_allowed()) {
+    return;
+  }
+  const int device = info_.device();
+  cudaStream_t stream = ::cuarray::detail::enter_device(device);
+  if (is_capturing(stream_ref(stream))) return;
+  if (!slot.pinned) {
+    void* p = nullptr;
+    if (cudaHostAlloc(&p, info_slot_flags * sizeof(int), cudaHostAllocPortable) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return;
+    }
+    slot.pinned = p;
+  }
+  if (slot.events.size() <= static_cast<std::size_t>(device)) slot.events.resize(static_cast<std::size_t>(device) + 1);
+  cudaEvent_t& ev = slot.events[static_cast<std::size_t>(device)];
+  if (!ev) CUARRAY_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+  if (info_.size() <= info_slot_flags) {
+    memcpy_device_to_host_async(slot.pinned, info_.data(), info_.nbytes(), stream_ref(stream));
+  } else {
+    count_ = count_nonzero(info_);
+    memcpy_device_to_host_async(slot.pinned, count_.data(), sizeof(std::int64_t), stream_ref(stream));
+  }
+  CUARRAY_CUDA_CHECK(cudaEventRecord(ev, stream));
+  slot.busy = true;
+  event_ = ev;
+}
+
+void info_read::finish() noexcept {
+  if (!event_) return;
+  (void)cudaEventSynchronize(static_cast<cudaEvent_t>(event_));
+  event_ = nullptr;
+  tls_info_slot.busy = false;
+}
+
+info_read::~info_read() { finish(); }
+
+std::vector<int> info_read::flags() {
+  if (!event_) return read_info(info_);
+  const cudaError_t st = cudaEventSynchronize(static_cast<cudaEvent_t>(event_));
+  std::vector<int> host(static_cast<std::size_t>(info_.size()));
+  std::int64_t count = 0;
+  if (st == cudaSuccess) {
+    if (info_.size() <= info_slot_flags) {
+      std::memcpy(host.data(), tls_info_slot.pinned, host.size() * sizeof(int));
+    } else {
+      std::memcpy(&count, tls_info_slot.pinned, sizeof(count));
+    }
+  }
+  event_ = nullptr;
+  tls_info_slot.busy = false;
+  CUARRAY_CUDA_CHECK(st);
+  if (count != 0) info_.copy_to_host(host);
   return host;
 }
 

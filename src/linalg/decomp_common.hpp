@@ -101,6 +101,32 @@ array workspace(std::size_t bytes, int device);
 /// cuSOLVER's info values (int32 array) read to the host: one synchronisation (for long ones, a count of the
 /// non-zero flags first, and the copy only where there are some).
 std::vector<int> read_info(const array& info);
+
+/// Note [info read during the solve]: inv and solve raise NumPy's LinAlgError from getrf's info, which costs a
+/// wait for the device. Waiting at the end of the call drained the GPU's queue: the next call's launches then
+/// ran with the GPU idle (CuPy skips the check by default). An info_read enqueues the read as soon as getrf
+/// has: for long info a count of the flags, then an asynchronous copy of the count (or of short info whole)
+/// into a pinned slot of the calling thread, and an event. The caller enqueues its solve and then calls
+/// flags(), which waits for that event only, so the host returns while the solve still runs. Where the read
+/// cannot start early (synchronisation disallowed, a capturing stream, the thread's slot in use, no pinned
+/// memory) flags() reads as read_info does, raising what read_info raises.
+class info_read {
+public:
+  /// Starts reading `info` (int32, contiguous, one flag per matrix) on its device's current stream.
+  explicit info_read(array info);
+  info_read(const info_read&) = delete;
+  info_read& operator=(const info_read&) = delete;
+  /// Waits for a read still pending (the slot is then free again).
+  ~info_read();
+  /// The flags on the host: the early read's, waiting for its event; a later call reads again, as read_info.
+  std::vector<int> flags();
+  const array& info() const { return info_; }
+
+private:
+  void finish() noexcept;
+  array info_, count_;
+  void* event_ = nullptr;  // cudaEvent_t of the pending read, null when none is pending
+};
 /// Host value of a 0-d bool array (one synchronisation).
 bool host_bool(const array& b);
 /// Machine epsilon of t's real dtype (float16, float32, else float64).

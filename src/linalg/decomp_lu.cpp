@@ -1,11 +1,13 @@
 // LU-based linalg: inv, solve, det, slogdet, tensorsolve and tensorinv (cusolverDnXgetrf / Xgetrs, cuBLAS trsm).
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "cuarray/creation.hpp"
 #include "cuarray/elementwise_funcs.hpp"
 #include "cuarray/indexing.hpp"
+#include "cuarray/linalg_lapack.hpp"
 #include "cuarray/manipulation.hpp"
 #include "cuarray/reduction.hpp"
 #include "src/core/internal.hpp"
@@ -87,21 +89,33 @@ void lu_solve(const array& lu, const array& ipiv, const array& rhs) {
 // right-hand sides the solve keeps getrs's pair on A's column-major copy, with P B gathered first. Orders beyond
 // the replay's shared memory keep getrs. The switch (right_side_min_k) lives in decomp_common.hpp, as
 // cuarray.scipy.linalg's solvers take it too (Note [LAPACK solvers by side], src/linalg/lapack.cpp).
+// All of that is for more right-hand sides than the one-kernel solve takes (Note [one-kernel triangular
+// solves], lapack.cpp): up to tri_kernel_max_k of them, the solve factors A's column-major copy and hands the
+// factors to lapack::getrs, whose kernel gathers P B as it reads B and solves L and U in one kernel each
+// (getrs's pair 631 µs against the kernel's 240 at n = 1000, k = 16, H100).
 
 /// X = A^-1 B, A (..., n, n) of any layout and dtype, B (..., n, k) broadcast to A's batch, by getrf and the
-/// two triangular solves that Note [solve by side] picks for k. Returns the solutions' new C-ordered buffer of
-/// dtype t, X's column-major image (X = from_colmajor of it), and getrf's info.
-array lu_solve_rows(const array& a, const array& b, dtype t, array& info) {
+/// two triangular solves that Note [solve by side] picks for k. Returns X, a new stack of dtype t whose matrices
+/// each fill one contiguous slab (C order, or the column-major image's transposed view), and the read of getrf's
+/// info, started before the solves (Note [info read during the solve], decomp_common.hpp).
+array lu_solve_rows(const array& a, const array& b, dtype t, std::unique_ptr<info_read>& check) {
   const int device = a.device();
   std::int64_t n = a.shape()[a.ndim() - 1], k = b.shape()[b.ndim() - 1];
   const bool fits = n <= ::cuarray::detail::pivot_seed_max_n(device);
+  if (fits && k <= tri_kernel_max_k() && ::cuarray::detail::tri_solve_fits(batch_count(a), n, k)) {
+    array lu = to_colmajor(a, t), ipiv, info;
+    lu_factor(lu, ipiv, info);
+    check = std::make_unique<info_read>(info);
+    return lapack::getrs(from_colmajor(lu), ipiv, b.astype(t, order::K, false), 0);
+  }
   const bool transposed = fits && k >= right_side_min_k;
-  array lu = transposed ? a.astype(t, order::C, true) : to_colmajor(a, t), ipiv;
+  array lu = transposed ? a.astype(t, order::C, true) : to_colmajor(a, t), ipiv, info;
   lu_factor(lu, ipiv, info);
+  check = std::make_unique<info_read>(info);
   if (!fits) {
     array rhs = to_colmajor(b, t);
     lu_solve(lu, ipiv, rhs);
-    return rhs;
+    return from_colmajor(rhs);
   }
   array perm = ::cuarray::detail::new_array(dtype::int64, ipiv.shape(), order::C, device);
   cudaStream_t stream = ::cuarray::detail::enter_device(device);
@@ -113,21 +127,23 @@ array lu_solve_rows(const array& a, const array& b, dtype t, array& info) {
     trsm_stack(t, false, false, 1, false, n, k, lu, z, n);
     trsm_stack(t, false, true, 1, true, n, k, lu, z, n);
     // X = P^T Z: row i of X is row q[i] of Z, column q[i] of z.
-    return z.ndim() == 2 ? take(z, perm, -1) : take_along_axis(z, expand_dims(perm, std::vector<int>{-2}), -1);
+    return from_colmajor(z.ndim() == 2 ? take(z, perm, -1)
+                                       : take_along_axis(z, expand_dims(perm, std::vector<int>{-2}), -1));
   }
   // P B: rows p[i] of B, each matrix of the stack with its own permutation (one matrix: the row gather).
   array rhs = to_colmajor(gather_rows(b, perm), t);
   trsm_stack(t, false, true, 0, true, n, k, lu, rhs, n);
   trsm_stack(t, false, false, 0, false, n, k, lu, rhs, n);
-  return rhs;
+  return from_colmajor(rhs);
 }
 
 /// LinAlgError for a matrix of the stack `a` (..., n, n) whose factorisation met an exact zero pivot.
 /// LAPACK's getrf flags only exact zeros, so NumPy turns NaN input into NaN output; cuSOLVER also flags
 /// NaN pivots, so flagged matrices with a non-finite entry are let through and their solutions, which the
-/// flagged factorisation leaves partly finite, are set to NaN (`solutions`: contiguous stack, one per matrix).
-void raise_if_singular(const array& info, const array& a, const array& solutions) {
-  std::vector<int> flags = read_info(info);
+/// flagged factorisation leaves partly finite, are set to NaN (`solutions`: a new stack whose matrices each fill
+/// one contiguous slab, in order from its offset: C order, or a column-major image's transposed view).
+void raise_if_singular(info_read& check, const array& a, const array& solutions) {
+  std::vector<int> flags = check.flags();
   std::vector<unsigned char> nonfinite;
   for (std::size_t i = 0; i < flags.size(); ++i) {
     if (flags[i] <= 0) continue;
@@ -140,10 +156,10 @@ void raise_if_singular(const array& info, const array& a, const array& solutions
     }
     if (!nonfinite[i]) throw linalg_error("Singular matrix");
     std::int64_t per = solutions.size() / static_cast<std::int64_t>(flags.size());
-    array one = solutions.reshape_view(shape_t{solutions.size()});
-    descriptor d{one.type(), shape_t{per}, strides_t{static_cast<std::int64_t>(one.itemsize())},
-                 one.offset() + static_cast<std::int64_t>(i) * per * static_cast<std::int64_t>(one.itemsize())};
-    array(one.storage(), std::move(d)).fill(scalar::from_double(std::nan("")).cast(one.type()));
+    const auto item = static_cast<std::int64_t>(solutions.itemsize());
+    descriptor d{solutions.type(), shape_t{per}, strides_t{item},
+                 solutions.offset() + static_cast<std::int64_t>(i) * per * item};
+    array(solutions.storage(), std::move(d)).fill(scalar::from_double(std::nan("")).cast(solutions.type()));
   }
 }
 
@@ -178,24 +194,26 @@ array inv_impl(const array& a, bool raise_singular, inv_route route) {
     // which cuBLAS reads as A^T, so the inverses it writes column-major, inv(A^T), are inv(A) in C order.
     array lu = a.astype(t, order::C, true), ipiv, info, pa;
     lu_factor(lu, ipiv, info, true, &pa);  // the batched route, so int32 pivots and pa
+    info_read check(info);
     array x = ::cuarray::detail::new_array(t, a.shape(), order::C, device);
     array status = ::cuarray::detail::new_array(dtype::int32, shape_t{batch_count(x)}, order::C, device);
     array px = matrix_pointers(x);
     ::cuarray::detail::cublas_getri_batched(t, device, n, static_cast<const void* const*>(pa.data()),
                                             static_cast<const int*>(ipiv.data()), static_cast<void* const*>(px.data()),
                                             static_cast<int*>(status.data()), batch_count(x));
-    if (raise_singular) raise_if_singular(info, a, x);
+    if (raise_singular) raise_if_singular(check, a, x);
     return x;
   }
   array lu = to_colmajor(a, t), ipiv, info;
   lu_factor(lu, ipiv, info);
+  info_read check(info);
   if (route == inv_route::automatic) {
     route = n <= ::cuarray::detail::pivot_seed_max_n(device) ? inv_route::right_solves : inv_route::identity_solve;
   }
   if (route == inv_route::identity_solve) {
     array x = eye_stack(batch, n, n, t);  // the identity is its own column-major image
     lu_solve(lu, ipiv, x);
-    if (raise_singular) raise_if_singular(info, a, x);
+    if (raise_singular) raise_if_singular(check, a, x);
     return from_colmajor(x);
   }
   shape_t shape = batch;
@@ -208,7 +226,7 @@ array inv_impl(const array& a, bool raise_singular, inv_route route) {
                                        x.itemsize(), one.bytes, stream);
   trsm_stack(t, true, true, 1, true, n, n, lu, x, n);
   trsm_stack(t, true, false, 1, false, n, n, lu, x, n);
-  if (raise_singular) raise_if_singular(info, a, x);
+  if (raise_singular) raise_if_singular(check, a, x);
   return x;
 }
 
@@ -248,7 +266,8 @@ array solve(const array& a, const array& b) {
       // reports a singular one.
       array lu = to_colmajor(a.broadcast_to(ashape), t), ipiv, info;
       lu_factor(lu, ipiv, info);
-      raise_if_singular(info, a.broadcast_to(ashape), x);
+      info_read check(info);
+      raise_if_singular(check, a.broadcast_to(ashape), x);
     }
   } else {
     if (use_batched(shape_size(batch), m)) {
@@ -256,18 +275,18 @@ array solve(const array& a, const array& b) {
       // as A^T, then getrsBatched with its transpose, (A^T)^T X = B, for all the stack at once.
       array lu = a.broadcast_to(ashape).astype(t, order::C, true), ipiv, info, pa;
       lu_factor(lu, ipiv, info, true, &pa);  // the batched route, so int32 pivots and pa
+      info_read check(info);
       array rhs = to_colmajor(bm.broadcast_to(bshape), t);
       array pb = matrix_pointers(rhs);
       ::cuarray::detail::cublas_getrs_batched(t, a.device(), 1, m, k, static_cast<const void* const*>(pa.data()),
                                               static_cast<const int*>(ipiv.data()),
                                               static_cast<void* const*>(pb.data()), batch_count(rhs));
-      raise_if_singular(info, a.broadcast_to(ashape), rhs);
+      raise_if_singular(check, a.broadcast_to(ashape), rhs);
       return vector ? drop_axis(from_colmajor(rhs), -1) : from_colmajor(rhs);
     }
-    array info;
-    array buf = lu_solve_rows(a.broadcast_to(ashape), bm.broadcast_to(bshape), t, info);
-    raise_if_singular(info, a.broadcast_to(ashape), buf);
-    x = from_colmajor(buf);
+    std::unique_ptr<info_read> check;
+    x = lu_solve_rows(a.broadcast_to(ashape), bm.broadcast_to(bshape), t, check);
+    raise_if_singular(*check, a.broadcast_to(ashape), x);
   }
   return vector ? drop_axis(x, -1) : x;
 }

@@ -478,15 +478,26 @@ def test_inv_pivoted_rows(dtype, shape):
     assert _rel(got.get(), expected) < 10 * _tol(expected.dtype)
 
 
-# Both sides of Note [solve by side] (left below 8 right-hand sides, right from 8) on uniform matrices, which pivot
-# at most steps: vectors, k either side of the switch, stacks that broadcast against each other, a non-contiguous
-# b, and integer b promoted to the solution's dtype.
+@pytest.fixture(params=["one-kernel", "cublas"])
+def solve_route(request):
+    """solve's two routes for up to 128 right-hand sides: lapack's getrs with the one-kernel triangular solves
+    (Note [one-kernel triangular solves], src/linalg/lapack.cpp), and cuBLAS's trsm pairs of Note [solve by side]
+    (src/linalg/decomp_lu.cpp), which also serve more right-hand sides."""
+    prev = cp._core._linalg_tri_kernel_max_k(2 ** 62 if request.param == "one-kernel" else 0)
+    yield request.param
+    cp._core._linalg_tri_kernel_max_k(prev)
+
+
+# Every route of Note [solve by side] (cuBLAS's left side below 8 right-hand sides, the transposed pair from 8, the
+# one-kernel solve) on uniform matrices, which pivot at most steps: vectors, k either side of the switch, stacks
+# that broadcast against each other (the batched route, and a stack of two large matrices), a non-contiguous b,
+# and integer b promoted to the solution's dtype.
 @gpu
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("ashape,bshape", [((5, 5), (5,)), ((300, 300), (300, 7)), ((300, 300), (300, 8)),
                                            ((40, 40), (40, 33)), ((3, 6, 6), (2, 1, 6, 9)), ((2, 6, 6), (6, 2)),
-                                           ((1, 1), (1, 8))])
-def test_solve_both_sides_pivoted(dtype, ashape, bshape):
+                                           ((1, 1), (1, 8)), ((2, 250, 250), (250, 5))])
+def test_solve_both_sides_pivoted(dtype, ashape, bshape, solve_route):
     rng = numpy.random.default_rng(41)
     a = rng.random(ashape)
     b = rng.random(bshape)
@@ -504,7 +515,7 @@ def test_solve_both_sides_pivoted(dtype, ashape, bshape):
 
 
 @gpu
-def test_solve_right_side_layouts_and_promotion():
+def test_solve_right_side_layouts_and_promotion(solve_route):
     rng = numpy.random.default_rng(42)
     a = rng.random((50, 50)) + 50 * numpy.eye(50)
     b = rng.random((12, 50)).T  # non-contiguous (50, 12)
@@ -517,6 +528,12 @@ def test_solve_right_side_layouts_and_promotion():
     assert _rel(got.get(), expected) < 1e-5
     with pytest.raises(LinAlgError, match="Singular matrix"):
         cp.linalg.solve(cp.zeros((2, 4, 4)), cp.ones((2, 4, 9)))
+    # One large matrix (not the batched route): an exact zero pivot raises, as LAPACK's.
+    s = a.copy()
+    s[:, 7] = 0
+    for k in (1, 12, 200):
+        with pytest.raises(LinAlgError, match="Singular matrix"):
+            cp.linalg.solve(_dev(s), cp.ones((50, k)))
 
 
 @gpu
