@@ -45,7 +45,7 @@ __global__ void __launch_bounds__(256) sumsq(const float4* __restrict__ x, long 
   for (int s = 128; s > 0; s >>= 1) { if (threadIdx.x < s) sh[threadIdx.x] += sh[threadIdx.x + s]; __syncthreads(); }
   if (threadIdx.x == 0) part[blockIdx.x] = sh[0];
 }
-__global__ void fold(const double* part, int n, double* out) {
+extern "C" __global__ void fold(const double* part, int n, double* out) {
   __shared__ double sh[256];
   double a = 0;
   for (int i = threadIdx.x; i < n; i += 256) a += part[i];

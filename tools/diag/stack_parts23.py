@@ -34,7 +34,7 @@ def main():
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 8
     rng = np.random.default_rng(0)
     a = rng.standard_normal((batch, n, n)) + n * np.eye(n)
-    b = rng.standard_normal((batch, n))
+    b = rng.standard_normal((batch, n, 1))
     ga, gb, pa, pb = ca.asarray(a), ca.asarray(b), cp.asarray(a), cp.asarray(b)
 
     def cupy_checked(fn):
