@@ -3,6 +3,8 @@ batched cuBLAS/cuSOLVER call for the whole stack, and one call per matrix (force
 Each is compared with NumPy and SciPy: inv, solve, det, slogdet, cholesky, and scipy.linalg's lu_factor, lu_solve,
 cho_solve and solve_triangular, with pivoting, singular and NaN members, broadcasting and every dtype.
 """
+import warnings
+
 import numpy
 import pytest
 
@@ -141,3 +143,31 @@ def test_routes_agree_on_a_large_stack():
     for x, y in zip(batched, loop):
         numpy.testing.assert_allclose(x, y, rtol=1e-12, atol=1e-14)
     numpy.testing.assert_allclose(batched[0], numpy.linalg.inv(a), rtol=1e-11, atol=1e-13)
+
+
+# Note [info read during the solve] (src/linalg/decomp_common.hpp): past 64 matrices the early read copies a count
+# of the flags, and the flags themselves only where it is not zero; a failed solve must free the thread's slot for
+# the next; with synchronisation disallowed the read is not started early, and the call raises as before.
+@gpu
+def test_info_read_of_long_stacks(route):
+    a = pivoted((200, 6, 6), numpy.float64, 12)
+    b = rand((200, 6, 3), numpy.float64, 13)
+    close(cp.linalg.inv(cp.asarray(a)), numpy.linalg.inv(a), numpy.float64)
+    a[150] = 0
+    for _ in range(2):
+        with pytest.raises(LinAlgError, match="Singular matrix"):
+            cp.linalg.inv(cp.asarray(a))
+        with pytest.raises(LinAlgError, match="Singular matrix"):
+            cp.linalg.solve(cp.asarray(a), cp.asarray(b))
+    a[150] = numpy.nan
+    got = cp.linalg.solve(cp.asarray(a), cp.asarray(b)).get()
+    assert numpy.isnan(got[150]).all()
+    numpy.testing.assert_allclose(numpy.delete(got, 150, 0), numpy.delete(numpy.linalg.solve(a, b), 150, 0),
+                                  rtol=1e-10)
+    ga = cp.asarray(a[:100])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with cp.allow_synchronize(False):
+            with pytest.raises(cp.DeviceSynchronized):
+                cp.linalg.inv(ga)
+    close(cp.linalg.inv(cp.asarray(a[:100])), numpy.linalg.inv(a[:100]), numpy.float64)
