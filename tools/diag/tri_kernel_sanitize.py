@@ -1,6 +1,7 @@
 """A few one-kernel triangular solves (Note [one-kernel triangular solves], src/linalg/lapack.cpp) small enough
 for compute-sanitizer: every dtype, both triangles, trans 0/1/2, a partial last chunk and column tile, a stack,
-strided and reversed views, cho_solve and lu_solve. Prints the largest difference from SciPy.
+strided and reversed views, cho_solve and lu_solve; linalg.solve and the early info reads of inv and solve
+(a singular member of a short and a long stack). Prints the largest difference from SciPy and NumPy.
 
     compute-sanitizer --tool memcheck python tri_kernel_sanitize.py
 """
@@ -32,4 +33,19 @@ for dtype in (np.float32, np.float64, np.complex64, np.complex128):
     for trans in (0, 1, 2):
         got = cax.lu_solve(cax.lu_factor(ca.asarray(a)), ca.asarray(b), trans=trans).get()
         worst = max(worst, float(np.abs(got - sl.lu_solve(sl.lu_factor(a), b, trans=trans)).max()))
-print(f"largest difference from SciPy: {worst:.2e}")
+    # linalg.solve through getrs's kernel (Note [solve by side]), and the early info reads of inv and solve
+    # (Note [info read during the solve]): a short stack's flags copied whole, a long one's counted.
+    got = ca.linalg.solve(ca.asarray(a), ca.asarray(b)).get()
+    worst = max(worst, float(np.abs(got - np.linalg.solve(a, b)).max()))
+    for m in (10, 100):
+        st = np.stack([a[:6, :6]] * m)
+        got = ca.linalg.solve(ca.asarray(st), ca.asarray(b[:6, :2])).get()
+        worst = max(worst, float(np.abs(got - np.linalg.solve(st, b[:6, :2])).max()))
+        st[m - 1] = 0
+        for fn in (lambda x: ca.linalg.inv(x), lambda x: ca.linalg.solve(x, ca.asarray(b[:6, :2]))):
+            try:
+                fn(ca.asarray(st))
+                raise AssertionError("a singular member was not reported")
+            except np.linalg.LinAlgError:
+                pass
+print(f"largest difference from SciPy and NumPy: {worst:.2e}")
