@@ -47,10 +47,7 @@ template <class T> union vec16_bits {
 
 template <class T> __device__ __forceinline__ vec16<T> load16(const T* p) {
   vec16_bits<T> r;
-  // A plain load: the streaming hint (evict first) cost 1.5% on an H100, 363.5 against 358.1 µs for 2**27 float32,
-  // where the plain form runs at a flat copy's 358.2 and PyTorch's 357.9 (tools/diag/diff_forms23.py); the
-  // element after a warp's last vector is then still in L1 or L2 for the next warp's first lane.
-  r.u = *reinterpret_cast<const uint4*>(p);
+  r.u = __ldcs(reinterpret_cast<const uint4*>(p));  // read once: evict first
   return r.v;
 }
 template <class T> __device__ __forceinline__ void store16(T* p, const vec16<T>& v) {

@@ -203,10 +203,7 @@ constexpr int join_block = 256;
 constexpr int join_unroll = 4;
 constexpr long long join_tile_bytes = 16LL * join_block * join_unroll;  // 16 KiB per block (rows copies)
 
-// One tile of `bytes`: U vectors of type V a thread, read with a plain load and written once (evict first). The
-// load's streaming hint was slower in every form measured: on an H100, this capped form of the 64-input join took
-// 187.5 µs with both hints streaming against 186.2 with both plain, and the join's kernel 184 against 182 with a
-// plain load (tools/diag/join_forms23.py); Note [batched join] found the same on an H200.
+// One tile of `bytes`: U vectors of type V a thread, read once (evict first) and written once.
 template <class V, int U> __device__ __forceinline__ void join_tile(const char* src, char* dst, long long bytes) {
   const long long n = bytes / static_cast<long long>(sizeof(V));
   const V* s = reinterpret_cast<const V*>(src);
@@ -215,7 +212,7 @@ template <class V, int U> __device__ __forceinline__ void join_tile(const char* 
 #pragma unroll
   for (int u = 0; u < U; ++u) {
     long long k = threadIdx.x + u * join_block;
-    if (k < n) v[u] = s[k];
+    if (k < n) v[u] = __ldcs(s + k);
   }
 #pragma unroll
   for (int u = 0; u < U; ++u) {
