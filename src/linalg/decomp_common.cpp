@@ -137,6 +137,16 @@ std::int64_t set_unit_solve_min_n(std::int64_t n) { return unit_solve_limit.exch
 std::int64_t tri_kernel_max_k() { return tri_kernel_limit.load(std::memory_order_relaxed); }
 std::int64_t set_tri_kernel_max_k(std::int64_t k) { return tri_kernel_limit.exchange(k); }
 
+bool tri_kernel_route(std::int64_t batch, std::int64_t n, std::int64_t k) {
+  if (k == 1 && !use_batched(batch, n)) return false;
+  return k <= tri_kernel_max_k() && ::cuarray::detail::tri_solve_fits(batch, n, k);
+}
+
+bool getrs_kernel_route(std::int64_t batch, std::int64_t n, std::int64_t k, int device) {
+  return n <= ::cuarray::detail::pivot_seed_max_n(device) && k <= tri_kernel_max_k() &&
+         ::cuarray::detail::tri_solve_fits(batch, n, k);
+}
+
 array matrix_pointers(const array& a) {
   const std::int64_t batch = batch_count(a);
   array p = ::cuarray::detail::new_array(dtype::uint64, shape_t{batch}, order::C, a.device());
@@ -248,14 +258,11 @@ info_read::info_read(array info) : info_(std::move(info)) {
   event_ = ev;
 }
 
-void info_read::finish() noexcept {
+info_read::~info_read() {
   if (!event_) return;
-  (void)cudaEventSynchronize(static_cast<cudaEvent_t>(event_));
-  event_ = nullptr;
+  (void)cudaEventSynchronize(static_cast<cudaEvent_t>(event_));  // the slot is written until the event completes
   tls_info_slot.busy = false;
 }
-
-info_read::~info_read() { finish(); }
 
 std::vector<int> info_read::flags() {
   if (!event_) return read_info(info_);

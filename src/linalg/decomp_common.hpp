@@ -65,6 +65,13 @@ std::int64_t set_unit_solve_min_n(std::int64_t n);
 std::int64_t tri_kernel_max_k();
 /// Sets tri_kernel_max_k (0 sends every solve to cuBLAS; diagnostics and tests); returns the previous value.
 std::int64_t set_tri_kernel_max_k(std::int64_t k);
+/// Whether trsm and potrs of `batch` matrices of order n with k right-hand sides solve in the one-kernel solve
+/// (Note [one-kernel triangular solves], lapack.cpp): from 2 right-hand sides (1 in stacks of small matrices) to
+/// tri_kernel_max_k, where its blocks fit one launch.
+bool tri_kernel_route(std::int64_t batch, std::int64_t n, std::int64_t k);
+/// Whether getrs's pair of solves does (lapack::getrs, and linalg.solve, which factors for it): from one
+/// right-hand side, where the pivots' replay also fits `device` (pivot_seed_max_n).
+bool getrs_kernel_route(std::int64_t batch, std::int64_t n, std::int64_t k, int device);
 
 /// Note [batched small LU]: a stack of small matrices (inv, solve, det of (..., 8, 8)) costs one cuSOLVER or
 /// cuBLAS call per matrix, each a few microseconds of host time and a few launches, so a stack of a thousand
@@ -120,10 +127,8 @@ public:
   ~info_read();
   /// The flags on the host: the early read's, waiting for its event; a later call reads again, as read_info.
   std::vector<int> flags();
-  const array& info() const { return info_; }
 
 private:
-  void finish() noexcept;
   array info_, count_;
   void* event_ = nullptr;  // cudaEvent_t of the pending read, null when none is pending
 };

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cuarray/creation.hpp"
@@ -101,13 +102,13 @@ void lu_solve(const array& lu, const array& ipiv, const array& rhs) {
 array lu_solve_rows(const array& a, const array& b, dtype t, std::unique_ptr<info_read>& check) {
   const int device = a.device();
   std::int64_t n = a.shape()[a.ndim() - 1], k = b.shape()[b.ndim() - 1];
-  const bool fits = n <= ::cuarray::detail::pivot_seed_max_n(device);
-  if (fits && k <= tri_kernel_max_k() && ::cuarray::detail::tri_solve_fits(batch_count(a), n, k)) {
+  if (getrs_kernel_route(batch_count(a), n, k, device)) {
     array lu = to_colmajor(a, t), ipiv, info;
     lu_factor(lu, ipiv, info);
     check = std::make_unique<info_read>(info);
     return lapack::getrs(from_colmajor(lu), ipiv, b.astype(t, order::K, false), 0);
   }
+  const bool fits = n <= ::cuarray::detail::pivot_seed_max_n(device);
   const bool transposed = fits && k >= right_side_min_k;
   array lu = transposed ? a.astype(t, order::C, true) : to_colmajor(a, t), ipiv, info;
   lu_factor(lu, ipiv, info);
@@ -194,26 +195,28 @@ array inv_impl(const array& a, bool raise_singular, inv_route route) {
     // which cuBLAS reads as A^T, so the inverses it writes column-major, inv(A^T), are inv(A) in C order.
     array lu = a.astype(t, order::C, true), ipiv, info, pa;
     lu_factor(lu, ipiv, info, true, &pa);  // the batched route, so int32 pivots and pa
-    info_read check(info);
+    std::optional<info_read> check;
+    if (raise_singular) check.emplace(info);
     array x = ::cuarray::detail::new_array(t, a.shape(), order::C, device);
     array status = ::cuarray::detail::new_array(dtype::int32, shape_t{batch_count(x)}, order::C, device);
     array px = matrix_pointers(x);
     ::cuarray::detail::cublas_getri_batched(t, device, n, static_cast<const void* const*>(pa.data()),
                                             static_cast<const int*>(ipiv.data()), static_cast<void* const*>(px.data()),
                                             static_cast<int*>(status.data()), batch_count(x));
-    if (raise_singular) raise_if_singular(check, a, x);
+    if (raise_singular) raise_if_singular(*check, a, x);
     return x;
   }
   array lu = to_colmajor(a, t), ipiv, info;
   lu_factor(lu, ipiv, info);
-  info_read check(info);
+  std::optional<info_read> check;  // cond's inverse reads no flags: NumPy ignores singularity there
+  if (raise_singular) check.emplace(info);
   if (route == inv_route::automatic) {
     route = n <= ::cuarray::detail::pivot_seed_max_n(device) ? inv_route::right_solves : inv_route::identity_solve;
   }
   if (route == inv_route::identity_solve) {
     array x = eye_stack(batch, n, n, t);  // the identity is its own column-major image
     lu_solve(lu, ipiv, x);
-    if (raise_singular) raise_if_singular(check, a, x);
+    if (raise_singular) raise_if_singular(*check, a, x);
     return from_colmajor(x);
   }
   shape_t shape = batch;
@@ -226,7 +229,7 @@ array inv_impl(const array& a, bool raise_singular, inv_route route) {
                                        x.itemsize(), one.bytes, stream);
   trsm_stack(t, true, true, 1, true, n, n, lu, x, n);
   trsm_stack(t, true, false, 1, false, n, n, lu, x, n);
-  if (raise_singular) raise_if_singular(check, a, x);
+  if (raise_singular) raise_if_singular(*check, a, x);
   return x;
 }
 

@@ -161,11 +161,8 @@ array scaled_colmajor_rhs(const array& b, const array& d) {
 //   382 / 1021 at 4096; 958 / 997 at 4096, k = 128, past which its 16-column tiles re-read T from memory). With
 //   one right-hand side cuBLAS's solve is ahead for trsm and potrs (78 / 103 at 1000), not for getrs's pair
 //   (240 / 269). Past tri_kernel_max_k the cuBLAS routes below (Notes [LAPACK solvers by side] and
-//   [unit-diagonal solves]) take over.
-bool kernel_route(std::int64_t batch, std::int64_t n, std::int64_t k, bool getrs = false) {
-  if (k == 1 && !getrs && !use_batched(batch, n)) return false;
-  return k <= tri_kernel_max_k() && ::cuarray::detail::tri_solve_fits(batch, n, k);
-}
+//   [unit-diagonal solves]) take over. The two tests, tri_kernel_route and getrs_kernel_route, live in
+//   decomp_common.cpp, as linalg.solve takes getrs's too (Note [solve by side], decomp_lu.cpp).
 
 /// The stack as (batch, rows, columns) with strides in elements: a view, or a C-ordered copy where the batch
 /// axes do not merge or the strides or address are not whole elements.
@@ -285,7 +282,7 @@ array getrs(const array& lu, const array& ipiv, const array& b, int trans) {
   const dtype dt = lu.type();
   array piv = ipiv.astype(dtype::int64, order::C, false);
   const bool pivots_fit = n <= ::cuarray::detail::pivot_seed_max_n(device);
-  const bool one_kernel = pivots_fit && kernel_route(batch, n, k, true);
+  const bool one_kernel = getrs_kernel_route(batch, n, k, device);
   if (one_kernel || (pivots_fit && (k >= right_side_min_k || use_batched(batch, n)))) {
     array perm = ::cuarray::detail::new_array(dtype::int64, pshape, order::C, device);
     ::cuarray::detail::launch_pivot_permutation(static_cast<const std::int64_t*>(piv.data()),
@@ -357,7 +354,7 @@ array potrs(const array& c, const array& b, bool lower) {
   ::cuarray::detail::enter_device(device);
   if (batch == 0 || n == 0 || k == 0) return from_colmajor(to_colmajor(b, b.type()));
   const dtype t = c.type();
-  if (kernel_route(batch, n, k)) {
+  if (tri_kernel_route(batch, n, k)) {
     // Note [one-kernel triangular solves]: A = L L^H: X = L^-H (L^-1 B); A = U^H U: X = U^-1 (U^-H B).
     if (lower) return kernel_solve(c, {{true, 0, false}, {true, 2, false}}, b);
     return kernel_solve(c, {{false, 2, false}, {false, 0, false}}, b);
@@ -402,7 +399,7 @@ array trsm(const array& a, const array& b, bool lower, int trans, bool unit_diag
   const int device = a.device();
   ::cuarray::detail::enter_device(device);
   if (batch == 0 || n == 0 || k == 0) return from_colmajor(to_colmajor(b, b.type()));
-  if (kernel_route(batch, n, k)) return kernel_solve(a, {{lower, trans, unit_diagonal}}, b);
+  if (tri_kernel_route(batch, n, k)) return kernel_solve(a, {{lower, trans, unit_diagonal}}, b);
   if (!unit_diagonal && scaled_unit_solve(batch, n, k)) {
     // Note [unit-diagonal solves]: T = D U, U in C order (its memory is U^T column-major).
     array d = diagonal(a, 0, -2, -1);

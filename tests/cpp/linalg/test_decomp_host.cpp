@@ -115,5 +115,22 @@ TEST(LinalgHost, QdwhPlanTakesEverySingularValueOfItsRangeToOne) {
   EXPECT_TRUE(detail::qdwh_plan(1.0, e64).empty());
 }
 
+// Note [one-kernel triangular solves]: trsm and potrs take the kernel from 2 right-hand sides (1 in a stack of
+// small matrices) to tri_kernel_max_k, and nowhere when the limit is 0; the limit is restored after.
+TEST(LinalgHost, TriangularKernelRoute) {
+  using detail::tri_kernel_route;
+  const std::int64_t limit = detail::tri_kernel_max_k();
+  EXPECT_EQ(limit, 128);
+  EXPECT_FALSE(tri_kernel_route(1, 1000, 1));
+  EXPECT_TRUE(tri_kernel_route(16384, 8, 1));  // a stack of small matrices (Note [batched small LU])
+  EXPECT_TRUE(tri_kernel_route(1, 1000, 2));
+  EXPECT_TRUE(tri_kernel_route(1, 4096, 128));
+  EXPECT_FALSE(tri_kernel_route(1, 4096, 129));
+  EXPECT_FALSE(tri_kernel_route(std::int64_t{1} << 40, 1000, 16));  // too many blocks for one launch
+  EXPECT_EQ(detail::set_tri_kernel_max_k(0), limit);
+  EXPECT_FALSE(tri_kernel_route(1, 1000, 16));
+  EXPECT_EQ(detail::set_tri_kernel_max_k(limit), 0);
+}
+
 }  // namespace
 }  // namespace cuarray::linalg
