@@ -1,5 +1,5 @@
 """Issue 23's bandwidth-bound rows that trail PyTorch by 0-4% in the quick benchmark (`concatenate`, `stack`,
-`norm`, `diff`): is that a gap or noise, and what is the ceiling?
+`norm`, `diff`, and diff along the rows of a 2-D array as a neighbour): is that a gap or noise, and what is the ceiling?
 
 1. Interleaved rounds: each round times cuarray's call, PyTorch's and a flat copy of as many bytes (median of
    single calls between events, as the benchmark times), so drift of the machine falls on all alike. Prints the
@@ -86,6 +86,7 @@ def main():
     x2 = ca.asarray(hx.reshape(side, side))
     hf = rng.standard_normal(1 << 27).astype(np.float32)
     flat = ca.asarray(hf)
+    rows2 = flat.reshape(8192, 16384)  # the neighbour: diff along rows (the rows kernel, scalar loads)
     # flat copies of as many bytes as each case moves (read + write; the norm reads only: half its bytes' copy)
     c256a, c256b = ca.empty(64 * n, ca.float32), ca.empty(64 * n, ca.float32)
     c128a, c128b = ca.empty(side * side // 2, ca.float32), ca.empty(side * side // 2, ca.float32)
@@ -95,9 +96,11 @@ def main():
         "stack 64 x 2^20": {"cuarray": (lambda: ca.stack(parts), "cuarray")},
         "norm 8192^2": {"cuarray": (lambda: ca.linalg.norm(x2), "cuarray")},
         "diff 2^27": {"cuarray": (lambda: ca.diff(flat), "cuarray")},
+        "diff axis=1 8192x16384": {"cuarray": (lambda: ca.diff(rows2), "cuarray")},
     }
     copies = {"concatenate 64 x 2^20": (c256a, c256b), "stack 64 x 2^20": (c256a, c256b),
-              "norm 8192^2": (c128a, c128b), "diff 2^27": (c512a, c512b)}
+              "norm 8192^2": (c128a, c128b), "diff 2^27": (c512a, c512b),
+              "diff axis=1 8192x16384": (c512a, c512b)}
     for name, (a, b) in copies.items():
         cases[name]["copy"] = ((lambda a=a, b=b: b.__setitem__(slice(None), a)), "cuarray")
     if torch is not None:
@@ -108,6 +111,8 @@ def main():
         cases["stack 64 x 2^20"]["torch"] = (lambda: torch.stack(tparts), "torch")
         cases["norm 8192^2"]["torch"] = (lambda: torch.linalg.norm(tx2), "torch")
         cases["diff 2^27"]["torch"] = (lambda: torch.diff(tflat), "torch")
+        trows = tflat.reshape(8192, 16384)
+        cases["diff axis=1 8192x16384"]["torch"] = (lambda: torch.diff(trows, dim=1), "torch")
     rounds_of(cases, rounds)
 
     # 2. the norm's ceiling
