@@ -48,8 +48,9 @@ template <class T> union vec16_bits {
 
 // Note [diff loads]: the loads are ld.global.ca, stated. A plain dereference of the kernel's `const __restrict__`
 // input compiles to ld.global.nc (the read-only path), and that build ran diff of 2**27 float32 8% slower on an
-// H200 (286 against 264 µs) and 1.4% slower on an H100; the streaming hint (ld.global.cs, the form before) cost
-// 1.5% on an H100 against replicas whose plain loads were ld.global (tools/diag/diff_forms23.py).
+// H200 (286 against 264 µs); the streaming hint (ld.global.cs, the form before) cost 1.5% on an H100. Stated
+// ld.global.ca runs at a flat copy's rate on both (tools/diag/bw_rows23.py, c00ebf1: H100 358.6 µs against
+// torch.diff's 358.8 and the copy's 361.6; H200 255.3 against 261.8 and 256.2).
 template <class T> __device__ __forceinline__ vec16<T> load16(const T* p) {
   vec16_bits<T> r;
   r.u = __ldca(reinterpret_cast<const uint4*>(p));

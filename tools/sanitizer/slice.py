@@ -126,6 +126,20 @@ u = r.random(10001)
 check('random-range', (u >= 0).all() & (u < 1).all(), True)
 check('normal-mean', abs(float(r.standard_normal(1 << 16).mean())) < 0.05, True)
 
+# diff's kernel (src/kernels/diff_kernels.cu): the flat kernel's vectors and the element after each, which
+# reaches the input's last element; the scalar path of a view one element off alignment; the rows kernel.
+for dt in (np.float32, np.float64, np.int8, np.float16, np.complex128, np.bool_):
+    for n in (1, 2, 5, 17, 33, 1025):
+        h = (np.arange(n) % 7 - 3).astype(dt)
+        check(f'diff-{np.dtype(dt).name}-{n}', cp.diff(cp.asarray(h)).astype(cp.complex128),
+              np.diff(h).astype(np.complex128))
+h = np.arange(30, dtype=np.float32) ** 2
+check('diff-offset-view', cp.diff(cp.asarray(h)[1:]), np.diff(h[1:]))
+check('diff-n2', cp.diff(cp.asarray(h), n=2), np.diff(h, n=2))
+h2 = (np.arange(7 * 9, dtype=np.int32) ** 2).reshape(7, 9)
+check('diff-axis0', cp.diff(cp.asarray(h2), axis=0), np.diff(h2, axis=0))
+check('diff-axis1', cp.diff(cp.asarray(h2), axis=1), np.diff(h2, axis=1))
+
 # Custom kernels.
 k = cp.RawKernel(r'''extern "C" __global__ void scale(const float* x, float* y, float s, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
