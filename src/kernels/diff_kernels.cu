@@ -51,12 +51,7 @@ template <class T> union vec16_bits {
 // H200 (286 against 264 µs); the streaming hint (ld.global.cs, the form before) cost 1.5% on an H100. Stated
 // ld.global.ca runs at a flat copy's rate on both (tools/diag/bw_rows23.py, c00ebf1: H100 358.6 µs against
 // torch.diff's 358.8 and the copy's 361.6; H200 255.3 against 261.8 and 256.2).
-template <class T> __device__ __forceinline__ vec16<T> load16(const T* p) {
-  vec16_bits<T> r;
-  r.u = __ldca(reinterpret_cast<const uint4*>(p));
-  return r.v;
-}
-template <class T> __device__ __forceinline__ T load1(const T* p) {
+template <class T> __device__ __forceinline__ T load_ca(const T* p) {
   using B = std::conditional_t<
       sizeof(T) == 1, unsigned char,
       std::conditional_t<sizeof(T) == 2, unsigned short,
@@ -69,6 +64,9 @@ template <class T> __device__ __forceinline__ T load1(const T* p) {
   } r;
   r.b = __ldca(reinterpret_cast<const B*>(p));
   return r.t;
+}
+template <class T> __device__ __forceinline__ vec16<T> load16(const T* p) {
+  return load_ca(reinterpret_cast<const vec16<T>*>(p));
 }
 template <class T> __device__ __forceinline__ void store16(T* p, const vec16<T>& v) {
   vec16_bits<T> r;
@@ -96,10 +94,10 @@ __global__ void __launch_bounds__(block)
       } else if (d == 1) {
 #pragma unroll
         for (int q = 0; q + 1 < V; ++q) hi.v[q] = lo.v[q + 1];
-        hi.v[V - 1] = load1(x + o + V);
+        hi.v[V - 1] = load_ca(x + o + V);
       } else {
 #pragma unroll
-        for (int q = 0; q < V; ++q) hi.v[q] = load1(x + o + d + q);
+        for (int q = 0; q < V; ++q) hi.v[q] = load_ca(x + o + d + q);
       }
 #pragma unroll
       for (int q = 0; q < V; ++q) r.v[q] = sub(hi.v[q], lo.v[q]);
@@ -107,7 +105,7 @@ __global__ void __launch_bounds__(block)
     }
     done = nvec * V;
   }
-  for (long long o = done + tid; o < n; o += stride) out[o] = sub(load1(x + o + d), load1(x + o));
+  for (long long o = done + tid; o < n; o += stride) out[o] = sub(load_ca(x + o + d), load_ca(x + o));
 }
 
 // outer > 1: n outputs in rows of m = (len - 1) * inner; output (r, c) reads x[r * (m + d) + c] and the
