@@ -241,10 +241,11 @@ struct join_args {
 // Note [batched join]: blockIdx.y picks the segment, and the x blocks stride over its vectors, one vector a thread
 // per step: when the grid covers the segment (the usual case) each thread copies one vector and exits, which on
 // an H200 joined 64 inputs of 4 MiB at 0.97 of cudaMemcpy's bandwidth (a block per 16 KiB tile with a search for
-// its segment: 0.92). A segment of several rows finds its row with one division per vector. The load is a plain
-// one and the store streaming (evict first): of the four pairings of plain and streaming hints, that one joined
-// 64 x 4 MiB fastest on an H200, 1.1% ahead of streaming both, and 0.99 of a flat copy of the same 256 MiB
-// (tools/diag/join_forms23.py; grids capped at 2-8 waves with loops of 1-4 vectors a thread were 3-15% slower).
+// its segment: 0.92). A segment of several rows finds its row with one division per vector. Load and store are
+// plain ones. A streaming (evict-first) store cost 0.2-0.4% against PyTorch's cat when both joined the same
+// inputs into the same output, in each of 8 placements of them on an H200 (tools/diag/join_lean23.py
+// placements); block size (128 to 512), the loop and the index width moved it by under 0.1%. Grids capped at
+// 2-8 waves with loops of 1-4 vectors a thread were 3-15% slower (tools/diag/join_forms23.py).
 template <class V> __global__ void __launch_bounds__(join_block) join_kernel(const __grid_constant__ join_args a) {
   const join_segment& g = a.seg[blockIdx.y];
   const long long row_vecs = g.row_bytes / static_cast<long long>(sizeof(V));
@@ -254,7 +255,7 @@ template <class V> __global__ void __launch_bounds__(join_block) join_kernel(con
   for (long long k = static_cast<long long>(blockIdx.x) * join_block + threadIdx.x; k < total; k += step) {
     long long row = g.rows == 1 ? 0 : k / row_vecs;
     V* dst = reinterpret_cast<V*>(g.dst + row * g.dst_pitch);
-    __stcs(dst + (k - row * row_vecs), src[k]);
+    dst[k - row * row_vecs] = src[k];
   }
 }
 

@@ -3,11 +3,13 @@
 
 1. Interleaved rounds: each round times cuarray's call, PyTorch's and a flat copy of as many bytes (median of
    single calls between events, as the benchmark times), so drift of the machine falls on all alike. Prints the
-   medians over rounds and the per-round ratio PyTorch / cuarray (median, least, most).
+   medians over rounds and the per-round ratio PyTorch / cuarray (median, least, most). The row "concatenate,
+   same memory" has both libraries join PyTorch's inputs into one output (out=), so that it compares the kernels
+   alone, not where each library's allocator put its arrays.
 2. The norm's ceiling: sum-of-squares replicas (CuPy RawKernels) over the same 8192² float32, by grid (blocks a
    multiprocessor), vectors in flight a thread, and load hint, each a partials kernel and a one-block fold.
 
-    python tools/diag/bw_rows23.py [rounds]
+    python tools/diag/bw_rows23.py [rounds] [torch-first]
 """
 import statistics
 import sys
@@ -76,7 +78,7 @@ def rounds_of(cases, rounds):
 
 
 def main():
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 9
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 9
     rng = np.random.default_rng(0)
     n = 1 << 20
     hosts = [rng.standard_normal(n).astype(np.float32) for _ in range(64)]
@@ -111,8 +113,17 @@ def main():
         cases["stack 64 x 2^20"]["torch"] = (lambda: torch.stack(tparts), "torch")
         cases["norm 8192^2"]["torch"] = (lambda: torch.linalg.norm(tx2), "torch")
         cases["diff 2^27"]["torch"] = (lambda: torch.diff(tflat), "torch")
+        # both libraries reading the same inputs and writing the same output (out=)
+        tout = torch.empty(64 * n, device="cuda")
+        cviews, cout = [ca.from_dlpack(t) for t in tparts], ca.from_dlpack(tout)
+        cases["concatenate, same memory"] = {
+            "cuarray": (lambda: ca.concatenate(cviews, out=cout), "cuarray"),
+            "copy": ((lambda: c256b.__setitem__(slice(None), c256a)), "cuarray"),
+            "torch": (lambda: torch.cat(tparts, out=tout), "torch")}
         trows = tflat.reshape(8192, 16384)
         cases["diff axis=1 8192x16384"]["torch"] = (lambda: torch.diff(trows, dim=1), "torch")
+    if "torch-first" in sys.argv:  # the order within a round: does the library timed first lose?
+        cases = {name: dict(reversed(list(fns.items()))) for name, fns in cases.items()}
     rounds_of(cases, rounds)
 
     # 2. the norm's ceiling
