@@ -242,10 +242,11 @@ struct join_args {
 // per step: when the grid covers the segment (the usual case) each thread copies one vector and exits, which on
 // an H200 joined 64 inputs of 4 MiB at 0.97 of cudaMemcpy's bandwidth (a block per 16 KiB tile with a search for
 // its segment: 0.92). A segment of several rows finds its row with one division per vector. Load and store are
-// plain ones. A streaming (evict-first) store cost 0.2-0.4% against PyTorch's cat when both joined the same
+// plain ones. A streaming (evict-first) store cost 0.15-0.4% against PyTorch's cat when both joined the same
 // inputs into the same output, in each of 8 placements of them on an H200 (tools/diag/join_lean23.py
-// placements); block size (128 to 512), the loop and the index width moved it by under 0.1%. Grids capped at
-// 2-8 waves with loops of 1-4 vectors a thread were 3-15% slower (tools/diag/join_forms23.py).
+// placements; on an H100 it cost 0-0.2%); block size (128 to 512), the loop and the index width moved the time
+// by 0.2% or less, in no consistent direction. Grids capped at 2-8 waves with loops of 1-4 vectors a thread were
+// 3-15% slower (tools/diag/join_forms23.py).
 template <class V> __global__ void __launch_bounds__(join_block) join_kernel(const __grid_constant__ join_args a) {
   const join_segment& g = a.seg[blockIdx.y];
   const long long row_vecs = g.row_bytes / static_cast<long long>(sizeof(V));
