@@ -16,6 +16,7 @@ libraries' joins on one set of inputs and one output at a time, for several sets
 """
 import ctypes
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -55,17 +56,50 @@ def build():
     return lib
 
 
+def form_calls(lib, forms, parts, out):
+    """{name: (call, "torch")} launching each form of `forms` to join `parts` into `out` on PyTorch's stream."""
+    k, each = len(parts), parts[0].numel() * parts[0].element_size()
+    ptrs = (ctypes.c_uint64 * k)(*[p.data_ptr() for p in parts])
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+
+    def launcher(f):
+        def call():
+            rc = lib.join_form(f, ptrs, out.data_ptr(), each, k, torch.cuda.current_stream().cuda_stream, sms)
+            assert rc == 0, rc
+        return call
+
+    return {FORMS[f]: (launcher(f), "torch") for f in forms}
+
+
+def check_outputs(checks, out, want):
+    """Each call of `checks` (writing into `out`) must leave torch.cat's result there."""
+    for name, (fn, _) in checks.items():
+        out.zero_()
+        fn()
+        torch.cuda.synchronize()
+        assert torch.equal(out, want), name
+
+
+def timed_rounds(calls, rounds, base, indent=""):
+    """Median of single calls between events for each call, in `rounds` interleaved rounds; prints each call's
+    median and its ratio to the call named `base` (median, least, most over rounds)."""
+    times = {name: [] for name in calls}
+    for _ in range(rounds):
+        for name, (fn, lib_name) in calls.items():
+            times[name].append(gpu_us_each(fn, lib_name, reps=40))
+    for name, ts in times.items():
+        r = [b / t for b, t in zip(times[base], ts)]
+        print(f"{indent}{name:34} {statistics.median(ts):7.1f} us  vs {base} {statistics.median(r):.4f}x "
+              f"[{min(r):.4f}, {max(r):.4f}]", flush=True)
+
+
 def placements_main(lib, nplace, rounds):
     """Per placement: the forms and both libraries joining the same inputs into the same output (out=)."""
-    import random
     k, n = 64, 1 << 20
-    each = n * 4
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
     rng = random.Random(1)
     keep = []
-    print(f"{torch.cuda.get_device_name()}, {sms} SMs; 64 x 4 MiB float32 joined into one output (out=), "
+    print(f"{torch.cuda.get_device_name()}; 64 x 4 MiB float32 joined into one output (out=), "
           f"{nplace} placements of the inputs and output, {rounds} interleaved rounds each")
-    names = [0, 2, 6, 7, 8, 10]
     for j in range(nplace):
         keep.append(torch.empty(rng.randrange(1, 300) << 18, device="cuda"))  # shifts where the next arrays land
         parts = []
@@ -74,25 +108,14 @@ def placements_main(lib, nplace, rounds):
             if rng.random() < 0.3:
                 keep.append(torch.empty(rng.randrange(1, 64) << 16, device="cuda"))
         out = torch.empty(k * n, device="cuda")
-        ptrs = (ctypes.c_uint64 * k)(*[p.data_ptr() for p in parts])
-        stream = torch.cuda.current_stream().cuda_stream
-        calls = {FORMS[f]: (lambda f=f: lib.join_form(f, ptrs, out.data_ptr(), each, k, stream, sms), "torch")
-                 for f in names}
-        calls["torch.cat(out=)"] = (lambda: torch.cat(parts, out=out), "torch")
+        calls = form_calls(lib, [0, 2, 6, 7, 8, 10], parts, out)
         if ca is not None:
             cviews, cout = [ca.from_dlpack(p) for p in parts], ca.from_dlpack(out)
             calls["cuarray.concatenate(out=)"] = (lambda: ca.concatenate(cviews, out=cout), "cuarray")
-        times = {name: [] for name in calls}
-        for _ in range(rounds):
-            for name, (fn, lib_name) in calls.items():
-                times[name].append(gpu_us_each(fn, lib_name, reps=40))
-        base = times["torch.cat(out=)"]
-        line = []
-        for name, ts in times.items():
-            r = [b / t for b, t in zip(base, ts)]
-            line.append(f"  {name:30} {statistics.median(ts):7.1f} us {statistics.median(r):.4f}x "
-                        f"[{min(r):.4f}, {max(r):.4f}]")
-        print(f"placement {j}:\n" + "\n".join(line), flush=True)
+        check_outputs(calls, out, torch.cat(parts))
+        calls["torch.cat(out=)"] = (lambda: torch.cat(parts, out=out), "torch")
+        print(f"placement {j}:")
+        timed_rounds(calls, rounds, "torch.cat(out=)", indent="  ")
 
 
 def main():
@@ -103,60 +126,41 @@ def main():
     rounds = 9 if mode_ncu or len(sys.argv) < 2 else int(sys.argv[1])
     lib = build()
     k, n = 64, 1 << 20
-    each = n * 4
     parts = [torch.randn(n, device="cuda") for _ in range(k)]
-    ptrs = (ctypes.c_uint64 * k)(*[p.data_ptr() for p in parts])
     out = torch.empty(k * n, device="cuda")
     want = torch.cat(parts)
     big = torch.randn(k * n, device="cuda")
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
-    stream = lambda: torch.cuda.current_stream().cuda_stream  # noqa: E731
-
-    def form(f):
-        def call():
-            rc = lib.join_form(f, ptrs, out.data_ptr(), each, k, stream(), sms)
-            assert rc == 0, rc
-        return call
-
-    calls = {FORMS[f]: (form(f), "torch") for f in FORMS}
+    calls = form_calls(lib, FORMS, parts, out)
+    check_outputs(calls, out, want)
     calls["torch.cat"] = (lambda: torch.cat(parts), "torch")
     calls["torch.stack"] = (lambda: torch.stack(parts), "torch")
-    calls["flat copy kernel 256 MiB"] = (lambda: lib.flat_copy(big.data_ptr(), out.data_ptr(), k * each, stream()),
-                                         "torch")
+    calls["flat copy kernel 256 MiB"] = (
+        lambda: lib.flat_copy(big.data_ptr(), out.data_ptr(), out.numel() * 4, torch.cuda.current_stream().cuda_stream),
+        "torch")
     calls["cudaMemcpyAsync (copy_)"] = (lambda: out.copy_(big), "torch")
     if ca is not None:
         cparts = [ca.asarray(p.cpu().numpy()) for p in parts]
+        assert torch.equal(torch.from_dlpack(ca.concatenate(cparts)), want)
+        assert torch.equal(torch.from_dlpack(ca.stack(cparts)), want.reshape(k, n))
         calls["cuarray.concatenate"] = (lambda: ca.concatenate(cparts), "cuarray")
         calls["cuarray.stack"] = (lambda: ca.stack(cparts), "cuarray")
         # The same memory: each library joins the other's inputs, then both write into one output (out=).
         cviews = [ca.from_dlpack(p) for p in parts]
         tviews = [torch.from_dlpack(c) for c in cparts]
         cout = ca.from_dlpack(out)
+        check_outputs({"cuarray.concatenate(out=)": (lambda: ca.concatenate(cviews, out=cout), "cuarray")}, out, want)
         calls["cuarray.concatenate, torch's inputs"] = (lambda: ca.concatenate(cviews), "cuarray")
         calls["torch.cat, cuarray's inputs"] = (lambda: torch.cat(tviews), "torch")
         calls["cuarray.concatenate, same memory"] = (lambda: ca.concatenate(cviews, out=cout), "cuarray")
         calls["torch.cat, same memory"] = (lambda: torch.cat(parts, out=out), "torch")
-    for f in FORMS:
-        out.zero_()
-        form(f)()
-        torch.cuda.synchronize()
-        assert torch.equal(out, want), FORMS[f]
     if mode_ncu:
-        for name, (fn, _) in calls.items():
+        for fn, _ in calls.values():
             for _ in range(3):
                 fn()
         torch.cuda.synchronize()
         return
-    print(f"{torch.cuda.get_device_name()}, {sms} SMs; 64 x 4 MiB float32, {rounds} interleaved rounds")
-    times = {name: [] for name in calls}
-    for _ in range(rounds):
-        for name, (fn, lib_name) in calls.items():
-            times[name].append(gpu_us_each(fn, lib_name, reps=40))
-    base = times["torch.cat"]
-    for name, ts in times.items():
-        r = [b / t for b, t in zip(base, ts)]
-        print(f"{name:32} {statistics.median(ts):7.1f} us  vs torch.cat {statistics.median(r):.4f}x "
-              f"[{min(r):.4f}, {max(r):.4f}]")
+    print(f"{torch.cuda.get_device_name()}; 64 x 4 MiB float32, {rounds} interleaved rounds")
+    timed_rounds(calls, rounds, "torch.cat")
 
 
 if __name__ == "__main__":
