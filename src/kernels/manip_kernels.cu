@@ -253,6 +253,7 @@ template <class V> __global__ void __launch_bounds__(join_block) join_kernel(con
   const long long total = row_vecs * g.rows;
   const V* src = reinterpret_cast<const V*>(g.src);
   const long long step = static_cast<long long>(gridDim.x) * join_block;
+#pragma unroll 1
   for (long long k = static_cast<long long>(blockIdx.x) * join_block + threadIdx.x; k < total; k += step) {
     long long row = g.rows == 1 ? 0 : k / row_vecs;
     V* dst = reinterpret_cast<V*>(g.dst + row * g.dst_pitch);
