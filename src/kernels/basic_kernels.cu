@@ -136,13 +136,18 @@ template <int D> layout_arg<D> make_arg(const loop_layout& l) {
 template <int D> __device__ inline void offsets(const layout_arg<D>& a, long long i, long long& dst, long long& src) {
   dst = 0;
   src = 0;
-  for (int d = a.ndim - 1; d >= 0; --d) {
+  for (int d = a.ndim - 1; d >= 1; --d) {
     long long n = a.shape[d];
     long long q = i / n;
     long long r = i - q * n;
     dst += r * a.dst_strides[d];
     src += r * a.src_strides[d];
     i = q;
+  }
+  // i < size, so what is left of it indexes the outermost axis without a division (one per element in 1-D).
+  if (a.ndim > 0) {
+    dst += i * a.dst_strides[0];
+    src += i * a.src_strides[0];
   }
 }
 
@@ -282,8 +287,10 @@ template <class To, class From> void copy_typed(const loop_layout& l, void* dst,
   if constexpr (std::is_same_v<To, From>) {
     // Note [copy runs], for byte moves only (casts keep the element loop: 182 more kernels for a rarer case).
     // The grid is capped at 32 blocks a multiprocessor, as the elementwise engine's strided loops are (a block
-    // per run everywhere measured slower there).
-    if (l.ndim >= 2 && l.ndim <= small_kernel_ndim && l.shape[l.ndim - 1] >= block_size) {
+    // per run everywhere measured slower there). A 1-D move here is a strided one (array::assign sends the
+    // contiguous ones to cudaMemcpyAsync): with one element in flight a thread, x[::2].copy() of 2**24 float32
+    // ran at 0.63x PyTorch's on an H200 (tools/diag/cast23.py).
+    if (l.ndim >= 1 && l.ndim <= small_kernel_ndim && l.shape[l.ndim - 1] >= block_size) {
       const long long inner = l.shape[l.ndim - 1], span = static_cast<long long>(block_size) * copy_run_elements;
       const long long tiles = (inner + span - 1) / span, items = (l.size / inner) * tiles;
       int device = 0, sms = 0;
@@ -351,9 +358,54 @@ void launch_copy(const loop_layout& layout, void* dst, dtype dst_type, const voi
   });
 }
 
+namespace {
+
+// Note [contiguous fill]: a contiguous fill stores 16-byte vectors of the value repeated, one a thread, with the
+// bytes before the first 16-byte boundary and after the last one stored element by element by the first
+// threads. Element by element (fill_strided_kernel, one store of the item a thread and an index division),
+// fill(1.5) of 2**24 float32 ran at 0.42x PyTorch's fill_ on an H200 (tools/diag/cast23.py). Zeros go to
+// cudaMemsetAsync before this (array::fill).
+template <class T>
+__global__ void __launch_bounds__(block_size)
+    fill_vector_kernel(uint4* dst, uint4 pattern, long long chunks, T* head, int head_n, T* tail, int tail_n, T v) {
+  const long long first = blockIdx.x * static_cast<long long>(block_size) + threadIdx.x;
+  const long long step = static_cast<long long>(gridDim.x) * block_size;
+#pragma unroll 1
+  for (long long i = first; i < chunks; i += step) dst[i] = pattern;
+  if (first < head_n) head[first] = v;
+  if (first < tail_n) tail[first] = v;
+}
+
+}  // namespace
+
 void launch_fill(const loop_layout& layout, void* dst, std::size_t isize, const unsigned char* value,
                  cudaStream_t stream) {
   if (layout.size == 0) return;
+  const auto addr = reinterpret_cast<std::uintptr_t>(dst);
+  if (layout.ndim == 1 && layout.dst_strides[0] == static_cast<std::int64_t>(isize) && addr % isize == 0) {
+    // The itemsize (1 to 16, a power of two) divides 16 and the address, so the head's length and every
+    // vector's start are whole items: each vector holds the value repeated from its first byte.
+    unsigned char bytes[16];
+    for (int j = 0; j < 16; ++j) bytes[j] = value[j % isize];
+    uint4 pattern;
+    std::memcpy(&pattern, bytes, sizeof pattern);
+    const long long total = layout.size * static_cast<long long>(isize);
+    const long long head_bytes = std::min<long long>(static_cast<long long>((16 - addr % 16) % 16), total);
+    const long long chunks = (total - head_bytes) / 16;
+    const long long tail_bytes = total - head_bytes - chunks * 16;
+    dispatch_bytes(isize, [&](auto t) {
+      using T = decltype(t);
+      T v;
+      std::memcpy(&v, value, sizeof(T));
+      auto* base = static_cast<unsigned char*>(dst);
+      fill_vector_kernel<T><<<grid_for(std::max<long long>(chunks, 1)), block_size, 0, stream>>>(
+          reinterpret_cast<uint4*>(base + head_bytes), pattern, chunks, reinterpret_cast<T*>(base),
+          static_cast<int>(head_bytes / sizeof(T)), reinterpret_cast<T*>(base + head_bytes + chunks * 16),
+          static_cast<int>(tail_bytes / sizeof(T)), v);
+      check_launch();
+    });
+    return;
+  }
   dispatch_bytes(isize, [&](auto t) {
     using T = decltype(t);
     T v;

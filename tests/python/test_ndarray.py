@@ -355,6 +355,44 @@ def test_fill_view_and_empty(xp, dtype):
     return a, e, z
 
 
+@testing.for_all_dtypes()
+@testing.numpy_cuarray_equal()
+def test_fill_contiguous_at_every_alignment(xp, dtype):
+    # Contiguous fills store 16-byte vectors with the items before the first 16-byte boundary and after the last
+    # one stored singly: every start within 16 bytes, lengths from none to several vectors and past a grid's
+    # worth, a value whose bytes differ (so a vector out of phase with the items would show), and the
+    # neighbours of the filled run left alone.
+    value = numpy.array(0x5A3C, dtype=numpy.int64).astype(dtype)[()]
+    item = numpy.dtype(dtype).itemsize
+    out = []
+    for start in range(0, 16 // item + 1):
+        for length in (0, 1, 2, 3, 5, 8, 15, 16, 17, 31, 33, 100, 4099, (1 << 16) + 7):
+            a = xp.zeros(start + length + 3, dtype=dtype)
+            a[start:start + length].fill(value)
+            out.append(a)
+    f = xp.zeros((7, 9), dtype=dtype, order='F')
+    f.fill(value)  # F-contiguous: one run in memory order
+    out.append(f)
+    return tuple(out)
+
+
+@pytest.mark.parametrize('step', [2, 3, -1, -2, 7])
+@testing.for_all_dtypes()
+@testing.numpy_cuarray_equal()
+def test_strided_1d_copies(xp, dtype, step):
+    # 1-D strided moves of one type run as runs of elements a thread: lengths around a block (256) and a run of
+    # blocks (2048), an odd start, into a contiguous array and into a strided one.
+    out = []
+    for length in (1, 255, 256, 257, 2047, 2048, 2049, 5000, 20001):
+        a = testing.shaped_arange((length * abs(step) + 3,), xp, dtype)
+        v = (a[1::step] if step > 0 else a[-2::step])[:length]
+        out.append(v.copy())
+        d = xp.zeros(2 * length, dtype=dtype)
+        d[::-2] = v
+        out.append(d)
+    return tuple(out)
+
+
 @testing.for_all_dtypes(name='src')
 @testing.for_all_dtypes(name='dst')
 @testing.numpy_cuarray_equal()

@@ -2,7 +2,8 @@
 its trip count first (a 64-bit division by the grid's stride in every thread), which the join paid for when each
 thread copied one vector (0.994-0.996x torch.cat on the same memory, H200). The library's other grid-stride copies
 (casts, strided copies, fills) have the same prologue and are launched with one element or chunk a thread up to
-2**24 of them (grid_for's cap). Do they trail PyTorch at those sizes? Interleaved rounds of cuarray's call and
+2**24 of them (grid_for's cap). Do they trail PyTorch at those sizes? (They did not; fill and x[::2].copy() did,
+for other reasons: Note [contiguous fill] and Note [copy runs] in src/kernels/basic_kernels.cu.) Interleaved rounds of cuarray's call and
 PyTorch's on arrays of the same size (median of single calls between events), ratio PyTorch / cuarray.
 
     python tools/diag/cast23.py [rounds]
@@ -34,7 +35,11 @@ def main():
         cases[f"i32->f64 {e}"] = ((lambda c=ci: c.astype(ca.float64)), (lambda t=ti: t.to(torch.float64)))
         cases[f"f64->f32 {e}"] = ((lambda c=cd: c.astype(ca.float32)), (lambda t=td: t.to(torch.float32)))
         cases[f"x[::2] copy {e}"] = ((lambda c=c2: c[::2].copy()), (lambda t=t2: t[::2].contiguous()))
+        cases[f"x[::-1] copy {e}"] = ((lambda c=c: c[::-1].copy()), (lambda t=t: t.flip(0)))
         cases[f"fill {e}"] = ((lambda c=c: c.fill(1.5)), (lambda t=t: t.fill_(1.5)))
+        cases[f"x[::2].fill {e}"] = ((lambda c=c2: c[::2].fill(1.5)), (lambda t=t2: t[::2].fill_(1.5)))
+        cases[f"arange {e}"] = ((lambda n=n: ca.arange(n, dtype=ca.float32)),
+                                (lambda n=n: torch.arange(n, dtype=torch.float32, device="cuda")))
     got = {name: ([], []) for name in cases}
     for _ in range(rounds):
         for name, (fc, ft) in cases.items():

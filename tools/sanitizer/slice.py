@@ -140,6 +140,20 @@ h2 = (np.arange(7 * 9, dtype=np.int32) ** 2).reshape(7, 9)
 check('diff-axis0', cp.diff(cp.asarray(h2), axis=0), np.diff(h2, axis=0))
 check('diff-axis1', cp.diff(cp.asarray(h2), axis=1), np.diff(h2, axis=1))
 
+# Contiguous fills: the 16-byte vectors and the single items before and after them (Note [contiguous fill]), up
+# to the end of each allocation, from its start and from one item in; 1-D strided moves as runs of elements a
+# thread (Note [copy runs]), forwards and backwards.
+for dt in (np.int8, np.int16, np.float32, np.float64, np.complex128):
+    for n in (1, 3, 17, 1000, 4099):
+        for s in (0, 1):
+            g, h = cp.zeros(n, dt), np.zeros(n, dt)
+            g[s:].fill(5)
+            h[s:] = 5
+            check(f'fill-{np.dtype(dt).name}-{n}-{s}', g, h)
+    h = (np.arange(5003) % 11).astype(dt)
+    for step in (2, -3):
+        check(f'strided-copy-{np.dtype(dt).name}-{step}', cp.asarray(h)[::step].copy(), h[::step])
+
 # Custom kernels.
 k = cp.RawKernel(r'''extern "C" __global__ void scale(const float* x, float* y, float s, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
