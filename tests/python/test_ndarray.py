@@ -359,8 +359,8 @@ def test_fill_view_and_empty(xp, dtype):
 @testing.numpy_cuarray_equal()
 def test_fill_contiguous_at_every_alignment(xp, dtype):
     # Contiguous fills store 16-byte vectors with the items before the first 16-byte boundary and after the last
-    # one stored singly: every start within 16 bytes, lengths from none to several vectors and past a grid's
-    # worth, a value whose bytes differ (so a vector out of phase with the items would show), and the
+    # one stored singly: every start within 16 bytes, lengths from none to several vectors and across many
+    # blocks, a value whose bytes differ (so a vector out of phase with the items would show), and the
     # neighbours of the filled run left alone.
     value = numpy.array(0x5A3C, dtype=numpy.int64).astype(dtype)[()]
     item = numpy.dtype(dtype).itemsize
@@ -374,6 +374,15 @@ def test_fill_contiguous_at_every_alignment(xp, dtype):
     f.fill(value)  # F-contiguous: one run in memory order
     out.append(f)
     return tuple(out)
+
+
+@testing.numpy_cuarray_equal()
+def test_fill_longer_than_one_grid(xp):
+    # One more 16-byte vector than a grid has threads (2**24), so a thread loops; 13 single bytes before the
+    # first vector and 3 after the last.
+    a = xp.zeros((1 << 28) + 40, dtype=xp.uint8)
+    a[3:-5].fill(7)
+    return a
 
 
 @pytest.mark.parametrize('step', [2, 3, -1, -2, 7])
