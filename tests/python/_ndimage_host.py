@@ -8,13 +8,11 @@ NumPy structured scalars (weights passed by value) go in as C structs by value.
 import contextlib
 import ctypes
 import hashlib
-import pathlib
-import shutil
-import subprocess
-import tempfile
 import types
 
 import numpy
+
+from _host_build import compiler, load_library  # noqa: F401 (compiler: the tests' skip markers)
 
 SHIM = r"""
 #include <math.h>
@@ -30,10 +28,6 @@ static inline void __syncthreads() {}
 
 _libs = {}
 _CTYPE_OF = {numpy.dtype(numpy.float32): ctypes.c_float, numpy.dtype(numpy.float64): ctypes.c_double}
-
-
-def compiler():
-    return shutil.which("g++") or shutil.which("c++")
 
 
 def _struct_arg(v):
@@ -53,13 +47,7 @@ class HostKernel:
         key = hashlib.sha1(source.encode()).hexdigest()
         lib = _libs.get(key)
         if lib is None:
-            d = pathlib.Path(tempfile.mkdtemp(prefix="ca_ndi_host_"))
-            (d / "k.cpp").write_text(SHIM + source)
-            r = subprocess.run([compiler(), "-std=c++17", "-O1", "-fPIC", "-shared", "-w", str(d / "k.cpp"),
-                                "-o", str(d / "k.so")], capture_output=True, text=True)
-            if r.returncode:
-                raise RuntimeError(r.stderr + "\n" + source)
-            lib = _libs[key] = ctypes.CDLL(str(d / "k.so"))
+            lib = _libs[key] = load_library(SHIM + source, context=source)
         self.fn = getattr(lib, name)
         self.source = source
 

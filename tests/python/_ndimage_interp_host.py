@@ -8,13 +8,11 @@ and reversed views work as on the device.
 import contextlib
 import ctypes
 import hashlib
-import pathlib
-import shutil
-import subprocess
-import tempfile
 import types
 
 import numpy
+
+from _host_build import compiler, load_library  # noqa: F401 (compiler: the tests' skip markers)
 
 SHIM = r"""
 #include <math.h>
@@ -31,11 +29,6 @@ static inline double __dadd_rn(double a, double b) { return a + b; }
 """
 
 _libs = {}
-_dir = None
-
-
-def compiler():
-    return shutil.which("g++") or shutil.which("c++")
 
 
 def _struct_arg(v):
@@ -51,20 +44,11 @@ class HostKernel:
     """A kernel's CUDA source built as a shared library; called as a RawKernel (grid and block ignored)."""
 
     def __init__(self, source, name):
-        global _dir
         key = hashlib.sha1(source.encode()).hexdigest()
         lib = _libs.get(key)
         if lib is None:
-            if _dir is None:
-                _dir = pathlib.Path(tempfile.mkdtemp(prefix="ca_ndi_interp_host_"))
-            cpp, so = _dir / f"{key}.cpp", _dir / f"{key}.so"
-            cpp.write_text(SHIM + source)
             # -ffp-contract=off: no FMA contraction, as SciPy's x86-64 build and the kernels' __dmul_rn/__dadd_rn.
-            r = subprocess.run([compiler(), "-std=c++17", "-O1", "-ffp-contract=off", "-fPIC", "-shared", "-w",
-                                str(cpp), "-o", str(so)], capture_output=True, text=True)
-            if r.returncode:
-                raise RuntimeError(r.stderr + "\n" + source)
-            lib = _libs[key] = ctypes.CDLL(str(so))
+            lib = _libs[key] = load_library(SHIM + source, ("-ffp-contract=off",), context=source)
         self.fn = getattr(lib, name)
         self.fn.restype = None
 

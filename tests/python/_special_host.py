@@ -9,11 +9,10 @@ cases) is checked against SciPy in CI; the GPU run then checks the device's own 
 import ctypes
 import hashlib
 import pathlib
-import shutil
-import subprocess
-import tempfile
 
 import numpy
+
+from _host_build import compiler, load_library  # noqa: F401 (compiler: the tests' skip markers)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 HEADERS = ROOT / "src" / "engine" / "device"
@@ -78,10 +77,6 @@ inline float normcdfinvf(float p) { return (float)normcdfinv(p); }
 _libs = {}
 
 
-def compiler():
-    return shutil.which("g++") or shutil.which("c++")
-
-
 def _fn_name(u, k):
     return f"ca_host_{u.__name__}_{k}"
 
@@ -104,14 +99,7 @@ def library(ufuncs):
     key = hashlib.sha1(src.encode()).hexdigest()
     lib = _libs.get(key)
     if lib is None:
-        d = pathlib.Path(tempfile.mkdtemp(prefix="ca_special_host_"))
-        (d / "k.cpp").write_text(src)
-        r = subprocess.run([compiler(), "-std=c++17", "-O1", "-fPIC", "-shared", "-w", "-ffp-contract=off",
-                            f"-I{HEADERS}", str(d / "k.cpp"), "-o", str(d / "k.so")], capture_output=True,
-                           text=True)
-        if r.returncode:
-            raise RuntimeError(r.stderr[-8000:])
-        lib = _libs[key] = ctypes.CDLL(str(d / "k.so"))
+        lib = _libs[key] = load_library(src, ("-ffp-contract=off", f"-I{HEADERS}"))
     return lib
 
 
