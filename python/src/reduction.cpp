@@ -362,7 +362,7 @@ void init_reduction(nb::module_& m) {
          std::vector<std::string> computes, const std::string& out_compute, const std::string& map,
          const std::string& combine, const std::string& post, const std::string& identity, std::size_t acc_bytes,
          nb::list storages, nb::handle out_storage, bool rows, int group, int kept_ndim, int red_ndim, bool index64,
-         bool vec, bool partial_out, bool partial_in, const std::string& fold) {
+         bool vec, bool partial_out, bool partial_in, const std::string& fold, bool stream) {
     if (computes.empty() || computes.size() != storages.size())
       throw value_error("reduction_source: one storage type per compute type");
     red::spec s = custom_spec(name, preamble, acc, computes, out_compute, map, combine, post, identity, acc_bytes);
@@ -377,6 +377,7 @@ void init_reduction(nb::module_& m) {
     t.red_ndim = red_ndim;
     t.index64 = index64;
     t.vec = vec;
+    t.stream = stream;
     t.partial_out = partial_out;
     t.partial_in = partial_in;
     return red::source_for_test(s, t);
@@ -384,7 +385,8 @@ void init_reduction(nb::module_& m) {
       nb::arg("name"), nb::arg("preamble"), nb::arg("acc"), nb::arg("computes"), nb::arg("out_compute"), nb::arg("map"),
       nb::arg("combine"), nb::arg("post"), nb::arg("identity"), nb::arg("acc_bytes"), nb::arg("storages"),
       nb::arg("out_storage"), nb::arg("rows"), nb::arg("group"), nb::arg("kept_ndim"), nb::arg("red_ndim"),
-      nb::arg("index64"), nb::arg("vec"), nb::arg("partial_out"), nb::arg("partial_in"), nb::arg("fold") = "");
+      nb::arg("index64"), nb::arg("vec"), nb::arg("partial_out"), nb::arg("partial_in"), nb::arg("fold") = "",
+      nb::arg("stream") = false);
   // The one-pass var/std spec's fields (Note [one-pass var]), in reduction_source's argument names, so that the
   // host tests run the engine's own text.
   m.def(

@@ -73,6 +73,17 @@ int device_sm_count(int device) {
   return n;
 }
 
+std::int64_t device_l2_bytes(int device) {
+  static std::mutex m;
+  static std::map<int, std::int64_t> cache;
+  std::lock_guard<std::mutex> lock(m);
+  auto it = cache.find(device);
+  if (it != cache.end()) return it->second;
+  std::int64_t n = device_attribute(device, 38 /* cudaDevAttrL2CacheSize */);
+  cache[device] = n;
+  return n;
+}
+
 void launch(CUfunction f, unsigned grid, unsigned block, unsigned shared_mem, CUstream stream, void** args) {
   check(driver().cuLaunchKernel(f, grid, 1, 1, block, 1, 1, shared_mem, stream, args, nullptr), "cuLaunchKernel");
 }

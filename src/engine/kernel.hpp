@@ -3,6 +3,7 @@
 
 #include <cuda.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,9 @@ int device_arch(int device);
 
 /// Number of multiprocessors of a device (cached).
 int device_sm_count(int device);
+
+/// Bytes of a device's L2 cache (cached).
+std::int64_t device_l2_bytes(int device);
 
 /// cuLaunchKernel with an error check.
 void launch(CUfunction f, unsigned grid, unsigned block, unsigned shared_mem, CUstream stream, void** args);

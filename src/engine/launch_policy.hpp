@@ -24,6 +24,15 @@ inline int sm_count(int device) {
   return c;
 }
 
+/// L2 cache bytes of `device`, cached per thread as sm_count().
+inline std::int64_t l2_bytes(int device) {
+  thread_local std::int64_t sizes[64] = {};
+  if (device < 0 || device >= 64) return device_l2_bytes(device);
+  std::int64_t& c = sizes[device];
+  if (!c) c = device_l2_bytes(device);
+  return c;
+}
+
 /// The elementwise engine's grid-stride loop (Note [vectorised flat loop] in elementwise.cpp).
 struct elementwise_policy {
   static constexpr unsigned block_threads = 256;
@@ -73,6 +82,10 @@ struct reduction_policy {
   /// A split must leave each lane at least this many elements.
   static constexpr std::int64_t min_items_per_lane = 16;
   static constexpr std::int64_t max_splits = 1024;
+
+  /// Whether a reduction that reads `bytes` (all its operands) loads its vector rows evict-first (Note
+  /// [streaming loads] in reduction.cpp): where they cannot stay in the L2 cache anyway.
+  static bool stream_loads(std::int64_t bytes, int device) { return bytes > l2_bytes(device); }
 
   /// Blocks the grid should reach on `device`.
   static int target_blocks(int device) { return sm_count(device) * target_blocks_per_sm; }

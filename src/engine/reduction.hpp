@@ -54,9 +54,12 @@ struct call {
   array mask;                ///< optional bool mask broadcast to `in`'s shape
   array per_output;          ///< optional operand read at each output (C-contiguous over the kept axes), `mu`
   double p0 = 0;
+  /// Optional: the result is written here instead of a new array. It must have the result's shape and
+  /// out_type, be C-contiguous on the current device and share no memory with any operand (value_error).
+  array out;
 };
 
-/// Runs the reduction; the result is a new C-contiguous array over the kept axes (no keepdims).
+/// Runs the reduction; the result is a new C-contiguous array over the kept axes (no keepdims), or c.out.
 array run(const spec& s, const call& c);
 
 /// run() of the reduction of every axis of `in` (no extra input, mask or per-output operand, p0 = 0) where it
@@ -72,7 +75,8 @@ struct test_variant {
   int group = 32;
   int kept_ndim = 1, red_ndim = 1;
   bool index64 = false, mask = false, partial_out = false, partial_in = false;
-  bool vec = false;  ///< rows: Note [vector rows], one reduced axis, no mask; columns: Note [vector columns]
+  bool vec = false;     ///< rows: Note [vector rows], one reduced axis, no mask; columns: Note [vector columns]
+  bool stream = false;  ///< vector rows loaded evict-first (Note [streaming loads] in reduction.cpp)
   bool per_output = false;
   dtype per_output_type = dtype::float64;
 };

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cuarray/creation.hpp"
+#include "cuarray/device.hpp"
 #include "cuarray/elementwise_funcs.hpp"
 #include "cuarray/errors.hpp"
 #include "cuarray/shape.hpp"
@@ -115,7 +116,8 @@ std::int64_t reduced_count(const array& a, const std::vector<int>& axes) {
   return n;
 }
 
-// keepdims, then out= (NumPy's shape check, an 'unsafe' cast into it).
+// keepdims, then out= (NumPy's shape check, an 'unsafe' cast into it; nothing to do where the kernel wrote
+// into out itself: Note [reduction into out]).
 array finish(array r, const array& a, const std::vector<int>& axes, bool keepdims, const array& out, const char* name) {
   if (keepdims) r = r.reshape(keepdims_shape(a.shape(), axes));
   if (!out.defined()) return r;
@@ -123,9 +125,25 @@ array finish(array r, const array& a, const std::vector<int>& axes, bool keepdim
     throw value_error(std::string("output parameter for reduction operation ") + name + " has the wrong shape " +
                       shape_to_string(out.shape()) + ", expected " + shape_to_string(r.shape()));
   }
+  if (r.storage() && r.storage() == out.storage() && r.data() == out.data()) return out;
   array o = out;
   o.assign(r);
   return out;
+}
+
+// Note [reduction into out]: where out= is exactly the result (its dtype, the reduced shape with or without
+// keepdims as asked, C-contiguous, on the current device, sharing no memory with the input or the mask) and
+// no initial= follows, the kernel writes into it (red::call::out): no temporary and no copy launch after it.
+// sum(out=) of 8192² float32 took 69.1 µs on an H200 against 67.1 for sum() (tools/diag/norm23.py): the copy
+// of the result and the gap before it. Anything else (a cast, another layout, overlap) keeps the copy.
+array direct_out(const array& a, const std::vector<int>& axes, const reduce_options& o, dtype t, const array& mask) {
+  const array& out = o.out;
+  if (!out.defined() || o.initial || out.type() != t || !out.is_c_contiguous() || out.device() != current_device())
+    return array();
+  shape_t r = reduced_shape(a.shape(), axes);
+  if (out.shape() != (o.keepdims ? keepdims_shape(a.shape(), axes) : r)) return array();
+  if (detail::may_overlap(out, a) || (mask.defined() && detail::may_overlap(out, mask))) return array();
+  return o.keepdims ? out.reshape(r) : out;
 }
 
 array mask_of(const array& a, const array& where) {
@@ -135,8 +153,9 @@ array mask_of(const array& a, const array& where) {
 }
 
 array run(const red::spec& s, const array& a, const std::vector<int>& axes, dtype out_type, const array& mask,
-          const array& per_output = array(), double p0 = 0) {
+          const array& per_output = array(), double p0 = 0, const array& into = array()) {
   red::call c;
+  c.out = into;
   c.in = a;
   c.axes = axes;
   c.out_type = out_type;
@@ -220,7 +239,8 @@ array sum_like(const array& a, const reduce_options& o, bool product, bool skip_
   const red::spec& s = sum_spec(product, skip_nan, a.type(), out);
   if (array r; plain(o) && red::run_full(s, a, out, r)) return r;
   std::vector<int> axes = reduction_axes(o.axis, a.ndim());
-  array r = run(s, a, axes, out, mask_of(a, o.where));
+  array mask = mask_of(a, o.where);
+  array r = run(s, a, axes, out, mask, array(), 0, direct_out(a, axes, o, out, mask));
   r = apply_initial(product ? "multiply" : "add", r, o, out);
   return finish(r, a, axes, o.keepdims, o.out, product ? "multiply" : "add");
 }
@@ -263,7 +283,8 @@ array extreme_like(const array& a, const reduce_options& o, bool maximum, bool s
     throw value_error(std::string("reduction operation '") + (maximum ? "maximum" : "minimum") +
                       "' does not have an identity, so to use a where mask one has to specify 'initial'");
   }
-  array r = run(s, a, axes, out, mask_of(a, o.where));
+  array mask = mask_of(a, o.where);
+  array r = run(s, a, axes, out, mask, array(), 0, direct_out(a, axes, o, out, mask));
   r = apply_initial(uname, r, o, out);
   return finish(r, a, axes, o.keepdims, o.out, maximum ? "maximum" : "minimum");
 }
@@ -272,7 +293,8 @@ array logical_like(const array& a, const reduce_options& o, bool any_) {
   const red::spec& s = logical_spec(any_, a.type());
   if (array r; plain(o) && red::run_full(s, a, dtype::bool_, r)) return r;
   std::vector<int> axes = reduction_axes(o.axis, a.ndim());
-  array r = run(s, a, axes, dtype::bool_, mask_of(a, o.where));
+  array mask = mask_of(a, o.where);
+  array r = run(s, a, axes, dtype::bool_, mask, array(), 0, direct_out(a, axes, o, dtype::bool_, mask));
   return finish(r, a, axes, o.keepdims, o.out, any_ ? "logical_or" : "logical_and");
 }
 

@@ -177,6 +177,49 @@ def test_keepdims_out_dtype(name):
 
 
 @gpu
+@pytest.mark.parametrize("name", ["sum", "prod", "nansum", "max", "min", "nanmax", "any", "all"])
+@pytest.mark.parametrize("axis,keepdims", [(None, False), (None, True), (1, False), ((0, 2), True), (-1, False)])
+def test_out_of_the_result_type_is_written_in_place(name, axis, keepdims):
+    # Note [reduction into out]: out= of the result's dtype, shape and layout receives the kernel's output
+    # directly; other outs (a cast, a strided view, an alias of the input) still get NumPy's result.
+    for shape in [(3, 4, 5), (6, 40, 1000)]:  # one launch, and the split two-pass route of the long axis
+        x = _data(numpy.float32, shape=shape, nan=name.startswith("nan"))
+        ref = _np(getattr(numpy, name), x, axis=axis, keepdims=keepdims)
+        a = cp.asarray(x)
+        out = cp.full(ref.shape, 7, dtype=ref.dtype)
+        r = getattr(cp, name)(a, axis=axis, keepdims=keepdims, out=out)
+        assert r is out
+        _check(out, ref, rtol=1e-4, atol=1e-4)
+        # a strided view of a larger array: written through the copy, the rest untouched
+        big = cp.full(ref.shape + (2,), 7, dtype=ref.dtype)
+        view = big[..., 0]
+        assert getattr(cp, name)(a, axis=axis, keepdims=keepdims, out=view) is view
+        _check(view, ref, rtol=1e-4, atol=1e-4)
+        assert bool((big[..., 1] == 7).all())
+        # another dtype: the 'unsafe' cast into out
+        if ref.dtype != bool:
+            o64 = cp.empty(ref.shape, dtype=numpy.float64)
+            getattr(cp, name)(a, axis=axis, keepdims=keepdims, out=o64)
+            _check(o64, ref.astype(numpy.float64), rtol=1e-4, atol=1e-4)
+
+
+@gpu
+@pytest.mark.parametrize("name", ["sum", "max", "min"])
+def test_out_aliasing_the_input(name):
+    # out= inside the input: NumPy's result as if the reduction finished before the write (no kernel may write
+    # an output while other blocks still read the input).
+    x = _data(numpy.float32, shape=(64, 3000))
+    want = _np(getattr(numpy, name), x.copy(), axis=0)
+    a = cp.asarray(x)
+    getattr(cp, name)(a, axis=0, out=a[0])
+    _check(a[0], want)
+    b = cp.asarray(x)
+    getattr(cp, name)(b[:, :1], axis=None, out=b[5, 0])  # a 0-d out inside the reduced column
+    assert numpy.isclose(float(b[5, 0].get()), _np(getattr(numpy, name), x[:, :1]), rtol=1e-5)
+    _check(b[6:], x[6:])
+
+
+@gpu
 def test_sum_dtypes_follow_numpy():
     for dt in ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "float16"):
         x = numpy.ones((4, 3), dt)

@@ -122,6 +122,7 @@ TEST(ReductionKey, EveryVariantInputChangesTheKey) {
       {"partial_out", [](red::test_variant& t) { t.partial_out = true; }},
       {"partial_in", [](red::test_variant& t) { t.partial_in = true; }},
       {"vec", [](red::test_variant& t) { t.vec = true; }},
+      {"stream", [](red::test_variant& t) { t.stream = true; }},
       {"per_output", [](red::test_variant& t) { t.per_output = false; }},
       {"per_output_type", [](red::test_variant& t) { t.per_output_type = dtype::int64; }},
   };
@@ -152,7 +153,7 @@ TEST(ReductionKey, EqualKeysMeanEqualSource) {
       for (int group : {32, 256}) {
         for (int kd : {0, 1, 3}) {
           for (int rd : {1, 2}) {
-            for (int f = 0; f < 64; ++f) {
+            for (int f = 0; f < 128; ++f) {
               red::test_variant t = base_variant();
               t.rows = rows;
               t.group = group;
@@ -164,6 +165,7 @@ TEST(ReductionKey, EqualKeysMeanEqualSource) {
               t.partial_in = f & 8;
               t.per_output = f & 16;
               t.vec = f & 32;
+              t.stream = f & 64;
               std::string src = red::source_for_test(s, t);
               auto [it, inserted] = seen.emplace(key(s, t), src);
               if (!inserted) EXPECT_EQ(it->second, src) << "one key, two sources";

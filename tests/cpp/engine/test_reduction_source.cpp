@@ -103,6 +103,7 @@ TEST(ReductionSource, VectorRowsCompile) {
       v.kept_ndim = group == 256 ? 0 : 2;
       v.index64 = group == 4;
       v.partial_out = group == 256;
+      v.stream = group >= 32;  // Note [streaming loads]
       std::string what = std::string(name(t)) + " group " + std::to_string(group);
       if (t == dtype::complex64) {
         red::spec c = sum_spec("ca_complex64", 8);
@@ -116,6 +117,7 @@ TEST(ReductionSource, VectorRowsCompile) {
       }
       std::string src = red::source_for_test(s, v);
       EXPECT_NE(src.find("uint4"), std::string::npos) << what;
+      EXPECT_EQ(src.find("__ldcs(") != std::string::npos, v.stream) << what;
       compile_ok("vector rows " + what, src);
       v.extra_storage = {t};
       compile_ok("vector rows, two inputs, " + what, red::source_for_test(dot, v));
