@@ -566,11 +566,15 @@ std::int64_t span(const dims& d, std::size_t itemsize) {
 // byte a flag) and partials (accumulator-typed) keep the element loop.
 //
 // Note [streaming loads]
-// Where the operands of a vector-rows reduction together exceed the L2 cache, their vectors are loaded with
-// ld.global.cs (evict-first): each byte is read once, and nothing read can still be in L2 for the next call.
-// Smaller inputs keep the plain load, so that a repeated reduction of an array that fits finds it in L2.
-// tools/diag/norm23.py (H200, the engine's own norm kernel over 8192² float32 at its own grid of 1024 blocks,
-// with the same fold): 65.5 µs against 65.9 plain; replicas of the same loop 64.9-65.1 against 65.7.
+// Where the operands of a whole-block vector-rows reduction (few outputs: full reductions, a few long rows)
+// together exceed the L2 cache, their vectors are loaded with ld.global.cs (evict-first): each byte is read
+// once, and nothing read could still be in L2 for the next call. Smaller inputs keep the plain load, so that a
+// repeated reduction of an array that fits finds it in L2. tools/diag/norm23.py (H200, the engine's own norm
+// kernel over 8192² float32 at its own grid of 1024 blocks, with the same fold): 65.5 µs against 65.9 plain,
+// and 66.6 against 67.1 on another machine; replicas of the same loop 64.9-65.1 against 65.7.
+// Narrower groups keep the plain load: with rows of 16 floats (sum(axis=2) of 4096x4096x16, one lane a row)
+// the streaming load took 279 µs against 265, as a lane's 64 bytes are half a 128-byte line whose other half
+// another lane reads in another instruction, and an evict-first line may be gone by then.
 //
 // Elements per vector of one operand of item size `isz` read at `stride` from `p`, or 0 where it cannot be.
 int vector_width(const void* p, std::int64_t isz, std::int64_t stride) {
@@ -866,7 +870,7 @@ array run(const spec& s, const call& c) {
   launch_plan p = plan(s, kept, red, M, R, false, device, c.mask.defined() ? 0 : vector_elems(ops, kept, red),
                        plain ? column_vector_elems(ops, kept, red, s.acc_bytes) : 0);
   set_operands(p.v);
-  if (p.v.vec && p.v.m == mode::rows) {
+  if (p.v.vec && p.v.m == mode::rows && p.v.group == block_threads) {
     std::int64_t read = 0;
     for (const array* x : ops) read += static_cast<std::int64_t>(x->size()) * static_cast<std::int64_t>(x->itemsize());
     p.v.stream = policy::stream_loads(read, device);  // Note [streaming loads]
