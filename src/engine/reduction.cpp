@@ -573,8 +573,9 @@ std::int64_t span(const dims& d, std::size_t itemsize) {
 // kernel over 8192² float32 at its own grid of 1024 blocks, with the same fold): 65.5 µs against 65.9 plain,
 // and 66.6 against 67.1 on another machine; replicas of the same loop 64.9-65.1 against 65.7.
 // Narrower groups keep the plain load: with rows of 16 floats (sum(axis=2) of 4096x4096x16, one lane a row)
-// the streaming load took 279 µs against 265, as a lane's 64 bytes are half a 128-byte line whose other half
-// another lane reads in another instruction, and an evict-first line may be gone by then.
+// the streaming load took 279 µs against 265 (the quick benchmark, one machine each), probably because a
+// lane's 64 bytes are half a 128-byte line whose other half another lane reads in another instruction, and an
+// evict-first line may be gone by then (not measured further).
 //
 // Elements per vector of one operand of item size `isz` read at `stride` from `p`, or 0 where it cannot be.
 int vector_width(const void* p, std::int64_t isz, std::int64_t stride) {
