@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <utility>
 
 #include "cuarray/device.hpp"
 #include "cuarray/graph.hpp"
@@ -49,40 +50,30 @@ CUfunction get_function(const std::shared_ptr<const compile_result>& code, const
   return f;
 }
 
+namespace {
+
+// A device attribute, asked of the runtime once per (device, attribute) for the process.
+int cached_attribute(int device, int attribute) {
+  static std::mutex m;
+  static std::map<std::pair<int, int>, int> cache;
+  std::lock_guard<std::mutex> lock(m);
+  auto it = cache.find({device, attribute});
+  if (it != cache.end()) return it->second;
+  int v = device_attribute(device, attribute);
+  cache[{device, attribute}] = v;
+  return v;
+}
+
+}  // namespace
+
 int device_arch(int device) {
-  static std::mutex m;
-  static std::map<int, int> cache;
-  std::lock_guard<std::mutex> lock(m);
-  auto it = cache.find(device);
-  if (it != cache.end()) return it->second;
-  int major = device_attribute(device, 75 /* cudaDevAttrComputeCapabilityMajor */);
-  int minor = device_attribute(device, 76 /* cudaDevAttrComputeCapabilityMinor */);
-  int arch = major * 10 + minor;
-  cache[device] = arch;
-  return arch;
+  return cached_attribute(device, 75 /* cudaDevAttrComputeCapabilityMajor */) * 10 +
+         cached_attribute(device, 76 /* cudaDevAttrComputeCapabilityMinor */);
 }
 
-int device_sm_count(int device) {
-  static std::mutex m;
-  static std::map<int, int> cache;
-  std::lock_guard<std::mutex> lock(m);
-  auto it = cache.find(device);
-  if (it != cache.end()) return it->second;
-  int n = device_attribute(device, 16 /* cudaDevAttrMultiProcessorCount */);
-  cache[device] = n;
-  return n;
-}
+int device_sm_count(int device) { return cached_attribute(device, 16 /* cudaDevAttrMultiProcessorCount */); }
 
-std::int64_t device_l2_bytes(int device) {
-  static std::mutex m;
-  static std::map<int, std::int64_t> cache;
-  std::lock_guard<std::mutex> lock(m);
-  auto it = cache.find(device);
-  if (it != cache.end()) return it->second;
-  std::int64_t n = device_attribute(device, 38 /* cudaDevAttrL2CacheSize */);
-  cache[device] = n;
-  return n;
-}
+std::int64_t device_l2_bytes(int device) { return cached_attribute(device, 38 /* cudaDevAttrL2CacheSize */); }
 
 void launch(CUfunction f, unsigned grid, unsigned block, unsigned shared_mem, CUstream stream, void** args) {
   check(driver().cuLaunchKernel(f, grid, 1, 1, block, 1, 1, shared_mem, stream, args, nullptr), "cuLaunchKernel");

@@ -14,24 +14,20 @@ namespace cuarray::jit {
 // lanes, the unroll depth), so a change here changes the generated code, and with it the disk cache key.
 // The numbers are the ones the engines were tuned with; retune them here, with the benchmarks on a GPU.
 
-/// Multiprocessor count of `device`, cached per thread: launches ask for it on every call and
-/// device_sm_count() takes a lock.
-inline int sm_count(int device) {
-  thread_local int counts[64] = {};
-  if (device < 0 || device >= 64) return device_sm_count(device);
-  int& c = counts[device];
-  if (!c) c = device_sm_count(device);
+/// `Get(device)` cached per thread: launches ask on every call, and the device_* functions take a lock.
+template <class T, T (*Get)(int)> T per_thread(int device) {
+  thread_local T values[64] = {};
+  if (device < 0 || device >= 64) return Get(device);
+  T& c = values[device];
+  if (!c) c = Get(device);
   return c;
 }
 
-/// L2 cache bytes of `device`, cached per thread as sm_count().
-inline std::int64_t l2_bytes(int device) {
-  thread_local std::int64_t sizes[64] = {};
-  if (device < 0 || device >= 64) return device_l2_bytes(device);
-  std::int64_t& c = sizes[device];
-  if (!c) c = device_l2_bytes(device);
-  return c;
-}
+/// Multiprocessor count of `device` (per_thread).
+inline int sm_count(int device) { return per_thread<int, device_sm_count>(device); }
+
+/// L2 cache bytes of `device` (per_thread).
+inline std::int64_t l2_bytes(int device) { return per_thread<std::int64_t, device_l2_bytes>(device); }
 
 /// The elementwise engine's grid-stride loop (Note [vectorised flat loop] in elementwise.cpp).
 struct elementwise_policy {

@@ -731,21 +731,22 @@ bool run_small_full(const spec& s, const array& a, dtype out_type, double p0, ar
   return true;
 }
 
-// call::out's requirements: the result's shape and type, C-contiguous, on the current device, no shared memory
-// with an operand (a one-pass kernel writes outputs while other blocks still read).
-void check_out(const call& c) {
+// Whether call::out can take the kernel's output: the result's shape and type, C-contiguous, on the current
+// device, no shared memory with an operand (a one-pass kernel writes outputs while other blocks still read).
+bool usable_out(const call& c) {
   const array& o = c.out;
-  shape_t want;
-  for (int i = 0; i < c.in.ndim(); ++i) {
-    if (std::find(c.axes.begin(), c.axes.end(), i) == c.axes.end()) want.push_back(c.in.shape()[i]);
+  if (!o.defined() || o.type() != c.out_type || !o.is_c_contiguous() || o.device() != current_device()) return false;
+  if (o.ndim() != c.in.ndim() - static_cast<int>(c.axes.size())) return false;
+  for (int i = 0, k = 0; i < c.in.ndim(); ++i) {
+    if (std::find(c.axes.begin(), c.axes.end(), i) == c.axes.end() && o.shape()[k++] != c.in.shape()[i]) return false;
   }
-  bool ok = o.type() == c.out_type && o.shape() == want && o.is_c_contiguous() && o.device() == current_device();
-  for (const array* x : {&c.in, &c.mask, &c.per_output}) ok = ok && !(x->defined() && detail::may_overlap(o, *x));
-  for (const array& x : c.extra) ok = ok && !detail::may_overlap(o, x);
-  if (!ok) {
-    throw value_error("reduction: out must be a C-contiguous " + std::string(name(c.out_type)) + " array of shape " +
-                      shape_to_string(want) + " on the current device, sharing no memory with an input");
+  for (const array* x : {&c.in, &c.mask, &c.per_output}) {
+    if (x->defined() && detail::may_overlap(o, *x)) return false;
   }
+  for (const array& x : c.extra) {
+    if (detail::may_overlap(o, x)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -762,9 +763,10 @@ array run(const spec& s, const call& c) {
     throw value_error("reduction: at most " + std::to_string(max_extra + 1) + " inputs, got " +
                       std::to_string(c.extra.size() + 1));
   }
-  if (c.out.defined()) check_out(c);
-  if (array small = c.out; c.extra.empty() && !c.mask.defined() && !c.per_output.defined() &&
-                           static_cast<int>(c.axes.size()) == nd && run_small_full(s, a, c.out_type, c.p0, small)) {
+  const bool into_out = usable_out(c);
+  if (array small = into_out ? c.out : array(); c.extra.empty() && !c.mask.defined() && !c.per_output.defined() &&
+                                                static_cast<int>(c.axes.size()) == nd &&
+                                                run_small_full(s, a, c.out_type, c.p0, small)) {
     return small;  // Note [small full reduction]
   }
   std::vector<const array*> ops{&a};
@@ -790,7 +792,7 @@ array run(const spec& s, const call& c) {
     if (x->device() != device) require_peer_access(device, x->device());
   }
   if (c.per_output.defined() && c.per_output.device() != device) require_peer_access(device, c.per_output.device());
-  array out = c.out.defined() ? c.out : detail::new_array(c.out_type, out_shape, order::C, device);
+  array out = into_out ? c.out : detail::new_array(c.out_type, out_shape, order::C, device);
   std::int64_t M = kept_raw.size(), R = red_raw.size();
   if (M == 0) return out;
   dims kept = merge(kept_raw), red = merge(red_raw);

@@ -54,12 +54,13 @@ struct call {
   array mask;                ///< optional bool mask broadcast to `in`'s shape
   array per_output;          ///< optional operand read at each output (C-contiguous over the kept axes), `mu`
   double p0 = 0;
-  /// Optional: the result is written here instead of a new array. It must have the result's shape and
-  /// out_type, be C-contiguous on the current device and share no memory with any operand (value_error).
+  /// Optional: the result is written here instead of a new array where it has the result's shape and
+  /// out_type, is C-contiguous on the current device and shares no memory with any operand; else ignored.
   array out;
 };
 
-/// Runs the reduction; the result is a new C-contiguous array over the kept axes (no keepdims), or c.out.
+/// Runs the reduction; the result is c.out where it was used, else a new C-contiguous array over the kept
+/// axes (no keepdims).
 array run(const spec& s, const call& c);
 
 /// run() of the reduction of every axis of `in` (no extra input, mask or per-output operand, p0 = 0) where it
