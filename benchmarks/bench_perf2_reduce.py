@@ -64,6 +64,21 @@ def norm_fro(lib: Backend, cfg: Config) -> Stats:
     return time_gpu(fn, lib, **_reps(cfg))
 
 
+WIDE = (4096, 65536)
+
+
+@case("sum_axis1_4096x65536_f32", nbytes=WIDE[0] * WIDE[1] * 4 + WIDE[0] * 4, target=TARGETS, heavy=True)
+def sum_wide_rows(lib: Backend, cfg: Config) -> Stats:
+    """sum(axis=1) of 4096 rows of 65536 float32 (a neighbour of the reduction rows: fewer rows than resident
+    warps, each long); >= 1.0x peers, >= 0.85x copy."""
+    x = cfg.host_random(WIDE[0] * WIDE[1], F32, keep=True).reshape(WIDE)
+    a = _dev(lib, x)
+    fn = (lambda: lib.module.sum(a, dim=1)) if _is_torch(lib) else (lambda: lib.module.sum(a, axis=1))  # noqa: E731
+    if cfg.first_round:
+        _check(cfg, _host(lib, fn())[:64], x[:64].astype(np.float64).sum(axis=1), "sum(axis=1)", atol=0.5)
+    return time_gpu(fn, lib, **_reps(cfg))
+
+
 @case("mean_axis02_4096x4096x16_f32", nbytes=int(np.prod(SHAPE3)) * 4 + SHAPE3[1] * 4, target=TARGETS, heavy=True)
 def mean_axis02(lib: Backend, cfg: Config) -> Stats:
     """mean(axis=(0, 2)) of a 4096 x 4096 x 16 float32 array (non-adjacent axes); >= 1.0x peers, >= 0.85x copy."""

@@ -87,10 +87,19 @@ struct reduction_policy {
   static int target_blocks(int device) { return sm_count(device) * target_blocks_per_sm; }
 
   /// Group size of the rows mapping for `outputs` outputs of `units` loads each (elements, or 16-byte
-  /// vectors): the whole block per output when the outputs alone cannot fill the GPU twice; else a warp,
+  /// vectors): the whole block per output when the outputs alone cannot fill the GPU twice, or when the rows
+  /// are long enough that every lane of the block keeps `unroll` loads (Note [long rows]); else a warp,
   /// narrowed (power of two) for short rows so that each lane keeps at least `unroll` loads.
+  ///
+  /// Note [long rows]: a warp per row puts 64 rows' streams on each multiprocessor and, for fewer rows than
+  /// resident warps, leaves the GPU part empty (4096 rows: 512 blocks, half a wave); a block per row reads
+  /// 8 streams a multiprocessor and fills the waves. Row sums of 1 GiB of float32 on an H200
+  /// (tools/diag/rows23.py, the same loop with 16-byte vectors, four a lane in flight): 16384 rows of 16384 at
+  /// 237 µs with a block a row against 243-245 with a warp, 65536 rows of 4096 at 237 against 240-241, 4096
+  /// rows of 65536 at 238-240 against 260-264; CuPy's CUB reduction (a block a segment) 237, 237 and 240.
   static int row_group(std::int64_t outputs, std::int64_t units, int target) {
-    if (outputs < 2 * static_cast<std::int64_t>(target)) return block_threads;
+    if (outputs < 2 * static_cast<std::int64_t>(target) || units >= std::int64_t{block_threads} * unroll)
+      return block_threads;
     int g = row_group_small;
     while (g > 1 && static_cast<std::int64_t>(g) * unroll > units) g >>= 1;
     return g;

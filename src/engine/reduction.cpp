@@ -31,8 +31,8 @@ namespace cuarray::red {
 // (the reduced axes in their C order, merged likewise, never reordered: `_j` is the C-order index that
 // argmax reports). Two thread mappings read memory coalesced:
 //  - rows (the innermost reduced axis has the smallest stride): a group of G threads (a warp, or the whole
-//    256-thread block when outputs are few; down to one thread for many short rows, so that a lane keeps four
-//    loads: policy::row_group) strides along each output's elements, in 16-byte vectors where the rows allow
+//    256-thread block when outputs are few or rows long; down to one thread for many short rows, so that a
+//    lane keeps four loads: policy::row_group, Note [long rows]) strides along each output's elements, in 16-byte vectors where the rows allow
 //    (Note [vector rows]); a short innermost run between kept axes takes two passes (Note [inner reduced run]);
 //  - columns (a kept axis is innermost): 32 consecutive outputs per block, 8 lanes per output along the
 //    reduced axes; with 16-byte vectors, 32 groups of V consecutive outputs (Note [vector columns]).

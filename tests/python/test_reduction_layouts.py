@@ -52,7 +52,7 @@ def _close(got, want, dtype):
 
 @gpu
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("rows", [5, 3000])  # a block per output, and a warp (or a narrower group) per output
+@pytest.mark.parametrize("rows", [5, 3000])  # a block per output; a warp (or narrower group), or a block for long rows
 def test_sum_last_axis_every_dtype_and_length(dtype, rows):
     rng = _rng()
     for n in ROWS:
@@ -142,6 +142,28 @@ def test_logical_counts_and_moments_along_rows(n):
     numpy.testing.assert_allclose(cp.asnumpy(cp.nansum(gx, axis=-1)), numpy.nansum(x, axis=-1), rtol=1e-10)
     if n <= 100:  # longer products underflow, in an order-dependent way
         numpy.testing.assert_allclose(cp.asnumpy(gx.prod(axis=-1)), x.prod(axis=-1), rtol=1e-9)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["int8", "float16", "float32", "float64", "complex64"])
+def test_many_long_rows_take_a_block_each(dtype):
+    # Thousands of rows of at least 1024 16-byte vectors (or elements, where the rows cannot be vectors): a
+    # block a row (Note [long rows]), with the vector tail, misaligned and strided rows, ties and NaNs.
+    rng = _rng()
+    n = 1024 * (16 // numpy.dtype(dtype).itemsize) + 3
+    x = _data(rng, (2200, n), dtype)
+    if numpy.dtype(dtype).kind == "f":
+        x[::5, n // 3] = numpy.nan
+    g = cp.asarray(x)
+    for sl in [(slice(None), slice(None)), (slice(None), slice(1, None)), (slice(None), slice(None, None, -1)),
+               (slice(None, None, 2), slice(None)), (slice(None), slice(None, 1030))]:
+        _close(g[sl].sum(axis=-1), _np(x)[sl].sum(axis=-1), dtype)
+        if dtype != "complex64":
+            numpy.testing.assert_array_equal(cp.asnumpy(cp.argmax(g[sl], axis=-1)), numpy.argmax(x[sl], axis=-1))
+            numpy.testing.assert_array_equal(cp.asnumpy(g[sl].min(axis=-1)), x[sl].min(axis=-1))
+    if dtype in ("float32", "float64"):
+        numpy.testing.assert_allclose(cp.asnumpy(cp.nanmean(g, axis=-1)), numpy.nanmean(x, axis=-1), rtol=1e-5)
+        numpy.testing.assert_allclose(cp.asnumpy(cp.nanvar(g, axis=-1)), numpy.nanvar(x, axis=-1), rtol=1e-4)
 
 
 @gpu

@@ -272,7 +272,11 @@ TEST(LaunchPolicy, ReductionSplitsReachWholeWavesWithinTheirCaps) {
   EXPECT_EQ(P::splits(128, 16 * 8 * 16, 8, 1056), 8);
   // No count within the cap (3) fills its waves: the fewest splits that reach the target, as before.
   EXPECT_EQ(P::splits(600, 3 * 8 * 16, 8, 1056), 2);
-  EXPECT_EQ(P::row_group(2 * 1056, 1 << 20, 1056), 32);
+  EXPECT_EQ(P::row_group(2 * 1056, 1023, 1056), 32);
+  // Long rows (Note [long rows]): a block each once every lane keeps `unroll` (4) loads, however many rows.
+  EXPECT_EQ(P::row_group(2 * 1056, 1 << 20, 1056), 256);
+  EXPECT_EQ(P::row_group(1 << 20, 1024, 1056), 256);
+  EXPECT_EQ(P::row_group(1 << 20, 1023, 1056), 32);
   EXPECT_EQ(P::row_group(2 * 1056 - 1, 1 << 20, 1056), 256);  // few outputs: a block each, however short
   EXPECT_EQ(P::row_group(2 * 1056 - 1, 3, 1056), 256);
   // Many short rows: the group narrows so that each lane keeps `unroll` (4) loads.
