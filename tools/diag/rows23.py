@@ -7,8 +7,8 @@ Replicas (CuPy RawKernels) differ in one thing at a time:
   - G: lanes per row (8, 16, 32 or the whole block of 256);
   - load: plain `ld.global`, `__ldg` (the non-coherent path CUB uses) or `__ldcs` (evict-first);
   - U: vectors a lane has in flight (4, the library's, or 8).
-"library kernel" is the engine's own generated source (cuarray._core.reduction_source) at the library's group,
-with plain and with streaming loads, launched through CuPy. Every row reads the same PyTorch tensor, so
+"library kernel" is the engine's own generated source (cuarray._core.reduction_source) at the library's group
+and at a warp, with plain and with streaming loads, launched through CuPy. Every row reads the same PyTorch tensor, so
 placement is the same for all. Interleaved rounds; medians over rounds, fastest first, per shape.
 
     python tools/diag/rows23.py [rounds]
@@ -86,9 +86,10 @@ def library_source(group, streaming):
 
 
 def library_group(M, R, sms):
-    """policy::row_group of launch_policy.hpp for M rows of R/4 vectors (kept in step by hand)."""
+    """policy::row_group of launch_policy.hpp for M rows of R/4 vectors (kept in step by hand; before 07a6b76,
+    Note [long rows], long rows took a warp each, not a block)."""
     target = 8 * sms
-    if M < 2 * target:
+    if M < 2 * target or R // 4 >= 256 * 4:
         return 256
     g = 32
     while g > 1 and g * 4 > R // 4:
@@ -121,12 +122,13 @@ def main():
                     cases[f"replica G={g:3} {hname:5} U={u}"] = (
                         lambda k=k, grid=grid: k((grid,), (256,), (px, np.int32(M), np.int32(R // 4), out)), "cupy")
         g = library_group(M, R, sms)
-        for streaming in (False, True):
-            k = cp.RawModule(code=library_source(g, streaming), options=("-std=c++17", f"-I{inc}")).get_function(
-                "lib_rows")
-            grid = (M + 256 // g - 1) // (256 // g)
-            cases[f"library kernel G={g:3} {'ldcs' if streaming else 'plain'}"] = (
-                lambda k=k, grid=grid: k((grid,), (256,), (px, out, np.int32(M), np.int32(R))), "cupy")
+        for lg in sorted({32, g}):  # the library's group, and the warp of the rule before Note [long rows]
+            for streaming in (False, True):
+                k = cp.RawModule(code=library_source(lg, streaming), options=("-std=c++17", f"-I{inc}")).get_function(
+                    "lib_rows")
+                grid = (M + 256 // lg - 1) // (256 // lg)
+                cases[f"library kernel G={lg:3} {'ldcs' if streaming else 'plain'}"] = (
+                    lambda k=k, grid=grid: k((grid,), (256,), (px, out, np.int32(M), np.int32(R))), "cupy")
         for name, (fn, lib) in cases.items():
             out.fill(0)
             fn()
