@@ -32,8 +32,9 @@ namespace cuarray::red {
 // argmax reports). Two thread mappings read memory coalesced:
 //  - rows (the innermost reduced axis has the smallest stride): a group of G threads (a warp, or the whole
 //    256-thread block when outputs are few or rows long; down to one thread for many short rows, so that a
-//    lane keeps four loads: policy::row_group, Note [long rows]) strides along each output's elements, in 16-byte vectors where the rows allow
-//    (Note [vector rows]); a short innermost run between kept axes takes two passes (Note [inner reduced run]);
+//    lane keeps four loads: policy::row_group, Note [long rows]) strides along each output's elements, in
+//    16-byte vectors where the rows allow (Note [vector rows]); a short innermost run between kept axes takes
+//    two passes (Note [inner reduced run]);
 //  - columns (a kept axis is innermost): 32 consecutive outputs per block, 8 lanes per output along the
 //    reduced axes; with 16-byte vectors, 32 groups of V consecutive outputs (Note [vector columns]).
 // Each thread folds its elements four loads at a time, then the group combines its partial values in
