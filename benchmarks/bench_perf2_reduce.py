@@ -64,6 +64,23 @@ def norm_fro(lib: Backend, cfg: Config) -> Stats:
     return time_gpu(fn, lib, **_reps(cfg))
 
 
+@case("mean_axis1_out_8192^2_f32", nbytes=SIDE_NORM * SIDE_NORM * 4 + SIDE_NORM * 4, target=TARGETS, heavy=True)
+def mean_rows_out(lib: Backend, cfg: Config) -> Stats:
+    """mean(axis=1, out=o) of 8192 x 8192 float32 into a float32 out (a neighbour of sum(out=): the kernel writes
+    out itself, Note [reduction into out]); >= 1.0x peers, >= 0.85x copy."""
+    x = cfg.host_random(SIDE_NORM * SIDE_NORM, F32, keep=True).reshape(SIDE_NORM, SIDE_NORM)
+    a = _dev(lib, x)
+    o = _dev(lib, np.zeros(SIDE_NORM, F32))
+    if _is_torch(lib):
+        fn = lambda: lib.module.mean(a, dim=1, out=o)  # noqa: E731
+    else:
+        fn = lambda: lib.module.mean(a, axis=1, out=o)  # noqa: E731
+    if cfg.first_round:
+        fn()
+        _check(cfg, _host(lib, o)[:64], x[:64].astype(np.float64).mean(axis=1), "mean(axis=1, out=)", atol=1e-5)
+    return time_gpu(fn, lib, **_reps(cfg))
+
+
 WIDE = (4096, 65536)
 
 

@@ -134,8 +134,9 @@ array finish(array r, const array& a, const std::vector<int>& axes, bool keepdim
 // keepdims as asked, C-contiguous, on the current device, sharing no memory with the input or the mask) and
 // no initial= follows, the kernel writes into it (red::call::out, which the engine takes only where all that
 // holds): no temporary and no copy launch after it. sum(out=) of 8192² float32 took 69.1 µs on an H200 against
-// 67.1 for sum() (tools/diag/norm23.py): the copy of the result and the gap before it. Anything else (a cast,
-// another layout, overlap) keeps the copy in finish().
+// 67.1 for sum() (tools/diag/norm23.py): the copy of the result and the gap before it. mean (whose kernel
+// divides by the count) and the one-pass var and std offer out= the same way. Anything else (a cast, another
+// layout, overlap, the two-pass routes of where= and the nan forms) keeps the copy in finish().
 // The out= to offer the engine: out itself, seen without the kept length-1 axes of keepdims.
 array direct_out(const array& a, const std::vector<int>& axes, const reduce_options& o) {
   const array& out = o.out;
@@ -337,7 +338,7 @@ array mean_impl(const array& a, const reduce_options& o, bool skip_nan, array* m
   array mask = mask_of(a, o.where);
   array m;
   if (divide_in_kernel) {
-    m = run(s, a, axes, acc, mask);
+    m = run(s, a, axes, acc, mask, array(), 0, mean_acc_out ? array() : direct_out(a, axes, o));
   } else {
     array total = run(s, a, axes, acc, mask);
     array n = counts(a, axes, mask, skip_nan);
@@ -528,7 +529,7 @@ array var_impl(const array& a, const reduce_options& o, double ddof, bool skip_n
   array mask = mask_of(a, o.where);
   // One read: (count, mean, M2) partials merged by Chan et al.'s formula (Note [one-pass var]).
   if (!skip_nan && !mask.defined() && is_complex(acc) == is_complex(a.type())) {
-    array r = run(detail::var_onepass_spec(acc, out, root), a, axes, out, mask, array(), ddof);
+    array r = run(detail::var_onepass_spec(acc, out, root), a, axes, out, mask, array(), ddof, direct_out(a, axes, o));
     array res = finish(r, a, axes, o.keepdims, o.out, "add");
     if (root) check_std_target(res, o.out);
     return res;

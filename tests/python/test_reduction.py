@@ -177,7 +177,7 @@ def test_keepdims_out_dtype(name):
 
 
 @gpu
-@pytest.mark.parametrize("name", ["sum", "prod", "nansum", "max", "min", "nanmax", "any", "all"])
+@pytest.mark.parametrize("name", ["sum", "prod", "nansum", "max", "min", "nanmax", "any", "all", "mean", "var", "std"])
 @pytest.mark.parametrize("axis,keepdims", [(None, False), (None, True), (1, False), ((0, 2), True), (-1, False)])
 def test_out_of_the_result_type_is_written_in_place(name, axis, keepdims):
     # Note [reduction into out]: out= of the result's dtype, shape and layout receives the kernel's output
@@ -204,7 +204,39 @@ def test_out_of_the_result_type_is_written_in_place(name, axis, keepdims):
 
 
 @gpu
-@pytest.mark.parametrize("name", ["sum", "max", "min"])
+@pytest.mark.parametrize("name", ["sum", "max", "any", "mean", "var", "std"])
+@pytest.mark.parametrize("axis,keepdims", [(None, False), (None, True), (1, False), ((0, 2), True)])
+def test_out_of_the_result_type_allocates_nothing(name, axis, keepdims):
+    # Note [reduction into out]: the kernel writes out= itself, so a one-launch reduction into it asks the
+    # allocator for no memory at all (no temporary result, no copy); a float64 out for float32 data is the
+    # cast through a temporary, and must allocate.
+    x = _data(numpy.float32, shape=(3, 4, 5))
+    a = cp.asarray(x)
+    ref = _np(getattr(numpy, name), x, axis=axis, keepdims=keepdims)
+    out = cp.full(ref.shape, 7, dtype=ref.dtype)
+    cast = cp.empty(ref.shape, dtype=numpy.float64)
+    getattr(cp, name)(a, axis=axis, keepdims=keepdims, out=out)  # compiled and warm
+    pool = cp.get_default_memory_pool()
+    sizes = []
+
+    def counting(n):
+        sizes.append(n)
+        return pool.malloc(n)
+
+    with cp.cuda.using_allocator(counting):
+        r = getattr(cp, name)(a, axis=axis, keepdims=keepdims, out=out)
+        assert sizes == []
+        if name != "any":
+            getattr(cp, name)(a, axis=axis, keepdims=keepdims, out=cast)
+            assert sizes != []
+    assert r is out
+    _check(out, ref, rtol=1e-5, atol=1e-5)
+    if name != "any":
+        _check(cast, ref.astype(numpy.float64), rtol=1e-5, atol=1e-5)
+
+
+@gpu
+@pytest.mark.parametrize("name", ["sum", "max", "min", "mean", "var", "std"])
 def test_out_aliasing_the_input(name):
     # out= inside the input: NumPy's result as if the reduction finished before the write (no kernel may write
     # an output while other blocks still read the input).
