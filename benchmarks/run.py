@@ -15,6 +15,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 import common  # noqa: E402
+import record  # noqa: E402
 
 
 def _log(msg: str) -> None:
@@ -49,6 +50,14 @@ def _warm_up(backends: dict, seconds: float = 0.5) -> None:
             _log(f"{b.name}: warm-up failed: {type(e).__name__}: {e}")
 
 
+def _compare(data: dict, baseline: Path) -> str:
+    """The run against the last recorded figures (benchmarks/record.py): every case more than 5% slower."""
+    try:
+        return record.report(data, record.load(baseline))
+    except (OSError, ValueError) as e:
+        return f"slower than recorded: no comparison ({e})"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="fewer repetitions (whole run < 60 s on the GPU machine)")
@@ -62,7 +71,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--plot", type=Path, metavar="RESULTS_JSON",
                     help="draw the PNG plots of an earlier run into --out/plots (needs matplotlib) and exit")
     ap.add_argument("--no-plots", action="store_true", help="do not draw the PNG plots after the run")
+    ap.add_argument("--baseline", type=Path, default=record.RECORD, metavar="RECORD_JSON",
+                    help="the record a run (or --summarize) is compared with: cases more than 5%% slower than it on "
+                         "the same GPU model are printed (default: benchmarks/recorded.json)")
+    ap.add_argument("--record", type=Path, metavar="RESULTS_JSON",
+                    help="merge an earlier run's cuarray times into the --baseline record and exit")
+    ap.add_argument("--commit", metavar="SHA", help="with --record: the commit measured, where the run's own is wrong")
     args = ap.parse_args(argv)
+
+    if args.record is not None:
+        try:
+            data = json.loads(args.record.read_text())
+            rec = record.load(args.baseline)
+        except (OSError, ValueError) as e:
+            print(f"bench: cannot record ({e})")
+            return 1
+        if args.commit:
+            data.setdefault("meta", {})["commit"] = args.commit
+        rec, n = record.merge(data, rec)
+        record.save(rec, args.baseline)
+        print(f"bench: recorded {n} cases of {data['meta'].get('device')} at {data['meta'].get('commit')} "
+              f"into {args.baseline}")
+        return 0
 
     if args.plot is not None:
         import plot
@@ -77,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         try:
             print(f"bench: {common.summary_line(data)}")
+            print(_compare(data, args.baseline))
             print(common.render_short(data))
         except BrokenPipeError:  # piped into head
             pass
@@ -119,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
 
     cfg.clear(kept=True)
     print(common.render_markdown(data))
+    print(_compare(data, args.baseline))
     _log(f"wrote {args.out / 'results.json'} and {args.out / 'results.md'} ({data['meta']['elapsed_s']:.1f} s)")
     if not args.no_plots:
         import plot  # imports matplotlib only inside, and skips with a message without it

@@ -356,7 +356,7 @@ print_summary() {
     [ "$s" = "numba: " ] && s="numba: $(status_text numba)"
     echo "$s"
     if [ -f "$BENCH_OUT/results.json" ]; then
-      "$PY" benchmarks/run.py --summarize "$BENCH_OUT/results.json" 2>&1 | head -n 12
+      "$PY" benchmarks/run.py --summarize "$BENCH_OUT/results.json" 2>&1 | head -n 16
     else
       s=$(step_file bench | grep -m 1 '^benchmarks: ')
       echo "bench: ${s:-no results.json} [$(status_text bench)]"
