@@ -82,14 +82,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.record is not None:
         try:
             data = json.loads(args.record.read_text())
-            rec = record.load(args.baseline)
-        except (OSError, ValueError) as e:
+            if args.commit:
+                data.setdefault("meta", {})["commit"] = args.commit
+            rec, n = record.merge(data, record.load(args.baseline))
+            record.save(rec, args.baseline)
+        except (OSError, ValueError, AttributeError) as e:
             print(f"bench: cannot record ({e})")
             return 1
-        if args.commit:
-            data.setdefault("meta", {})["commit"] = args.commit
-        rec, n = record.merge(data, rec)
-        record.save(rec, args.baseline)
         print(f"bench: recorded {n} cases of {data['meta'].get('device')} at {data['meta'].get('commit')} "
               f"into {args.baseline}")
         return 0

@@ -100,3 +100,9 @@ def test_run_py_records_and_compares(tmp_path):
     assert "slower than recorded (> 5% on H200, 2 cases compared): 1" in r.stdout
     assert "a: 20 µs against 10 µs (+100.0%; recorded 2026-11-28, fedcba9, quick)" in r.stdout
     assert "  b:" not in r.stdout
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"meta": {}, "cases": []}))
+    r = subprocess.run(run_py + ["--record", str(bad), "--baseline", str(base)], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 1 and "cannot record (the run names no device)" in r.stdout, (r.stdout, r.stderr)
+
