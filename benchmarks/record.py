@@ -16,6 +16,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from common import fmt_time
+
 RECORD = Path(__file__).resolve().parent / "recorded.json"
 THRESHOLD = 0.05  # slower by more than this fraction of the recorded time is reported
 
@@ -76,7 +78,7 @@ def report(run: dict[str, Any], record: dict[str, Any], threshold: float = THRES
     lines = [head + f"{len(found)}"]
     for s in found:
         mode = "quick" if s["quick"] else "full" if s["quick"] is not None else "?"
-        lines.append(f"  {s['name']}: {_fmt(s['now_us'])} against {_fmt(s['was_us'])} (+{s['change']:.1%}; "
+        lines.append(f"  {s['name']}: {fmt_time(s['now_us'])} against {fmt_time(s['was_us'])} (+{s['change']:.1%}; "
                      f"recorded {str(s['date'])[:10]}, {s['commit']}, {mode})")
     return "\n".join(lines)
 
@@ -103,12 +105,3 @@ def merge(run: dict[str, Any], record: dict[str, Any]) -> tuple[dict[str, Any], 
 def save(record: dict[str, Any], path: Path = RECORD) -> None:
     Path(path).write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
 
-
-def _fmt(us: float) -> str:
-    if us >= 1e6:
-        return f"{us / 1e6:.3g} s"
-    if us >= 1e3:
-        return f"{us / 1e3:.3g} ms"
-    if us >= 1:
-        return f"{us:.3g} µs"
-    return f"{us * 1e3:.3g} ns"

@@ -35,7 +35,7 @@ def test_merge_then_compare_reports_only_cases_past_the_threshold():
     assert found[0]["commit"] == "abc1234" and found[0]["quick"] is True
     assert record.compared(now, rec) == 4
     text = record.report(now, rec)
-    assert "4 cases compared" in text and "c: 2 µs against 1 µs (+100.0%" in text and "b:" in text
+    assert "4 cases compared" in text and "c: 2.00 µs against 1.00 µs (+100.0%" in text and "b:" in text
     assert "a:" not in text and "d:" not in text and "new" not in text
     assert record.slower(now, rec, threshold=2.0) == []
     assert record.report(now, rec, threshold=2.0).endswith(": none")
@@ -98,11 +98,10 @@ def test_run_py_records_and_compares(tmp_path):
                        text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "slower than recorded (> 5% on H200, 2 cases compared): 1" in r.stdout
-    assert "a: 20 µs against 10 µs (+100.0%; recorded 2026-11-28, fedcba9, quick)" in r.stdout
+    assert "a: 20.0 µs against 10.0 µs (+100.0%; recorded 2026-11-28, fedcba9, quick)" in r.stdout
     assert "  b:" not in r.stdout
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"meta": {}, "cases": []}))
     r = subprocess.run(run_py + ["--record", str(bad), "--baseline", str(base)], capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 1 and "cannot record (the run names no device)" in r.stdout, (r.stdout, r.stderr)
-
