@@ -112,9 +112,17 @@ public:
 
 private:
   int capacity() const { return heap_ ? heap_capacity_ : inline_capacity; }
+  // Note [fixed-size inline copies]: an inline vector is copied and moved as its whole inline buffer, a
+  // memcpy of constant size that the compiler turns into a few vector moves, rather than a memcpy of the
+  // entries in use, which is a call into libc; moves of arrays (descriptors hold two of these) are on the path
+  // of every small call.
   void copy_from(const dim_vector& o) {
-    reserve(o.size_);
-    std::memcpy(data(), o.data(), sizeof(std::int64_t) * static_cast<std::size_t>(o.size_));
+    if (!heap_ && !o.heap_) {
+      std::memcpy(inline_, o.inline_, sizeof(inline_));
+    } else {
+      reserve(o.size_);
+      std::memcpy(data(), o.data(), sizeof(std::int64_t) * static_cast<std::size_t>(o.size_));
+    }
     size_ = o.size_;
   }
   void move_from(dim_vector& o) {
@@ -123,13 +131,13 @@ private:
       heap_capacity_ = o.heap_capacity_;
       o.heap_ = nullptr;
     } else {
-      std::memcpy(inline_, o.inline_, sizeof(std::int64_t) * static_cast<std::size_t>(o.size_));
+      std::memcpy(inline_, o.inline_, sizeof(inline_));
     }
     size_ = o.size_;
     o.size_ = 0;
   }
   void release() {
-    delete[] heap_;
+    if (heap_) delete[] heap_;
     heap_ = nullptr;
     size_ = 0;
   }

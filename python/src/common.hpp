@@ -90,8 +90,9 @@ struct assigned_value {
 };
 assigned_value to_assigned_value(nb::handle value, dtype t);
 
-/// Wrap a new array as a Python ndarray.
-nb::object wrap(array a, nb::object base = nb::none());
+/// Wrap a new array as a Python ndarray. The array is moved (or copied) once, into the Python object.
+nb::object wrap(array&& a, nb::object base = nb::none());
+nb::object wrap(const array& a, nb::object base = nb::none());
 /// `v` wrapped as a view of `owner`'s data: its base is the owner of the data (NumPy collapses chains of views);
 /// a plain new array when `owner` is not a cuarray array.
 nb::object view_of(nb::handle owner, array v);

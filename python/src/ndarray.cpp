@@ -564,9 +564,16 @@ py_array& as_py_array(nb::handle obj) {
   return *nb::inst_ptr<py_array>(obj);
 }
 
-nb::object wrap(array a, nb::object base) {
+nb::object wrap(array&& a, nb::object base) {
   nb::object o = nb::inst_alloc(g_ndarray_type);
   new (nb::inst_ptr<py_array>(o)) py_array{std::move(a), std::move(base)};
+  nb::inst_mark_ready(o);
+  return o;
+}
+
+nb::object wrap(const array& a, nb::object base) {
+  nb::object o = nb::inst_alloc(g_ndarray_type);
+  new (nb::inst_ptr<py_array>(o)) py_array{a, std::move(base)};
   nb::inst_mark_ready(o);
   return o;
 }

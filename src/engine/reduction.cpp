@@ -678,6 +678,16 @@ launch_plan plan(const spec& s, const dims& kept, const dims& red, std::int64_t 
   return p;
 }
 
+// One kept plan of run_small_full (Note [small plan cache]): the interned spec, its packed inputs, the kernel.
+struct small_plan {
+  const void* id;
+  std::uint64_t packed;
+  CUfunction f;
+};
+constexpr std::size_t small_plan_slots = 8;
+// Zero-initialised and trivially constructible: a thread's first access needs no initialisation guard.
+thread_local small_plan tls_small_plans[small_plan_slots] = {};
+
 // Note [small full reduction]
 // A full reduction of a short array (a.sum() of 1024 elements) is one launch whose cost is the host's, so
 // this path does what run() below does for it (same plan, variant, key and arguments, hence the same
@@ -705,21 +715,33 @@ bool run_small_full(const spec& s, const array& a, dtype out_type, double p0, ar
   if (R >= limit || isz + isz + (R - 1) * std::llabs(stride) >= limit) return false;
   const int device = current_device();  // Note [peer operands] (src/cuda/runtime.cpp)
   if (a.device() != device) require_peer_access(device, a.device());
-  const int target = policy::target_blocks(device);
-  variant v;
-  v.m = mode::rows;
   const std::int64_t vec = vector_width(a.data(), isz, stride);  // plan()'s vector rows (Note [vector rows])
-  v.vec = vec > 1;
-  const std::int64_t units = v.vec ? R / vec : R;
-  v.group = policy::row_group(1, units, target);
-  if (policy::splits(1, units, v.group, target) != 1) return false;
-  v.kd = 0;
-  v.rd = 1;
-  v.in_storage = a.type();
-  v.out_storage = out_type;
+  const std::int64_t units = vec > 1 ? R / vec : R;
+  // Note [small plan cache]: an interned spec (s.id) with the same units, vector width, storage types and
+  // device gets the same variant, hence the same kernel: the thread's last few are kept, keyed on exactly
+  // those, so that a repeated small call skips the variant's policy and the kernel cache's key and hash
+  // (about 7% of a small a.sum()'s host time). Only plans that passed the one-split test below are kept.
+  const std::uint64_t packed = static_cast<std::uint64_t>(units) | static_cast<std::uint64_t>(vec) << 32 |
+                               static_cast<std::uint64_t>(a.type()) << 40 | static_cast<std::uint64_t>(out_type) << 48 |
+                               static_cast<std::uint64_t>(device) << 56;
+  small_plan& slot = tls_small_plans[(reinterpret_cast<std::uintptr_t>(s.id) >> 4) % small_plan_slots];
+  const bool kept = s.id != nullptr && slot.id == s.id && slot.packed == packed;
+  variant v;
+  if (!kept) {
+    const int target = policy::target_blocks(device);
+    v.m = mode::rows;
+    v.vec = vec > 1;
+    v.group = policy::row_group(1, units, target);
+    if (policy::splits(1, units, v.group, target) != 1) return false;
+    v.kd = 0;
+    v.rd = 1;
+    v.in_storage = a.type();
+    v.out_storage = out_type;
+  }
   if (!result.defined()) result = detail::new_array(out_type, shape_t{}, order::C, device);
   CUstream stream = reinterpret_cast<CUstream>(detail::enter_device(device));
-  CUfunction f = lookup(s, spec_ref(s), v, device);
+  CUfunction f = kept ? slot.f : lookup(s, spec_ref(s), v, device);
+  if (!kept && s.id != nullptr) slot = small_plan{s.id, packed, f};
   // ca_rlayout with kd = rd = 1 and one operand: kshape, kstride, rshape, rstride (32-bit).
   std::int32_t layout[4] = {0, 0, static_cast<std::int32_t>(R), static_cast<std::int32_t>(stride)};
   const void* ptrs[1] = {a.data()};

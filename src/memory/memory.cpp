@@ -180,6 +180,7 @@ struct record_list {
   void* blocks[records_kept];
   int count;
   bool closed;
+  bool closer_made;  // tls_records_closer constructed on this thread (before the first block is kept)
   std::size_t size;  // the one block size kept (0 until the first block is kept)
 };
 thread_local record_list tls_records{};
@@ -198,7 +199,6 @@ template <class T> struct record_allocator {
   record_allocator() noexcept = default;
   template <class U> record_allocator(const record_allocator<U>&) noexcept {}
   T* allocate(std::size_t n) {
-    (void)&tls_records_closer;  // odr-use: constructs the closer on this thread
     if (n * sizeof(T) == tls_records.size && tls_records.count > 0 && !tls_records.closed) {
       return static_cast<T*>(tls_records.blocks[--tls_records.count]);
     }
@@ -206,6 +206,12 @@ template <class T> struct record_allocator {
   }
   void deallocate(T* p, std::size_t n) noexcept {
     if (tls_records.size == 0) tls_records.size = n * sizeof(T);
+    if (!tls_records.closer_made && !tls_records.closed) {
+      // Blocks are kept only after the closer exists to free them at thread exit. Its odr-use goes through
+      // the thread-local's initialisation wrapper, so it is made once here rather than touched on every call.
+      (void)&tls_records_closer;
+      tls_records.closer_made = true;
+    }
     if (n * sizeof(T) == tls_records.size && !tls_records.closed && tls_records.count < records_kept) {
       tls_records.blocks[tls_records.count++] = p;
       return;

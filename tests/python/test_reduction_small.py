@@ -138,3 +138,36 @@ def test_short_sum_of_a_broadcast_view_and_dtype_argument():
     out = cp.empty((), dtype=cp.int64)
     assert cp.asarray(x).sum(out=out) is out and out.get() == 30000
     assert cp.asarray(x).sum(initial=5).get() == 30005
+
+
+@gpu
+def test_interleaved_short_reductions_each_get_their_own_kernel():
+    # Note [small plan cache]: each thread keeps its last plans by spec, length, vector width, types and device.
+    # Calls that differ in any one of those, interleaved in a random order and repeated (so that plans are kept,
+    # collide in a slot and are replaced), must each give NumPy's answer.
+    rng = numpy.random.default_rng(7)
+    cases = []
+    for dtype in (numpy.float32, numpy.float64, numpy.int32, numpy.int8, numpy.complex64):
+        for n in (1, 3, 64, 1000, 1024, 4096):
+            base = _data(numpy.dtype(dtype), n + 3, seed=11)
+            for offset in (0, 1, 3):  # a shifted start changes the vector width the kernel may load with
+                x = base[offset:offset + n]
+                cases.append((x, cp.asarray(base)[offset:offset + n]))
+    kinds = [("sum", lambda v: v.sum()), ("max", lambda v: v.max()), ("min", lambda v: v.min()),
+             ("prod", lambda v: (v[:8] if v.dtype.kind != "c" else v[:4]).prod())]
+    order = [(c, k) for c in range(len(cases)) for k in range(len(kinds))] * 3
+    rng.shuffle(order)
+    for c, k in order:
+        x, d = cases[c]
+        name, fn = kinds[k]
+        if name in ("max", "min") and x.dtype.kind == "c":
+            continue
+        got, want = fn(d).get(), fn(x)
+        assert got.dtype == want.dtype, (name, x.dtype, x.size)
+        if name == "sum":
+            exp, tol = _expect_sum(x, want.dtype)
+            assert abs(complex(got) - complex(exp)) <= tol, (x.dtype, x.size, got, exp)
+        elif name == "prod" and x.dtype.kind in "fc":
+            numpy.testing.assert_allclose(got, want, rtol=1e-5, err_msg=f"prod {x.dtype} {x.size}")
+        else:
+            assert got == want, (name, x.dtype, x.size)

@@ -75,6 +75,37 @@ TEST(Shape, DimVectorSpillsToHeapAndCopies) {
   EXPECT_EQ(shape_to_string({2, 3}), "(2, 3)");
 }
 
+// Note [fixed-size inline copies]: copies and moves between inline and heap vectors in every direction keep
+// the entries in use, and a moved-from vector is empty and reusable.
+TEST(Shape, DimVectorCopiesAndMovesBetweenInlineAndHeap) {
+  dim_vector small{1, 2, 3};
+  dim_vector big;
+  for (int i = 0; i < 9; ++i) big.push_back(10 + i);
+  dim_vector a = big;  // heap
+  a = small;           // inline entries into a heap vector
+  EXPECT_EQ(a, small);
+  EXPECT_EQ(a.size(), 3);
+  dim_vector b = small;  // inline
+  b = big;               // heap entries into an inline vector
+  EXPECT_EQ(b, big);
+  dim_vector c = std::move(b);  // heap moved: b gives up its buffer
+  EXPECT_EQ(c, big);
+  EXPECT_TRUE(b.empty());
+  dim_vector d = std::move(a);  // inline moved
+  EXPECT_EQ(d, small);
+  EXPECT_TRUE(a.empty());
+  a.push_back(7);  // a moved-from vector is reusable
+  EXPECT_EQ(a, (dim_vector{7}));
+  c = std::move(d);  // heap vector takes an inline one
+  EXPECT_EQ(c, small);
+  dim_vector full{1, 2, 3, 4, 5, 6};  // exactly the inline capacity
+  dim_vector e(std::move(full));
+  EXPECT_EQ(e, (dim_vector{1, 2, 3, 4, 5, 6}));
+  dim_vector empty0;
+  dim_vector f = empty0;
+  EXPECT_TRUE(f.empty());
+}
+
 TEST(Shape, ByteExtentCoversNegativeStrides) {
   std::int64_t lo, hi;
   byte_extent({3}, {-8}, 8, lo, hi);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -541,6 +542,46 @@ TEST(PoolCore, ConcurrentStreamsStressEndsWithNoBytesInUse) {
   pool.free_all_blocks();
   EXPECT_EQ(pool.total_bytes(), 0u);
   EXPECT_EQ(backend.in_use(), 0u);
+}
+
+// Note [pool lock]: the pool's own lock. Increments of a plain counter under it from several threads must all
+// land (mutual exclusion), and threads that found it held long enough to sleep must all be woken.
+TEST(PoolMutex, ExcludesAndWakesSleepingWaiters) {
+  cuarray::detail::pool_mutex m;
+  long counter = 0;  // not atomic: only the lock orders the increments
+  constexpr int n_threads = 6;
+  constexpr int n_ops = 20000;
+  {
+    std::vector<std::thread> threads;
+    for (int t = 0; t < n_threads; ++t) {
+      threads.emplace_back([&] {
+        for (int i = 0; i < n_ops; ++i) {
+          std::lock_guard<cuarray::detail::pool_mutex> lock(m);
+          ++counter;
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+  }
+  EXPECT_EQ(counter, long{n_threads} * n_ops);
+
+  // Held for a while: the waiters spin out and sleep in the futex; the release must wake each of them in turn.
+  std::atomic<int> done{0};
+  m.lock();
+  std::vector<std::thread> waiters;
+  for (int t = 0; t < n_threads; ++t) {
+    waiters.emplace_back([&] {
+      std::lock_guard<cuarray::detail::pool_mutex> lock(m);
+      ++counter;
+      done.fetch_add(1);
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(done.load(), 0);
+  m.unlock();
+  for (auto& th : waiters) th.join();
+  EXPECT_EQ(done.load(), n_threads);
+  EXPECT_EQ(counter, long{n_threads} * n_ops + n_threads);
 }
 
 TEST(PoolCore, RandomizedOperationsMatchReferenceModel) {
