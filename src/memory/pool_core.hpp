@@ -36,7 +36,10 @@ public:
     }
   }
   void unlock() noexcept {
-    if (state_.exchange(0, std::memory_order_release) == 2) state_.notify_one();
+    // Sequentially consistent, not only release: notify_one then reads the count of sleepers that
+    // std::atomic::wait keeps, and that read must not move before this store (the store-load order a weakly
+    // ordered CPU may otherwise reverse, losing a wake-up). On x86 the exchange is the same instruction.
+    if (state_.exchange(0) == 2) state_.notify_one();
   }
 
 private:
