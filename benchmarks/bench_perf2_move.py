@@ -135,3 +135,33 @@ def assign_rows_strided(lib: Backend, cfg: Config) -> Stats:
         fn()
         _check(cfg, _host(lib, dst[2:4, :8]), np.stack([host[1, :8], np.zeros(8, F32)]), "dst[::2] = src")
     return time_gpu(fn, lib, **_reps(cfg))
+
+
+BYTE_ROWS, BYTE_COLS = 8192, 16384  # x[::2].copy() of an (8192, 16384) uint8 array: 4096 rows of 16 KiB
+
+
+@case("copy_rows_strided_8192x16384_u8", nbytes=2 * (BYTE_ROWS // 2) * BYTE_COLS, target=TARGETS)
+def copy_rows_strided_u8(lib: Backend, cfg: Config) -> Stats:
+    """x[::2].copy() of an (8192, 16384) uint8 array (torch: .clone()): a neighbour of dst[::2] = src whose items
+    are single bytes (Note [wide rows]); GB/s counts read + write."""
+    host = np.random.default_rng(5).integers(0, 256, (BYTE_ROWS, BYTE_COLS), dtype=np.uint8)
+    x = _dev(lib, host)
+    fn = (lambda: x[::2].clone()) if _is_torch(lib) else (lambda: x[::2].copy())  # noqa: E731
+    if cfg.first_round:
+        _check(cfg, _host(lib, fn()[1:3, :8]), host[2:6:2, :8], "x[::2].copy()")
+    return time_gpu(fn, lib, **_reps(cfg))
+
+
+@case("fill_rows_strided_4096x8192_f32", nbytes=(ROWS_N // 2) * ROWS_N * 4, target=TARGETS)
+def fill_rows_strided(lib: Backend, cfg: Config) -> Stats:
+    """dst[::2] = 1.5 into every other row of an (8192, 8192) float32 array: the strided fill of the same class
+    (Note [wide rows]); GB/s counts the bytes written."""
+    dst = _dev(lib, np.zeros((ROWS_N, ROWS_N), F32))
+
+    def fn() -> None:
+        dst[::2] = 1.5
+
+    if cfg.first_round:
+        fn()
+        _check(cfg, _host(lib, dst[2:4, :8]), np.stack([np.full(8, 1.5, F32), np.zeros(8, F32)]), "dst[::2] = 1.5")
+    return time_gpu(fn, lib, **_reps(cfg))

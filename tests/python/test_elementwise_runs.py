@@ -203,3 +203,41 @@ def test_broadcast_assignment_runs(shape):
     numpy.copyto(out, x.reshape(1, 3, 1, 300))
     cp.copyto(gout, cp.asarray(x).reshape(1, 3, 1, 300))
     numpy.testing.assert_array_equal(cp.asnumpy(gout), out)
+
+
+# Note [wide rows] (src/kernels/basic_kernels.cu): same-dtype copies and fills whose rows are contiguous move
+# them as items of up to 16 bytes when the row's bytes, the outer strides and both addresses allow. The row
+# lengths give byte counts divisible by 16, by 8 only, by 4 only and by nothing; the column offsets misalign
+# the start; negative outer steps and a size-1 axis with an odd stride exercise the stride checks.
+@gpu
+@pytest.mark.parametrize("inner", [3, 6, 12, 64, 255, 256, 1024, 2050, 8192])
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "float16", "int32", "float32", "complex64", "float64"])
+@pytest.mark.parametrize("offset", [0, 1, 2])
+def test_wide_rows_copy_and_fill(inner, dtype, offset):
+    rng = _rng()
+    x = (rng.standard_normal((5, inner + 4)) * 50).astype(dtype)
+    gx = cp.asarray(x)
+    dst = numpy.zeros((10, inner + 4), dtype)
+    gdst = cp.zeros((10, inner + 4), dtype)
+    cols = slice(offset, offset + inner)
+    dst[::2, cols] = x[:, cols]
+    gdst[::2, cols] = gx[:, cols]
+    numpy.testing.assert_array_equal(cp.asnumpy(gdst), dst)
+    dst[-1::-2, cols] = x[:, 4 - offset : 4 - offset + inner]  # negative outer step, another source offset
+    gdst[-1::-2, cols] = gx[:, 4 - offset : 4 - offset + inner]
+    numpy.testing.assert_array_equal(cp.asnumpy(gdst), dst)
+    numpy.testing.assert_array_equal(cp.asnumpy(cp.ascontiguousarray(gx[::-2, cols])), x[::-2, cols])
+    value = x[0, 0]
+    dst[1::3, cols] = value
+    gdst[1::3, cols] = value
+    numpy.testing.assert_array_equal(cp.asnumpy(gdst), dst)
+    # a 3-d view whose middle axis has length 1 (its stride is never stepped) and whose outer stride is odd
+    big = numpy.zeros((3, 2 * inner + 1), dtype)
+    gbig = cp.zeros((3, 2 * inner + 1), dtype)
+    big.reshape(-1)[: 3 * inner].reshape(3, 1, inner)[...] = x[:3, None, :inner]
+    gbig.reshape(-1)[: 3 * inner].reshape(3, 1, inner)[...] = gx[:3, None, :inner]
+    numpy.testing.assert_array_equal(cp.asnumpy(gbig), big)
+    view, gview = big[:, :inner], gbig[:, :inner]  # rows at an odd element stride
+    view[...] = value
+    gview[...] = value
+    numpy.testing.assert_array_equal(cp.asnumpy(gbig), big)
