@@ -296,6 +296,10 @@ void check_launch() { CUARRAY_CUDA_CHECK(cudaGetLastError()); }
 // multiples of the width. dst[::2] = src of (4096, 8192) float32 moved 4-byte items at 0.846 of the copy
 // bandwidth on an H200; as 16-byte items every thread has four times the bytes in flight for the same index
 // arithmetic. A row long enough for the runs kernel (Note [copy runs]) is widened only as far as it stays so.
+// Note [row copy] (tile and repeat, manip_kernels.hpp) picks its vector the same way, from the low bits of the
+// addresses, strides and row bytes (dispatch_vector). The two were written apart; the runs kernel's threshold
+// is the only difference in how the width is chosen. Sending these copies through launch_rows_copy instead
+// wants a measurement of rows_copy_kernel on dst[::2] = src first.
 // Returns the width used (isize when nothing changes) and rewrites the layout's innermost axis to match.
 std::size_t widen_rows(loop_layout& l, std::size_t isize, std::uintptr_t dst, const void* src, bool keep_runs) {
   if (l.ndim < 1 || isize >= 16) return isize;
