@@ -83,6 +83,80 @@ def test_default_pool_free_all_blocks():
     _check_consistent(p)
 
 
+def test_default_pool_reuses_a_small_freed_block_on_its_stream():
+    # A thread's last freed small block of the default pool goes to its next
+    # allocation of that size on the same stream (Note [freed-block stash]),
+    # never to another stream's, and the statistics count it free at once.
+    p = cp.get_default_memory_pool()
+    gc.collect()
+    before = p.used_bytes()
+    s1, s2 = cp.cuda.Stream(), cp.cuda.Stream()
+    with s1:
+        a = cp.empty(100, dtype=cp.float32)
+    ptr = a.data.ptr
+    del a
+    with s2:
+        b = cp.empty(100, dtype=cp.float32)      # same size, other stream
+    assert b.data.ptr != ptr
+    with s1:
+        c = cp.empty(100, dtype=cp.float32)      # same size and stream
+    assert c.data.ptr == ptr
+    assert p.used_bytes() == before + 2 * 512
+    del c
+    assert p.used_bytes() == before + 512
+    with s1:
+        c = cp.arange(100, dtype=cp.float32)
+        b[...] = 7
+    cp.testing.assert_array_equal(c, numpy.arange(100, dtype=numpy.float32))
+    cp.testing.assert_array_equal(b, numpy.full(100, 7, numpy.float32))
+    del b, c
+    assert p.used_bytes() == before
+    _check_consistent(p)
+
+
+def test_default_pool_counts_other_threads_frees():
+    # A block another thread freed is back in the pool when that thread
+    # exits, queries the pool, or frees another block.
+    import threading
+    p = cp.get_default_memory_pool()
+    gc.collect()
+    cp.cuda.Device().synchronize()
+    before = p.used_bytes()
+    kept = []
+
+    def work():
+        for n in (10, 100, 10):
+            x = cp.arange(n, dtype=cp.float64) * 2
+            kept.append(float(x.sum()))
+            del x
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert kept == [90.0, 9900.0, 90.0]
+    assert p.used_bytes() == before
+    _check_consistent(p)
+
+    go, done = threading.Event(), threading.Event()
+    seen = []
+
+    def idle_worker():
+        x = cp.ones(64, dtype=cp.int32)
+        del x
+        seen.append(p.used_bytes())     # the worker sees its own free
+        done.set()
+        go.wait(30)
+
+    t = threading.Thread(target=idle_worker)
+    t.start()
+    assert done.wait(30)
+    assert p.used_bytes() == before      # given back when the worker asked
+    go.set()
+    t.join()
+    assert seen == [before]
+    assert p.used_bytes() == before
+
+
 def test_get_default_memory_pool_is_singleton():
     assert cp.get_default_memory_pool() is cp.get_default_memory_pool()
     assert cp.cuda.get_default_memory_pool() is cp.get_default_memory_pool()
