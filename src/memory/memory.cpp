@@ -179,45 +179,78 @@ namespace {
 // Note [freed-block stash]: the same per-thread storage keeps the thread's last freed block of the default
 // pool (up to `stash_max` bytes) out of the pool, and the thread's next allocation of the same rounded size on
 // the same device and stream takes it back. A small call frees its previous result and allocates the next
-// one, and the pool's lock cost four locked instructions a call, with the pool's own bookkeeping (a hash
-// lookup on free, the quick list on allocation): about 17% of a small a.sum()'s host time. The stash reuses a
-// block on the stream it was freed on, exactly as the pool's quick list does (Note [pool quick list]), so the
-// stream ordering is the pool's. The pool counts a stashed block as used until it comes back: every query
-// and change of the default pool (used_bytes, total_bytes, free_all_blocks, set_limit, ...) gives the
-// calling thread's stashed block back first, so a thread sees its own frees at once; another thread's one
-// block returns when that thread frees another, allocates it again, queries the pool, or exits. An
-// allocation that runs out of memory gives the stashed block back and tries once more. Only the default pool
-// stashes: it is never destroyed (Note [immortal pool]), so a stashed block can always go home.
+// one; through the pool that cost its lock (four locked instructions a call), its own bookkeeping (a hash
+// lookup on free, the quick list on allocation) and two reference-count updates of the pool's owner: about a
+// fifth of a small a.sum()'s host time. The stash costs one atomic exchange on each side. It reuses a block on
+// the stream it was freed on, exactly as the pool's quick list does (Note [pool quick list]), so the stream
+// ordering is the pool's.
+//
+// The pool counts a stashed block as used until it comes back, so every query and change of the default pool
+// (used_bytes, total_bytes, free_all_blocks, set_limit, ...) and an allocation that runs out of memory first
+// take every thread's stashed block back into the pool (return_stashes): the statistics stay exact across
+// threads, as CuPy's are (a Python thread's join returns before its C++ thread-locals are destroyed, so
+// waiting for its exit would not do). The threads that have stashed are listed under a mutex; the slot is one
+// atomic word, the block's address with its device in the low bits (blocks are 256-byte aligned), so another
+// thread can take it; the size and stream beside it are read and written by the owner only. Only the default
+// pool stashes: it is never destroyed (Note [immortal pool]), so a stashed block can always go home.
 constexpr int records_kept = 64;
 constexpr std::size_t stash_max = std::size_t{64} << 10;
+// Blocks start at multiples of 512 bytes from a cudaMalloc address, which is 256-byte aligned: six low bits
+// hold the device (the pools serve 64).
+constexpr std::uintptr_t stash_device_mask = 63;
 struct record_list {
   void* blocks[records_kept];
   int count;
   bool closed;
-  bool closer_made;  // tls_records_closer constructed on this thread (before the first block is kept)
-  std::size_t size;  // the one block size kept (0 until the first block is kept)
-  // Note [freed-block stash]: the block (null: none), its pool, rounded size and stream.
-  void* stash_ptr;
-  detail::pool_core* stash_core;
-  std::size_t stash_size;
-  std::uintptr_t stash_stream;
+  bool closer_made;                   // tls_records_closer constructed on this thread (before the first block is kept)
+  bool listed;                        // in stash_threads() (Note [freed-block stash])
+  std::size_t size;                   // the one block size kept (0 until the first block is kept)
+  std::atomic<std::uintptr_t> stash;  // the block's address | its device; 0: none
+  std::size_t stash_size;             // owner only: the block's rounded size
+  std::uintptr_t stash_stream;        // owner only: the stream it was freed on
 };
 thread_local record_list tls_records{};
 
-// Gives the stashed block back to its pool; whether there was one.
-bool return_stash(record_list& kept) noexcept {
-  void* p = kept.stash_ptr;
-  if (p == nullptr) return false;
-  kept.stash_ptr = nullptr;
-  kept.stash_core->deallocate(p);
-  return true;
+std::mutex& stash_mutex() {
+  static auto* m = new std::mutex();  // never destroyed: threads exit after static destruction
+  return *m;
+}
+std::vector<record_list*>& stash_threads() {  // under stash_mutex()
+  static auto* v = new std::vector<record_list*>();
+  return *v;
+}
+// The default pool's pool of each device, for a stashed block's device.
+std::atomic<detail::pool_core*> g_default_cores[64] = {};
+
+void return_block(std::uintptr_t w) noexcept {
+  const auto device = static_cast<int>(w & stash_device_mask);
+  g_default_cores[device].load(std::memory_order_acquire)->deallocate(reinterpret_cast<void*>(w & ~stash_device_mask));
+}
+
+// Every thread's stashed block back to the default pool; whether there was one.
+bool return_stashes() noexcept {
+  bool any = false;
+  std::lock_guard<std::mutex> lock(stash_mutex());
+  for (record_list* r : stash_threads()) {
+    if (std::uintptr_t w = r->stash.exchange(0, std::memory_order_acquire)) {
+      return_block(w);
+      any = true;
+    }
+  }
+  return any;
 }
 
 struct record_list_closer {
   ~record_list_closer() {
     record_list& kept = tls_records;
     kept.closed = true;
-    return_stash(kept);
+    if (kept.listed) {
+      std::lock_guard<std::mutex> lock(stash_mutex());
+      auto& v = stash_threads();
+      v.erase(std::find(v.begin(), v.end(), &kept));
+      kept.listed = false;
+    }
+    if (std::uintptr_t w = kept.stash.exchange(0, std::memory_order_acquire)) return_block(w);
     for (int i = 0; i < kept.count; ++i) ::operator delete(kept.blocks[i]);
     kept.count = 0;
   }
@@ -233,6 +266,20 @@ bool may_keep(record_list& kept) noexcept {
     kept.closer_made = true;
   }
   return !kept.closed;
+}
+
+// Whether the thread may stash: it may keep blocks and is listed (listing it once may fail to allocate).
+bool may_stash(record_list& kept) noexcept {
+  if (!may_keep(kept)) return false;
+  if (kept.listed) return true;
+  try {
+    std::lock_guard<std::mutex> lock(stash_mutex());
+    stash_threads().push_back(&kept);
+    kept.listed = true;
+  } catch (...) {
+    return false;
+  }
+  return true;
 }
 
 // One size of block is kept (the first one freed: the control block with its record); others go to the heap.
@@ -265,9 +312,9 @@ template <class T> struct record_allocator {
 // destroyed, so its blocks carry an empty pointer instead.
 std::atomic<const memory_pool*> g_default_pool{nullptr};
 
-// The calling thread's stashed block back to the default pool before `pool` is queried or changed.
+// Every thread's stashed block back to the default pool before `pool` is queried or changed.
 void settle(const memory_pool* pool) noexcept {
-  if (pool == g_default_pool.load(std::memory_order_relaxed)) return_stash(tls_records);
+  if (pool == g_default_pool.load(std::memory_order_relaxed)) return_stashes();
 }
 
 class pooled_memory final : public memory {
@@ -287,14 +334,13 @@ public:
     }
     if (stashable_) {  // Note [freed-block stash]
       record_list& kept = tls_records;
-      if (may_keep(kept)) {
-        void* old = kept.stash_ptr;
-        detail::pool_core* old_core = kept.stash_core;
-        kept.stash_ptr = ptr_;
-        kept.stash_core = core_;
+      if (may_stash(kept)) {
+        std::atomic<detail::pool_core*>& home = g_default_cores[device_];
+        if (home.load(std::memory_order_relaxed) != core_) home.store(core_, std::memory_order_release);
         kept.stash_size = size_;
         kept.stash_stream = stream_;
-        if (old != nullptr) old_core->deallocate(old);
+        const auto w = reinterpret_cast<std::uintptr_t>(ptr_) | static_cast<std::uintptr_t>(device_);
+        if (std::uintptr_t old = kept.stash.exchange(w, std::memory_order_acq_rel)) return_block(old);
         return;
       }
     }
@@ -500,17 +546,17 @@ storage_ptr memory_pool::allocate_unobserved(std::size_t bytes, int device, stre
   void* p = nullptr;
   if (stashable) {  // Note [freed-block stash]
     record_list& kept = tls_records;
-    if (kept.stash_ptr != nullptr && kept.stash_size == size && kept.stash_core == &core &&
-        kept.stash_stream == stream.ptr()) {
-      p = kept.stash_ptr;
-      kept.stash_ptr = nullptr;
+    const std::uintptr_t w = kept.stash.load(std::memory_order_relaxed);
+    if (w != 0 && (w & stash_device_mask) == static_cast<std::uintptr_t>(device) && kept.stash_size == size &&
+        kept.stash_stream == stream.ptr() && kept.stash.exchange(0, std::memory_order_acquire) == w) {
+      p = reinterpret_cast<void*>(w & ~stash_device_mask);  // (another thread may have taken it back meanwhile)
     }
   }
   if (p == nullptr) {
     try {
       p = core.allocate(bytes, stream.ptr());
     } catch (const out_of_memory_error&) {
-      if (!immortal || !return_stash(tls_records)) throw;
+      if (!immortal || !return_stashes()) throw;
       p = core.allocate(bytes, stream.ptr());
     }
   }

@@ -115,8 +115,9 @@ def test_default_pool_reuses_a_small_freed_block_on_its_stream():
 
 
 def test_default_pool_counts_other_threads_frees():
-    # A block another thread freed is back in the pool when that thread
-    # exits, queries the pool, or frees another block.
+    # A block another thread freed and kept for its next allocation (Note
+    # [freed-block stash]) counts as free in every query, from any thread,
+    # even before that thread has exited.
     import threading
     p = cp.get_default_memory_pool()
     gc.collect()
@@ -155,6 +156,52 @@ def test_default_pool_counts_other_threads_frees():
     t.join()
     assert seen == [before]
     assert p.used_bytes() == before
+
+
+def test_default_pool_statistics_while_threads_allocate():
+    # Threads allocate and free small blocks (each keeping its last one
+    # aside) while the main thread queries and empties the pool, which takes
+    # those blocks back: no block is lost or given out twice.
+    import threading
+    p = cp.get_default_memory_pool()
+    gc.collect()
+    cp.cuda.Device().synchronize()
+    before = p.used_bytes()
+    stop = threading.Event()
+    errors = []
+
+    def churn(seed):
+        try:
+            s = cp.cuda.Stream()
+            rng = numpy.random.RandomState(seed)
+            while not stop.is_set():
+                n = int(rng.choice([1, 100, 1000, 5000]))
+                with s:
+                    x = cp.arange(n, dtype=cp.int32)
+                    y = x + 1
+                    total = int(y.sum())
+                if total != n * (n + 1) // 2:
+                    errors.append((n, total))
+                del x, y
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=churn, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for i in range(300):
+        used, total = p.used_bytes(), p.total_bytes()
+        assert before <= used <= total
+        if i % 50 == 0:
+            p.free_all_blocks()
+    stop.set()
+    for t in threads:
+        t.join()
+    assert errors == []
+    gc.collect()
+    cp.cuda.Device().synchronize()
+    assert p.used_bytes() == before
+    _check_consistent(p)
 
 
 def test_get_default_memory_pool_is_singleton():
