@@ -107,8 +107,8 @@ def test_default_pool_reuses_a_small_freed_block_on_its_stream():
     with s1:
         c = cp.arange(100, dtype=cp.float32)
         b[...] = 7
-    cp.testing.assert_array_equal(c, numpy.arange(100, dtype=numpy.float32))
-    cp.testing.assert_array_equal(b, numpy.full(100, 7, numpy.float32))
+    numpy.testing.assert_array_equal(c.get(), numpy.arange(100, dtype=numpy.float32))
+    numpy.testing.assert_array_equal(b.get(), numpy.full(100, 7, numpy.float32))
     del b, c
     assert p.used_bytes() == before
     _check_consistent(p)
