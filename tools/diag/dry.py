@@ -1,8 +1,12 @@
 """The host's own cost of small calls, without the driver: with `_core._dry_launches(True)` cuLaunchKernel is a
 no-op, so a loop of calls times everything cuarray and Python do per call, to the nanosecond and free of the
 device's noise. Optionally profiles the same loops (argument: sampler.so and an output folder, as cpu_profile.py).
-Results of the calls are garbage while launches are dry; nothing is checked."""
+Results of the calls are garbage while launches are dry; nothing is checked.
+
+Environment: DRY_ROUNDS (default 15) rounds; DRY_ONLY, comma-separated substrings of the call names to time
+(default: all); DRY_JSON=1 prints one JSON object of every round's times instead of the table (ab_dry.sh)."""
 import ctypes
+import json
 import os
 import statistics
 import sys
@@ -54,18 +58,30 @@ def py_loop(fn):
     return (time.perf_counter() - t0) / N * 1e9
 
 
+ONLY = [w for w in os.environ.get("DRY_ONLY", "").split(",") if w]
+FLOOR, UFUNC = "C++ loop: floor (dry: the loop itself)", "C++ loop: call_ufunc1 add (1)"
+
+
+def wanted(name):
+    return not ONLY or any(w in name for w in ONLY)
+
+
 core._dry_launches(True)
 try:
-    rows = {k: [] for k in calls}
-    rows["C++ loop: floor (dry: the loop itself)"] = []
-    rows["C++ loop: call_ufunc1 add (1)"] = []
-    for _ in range(15):
-        rows["C++ loop: floor (dry: the loop itself)"].append(core._launch_floor_us(N) * 1e3)
-        rows["C++ loop: call_ufunc1 add (1)"].append(core._ufunc_loop_us("add", a1, b1, N, None) * 1e3)
+    rows = {k: [] for k in [FLOOR, UFUNC, *calls] if wanted(k)}
+    for _ in range(int(os.environ.get("DRY_ROUNDS", "15"))):
+        if FLOOR in rows:
+            rows[FLOOR].append(core._launch_floor_us(N) * 1e3)
+        if UFUNC in rows:
+            rows[UFUNC].append(core._ufunc_loop_us("add", a1, b1, N, None) * 1e3)
         for k, fn in calls.items():
-            rows[k].append(py_loop(fn))
-    for k, xs in rows.items():
-        print(f"  {k:40s} {statistics.median(xs):7.0f} ns  (min {min(xs):.0f})", flush=True)
+            if k in rows:
+                rows[k].append(py_loop(fn))
+    if os.environ.get("DRY_JSON") == "1":
+        print(json.dumps(rows), flush=True)
+    else:
+        for k, xs in rows.items():
+            print(f"  {k:40s} {statistics.median(xs):7.0f} ns  (min {min(xs):.0f})", flush=True)
     if len(sys.argv) > 2:
         lib = ctypes.CDLL(sys.argv[1])
         for name, fn in (("dry_add", calls["a+b (1024)"]), ("dry_ek", calls["ElementwiseKernel (1024)"]),
