@@ -571,7 +571,7 @@ storage_ptr memory_pool::allocate_unobserved(std::size_t bytes, int device, stre
   }
 }
 
-// Each first gives back the calling thread's stashed block (Note [freed-block stash]).
+// Each first takes every thread's stashed block back (Note [freed-block stash]).
 std::size_t memory_pool::used_bytes() const {
   settle(this);
   return impl_->get(current_device()).used_bytes();
