@@ -151,7 +151,7 @@ def test_default_pool_counts_other_threads_frees():
     t = threading.Thread(target=idle_worker)
     t.start()
     assert done.wait(30)
-    assert p.used_bytes() == before      # given back when the worker asked
+    assert p.used_bytes() == before      # the worker's block is still free
     go.set()
     t.join()
     assert seen == [before]

@@ -34,6 +34,8 @@ if [ ! -d build-gpu/python/cuarray ]; then
     GPU_CHECK_SKIP="ctest selfcheck pytest numba sanitizer fuzz bench" OUT=$OUT bash tools/gpu_check.sh \
     >"$OUT/ab_build.txt" 2>&1 || { tail -20 "$OUT/ab_build.txt"; exit 1; }
 fi
+# (a warm machine keeps build-gpu from an earlier call: bring it up to this tree first)
+cmake --build build-gpu -j 16 >"$OUT/ab_build_new.txt" 2>&1 || { tail -20 "$OUT/ab_build_new.txt"; exit 1; }
 rm -rf /tmp/ab_new /tmp/ab_base /tmp/ab_saved
 cp -a build-gpu/python /tmp/ab_new
 mapfile -t files < <(cd .ab/base && find . -type f | sed 's|^\./||')

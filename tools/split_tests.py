@@ -1,0 +1,34 @@
+"""Print part K of N of the Python test files, for running the suite over several device calls.
+
+Usage: python3 tools/split_tests.py N K   (1 <= K <= N)
+
+Files go, largest first, to the part with the fewest bytes so far (ties: the lowest part), so that the parts take
+about as long; the split depends only on the files, so each call computes the same parts, e.g.
+GPU_CHECK_PYTEST_ARGS="-m gpu -n 16 --dist load $(python3 tools/split_tests.py 2 1)". Paths are relative to the
+repository root, where gpu_check.sh runs pytest.
+"""
+import os
+import sys
+
+
+def parts(n, folder):
+    files = sorted((f for f in os.listdir(folder) if f.startswith("test_") and f.endswith(".py")),
+                   key=lambda f: (-os.path.getsize(os.path.join(folder, f)), f))
+    sums, out = [0] * n, [[] for _ in range(n)]
+    for f in files:
+        k = min(range(n), key=lambda i: (sums[i], i))
+        sums[k] += os.path.getsize(os.path.join(folder, f))
+        out[k].append(f)
+    return out
+
+
+def main(argv):
+    if len(argv) != 3 or not argv[1].isdigit() or not argv[2].isdigit() or not 1 <= int(argv[2]) <= int(argv[1]):
+        sys.exit(__doc__)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    folder = os.path.join(root, "tests", "python")
+    print(" ".join(os.path.join("tests", "python", f) for f in parts(int(argv[1]), folder)[int(argv[2]) - 1]))
+
+
+if __name__ == "__main__":
+    main(sys.argv)
