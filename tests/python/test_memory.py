@@ -83,6 +83,127 @@ def test_default_pool_free_all_blocks():
     _check_consistent(p)
 
 
+def test_default_pool_reuses_a_small_freed_block_on_its_stream():
+    # A thread's last freed small block of the default pool goes to its next
+    # allocation of that size on the same stream (Note [freed-block stash]),
+    # never to another stream's, and the statistics count it free at once.
+    p = cp.get_default_memory_pool()
+    gc.collect()
+    before = p.used_bytes()
+    s1, s2 = cp.cuda.Stream(), cp.cuda.Stream()
+    with s1:
+        a = cp.empty(100, dtype=cp.float32)
+    ptr = a.data.ptr
+    del a
+    with s2:
+        b = cp.empty(100, dtype=cp.float32)      # same size, other stream
+    assert b.data.ptr != ptr
+    with s1:
+        c = cp.empty(100, dtype=cp.float32)      # same size and stream
+    assert c.data.ptr == ptr
+    assert p.used_bytes() == before + 2 * 512
+    del c
+    assert p.used_bytes() == before + 512
+    with s1:
+        c = cp.arange(100, dtype=cp.float32)
+        b[...] = 7
+    numpy.testing.assert_array_equal(c.get(), numpy.arange(100, dtype=numpy.float32))
+    numpy.testing.assert_array_equal(b.get(), numpy.full(100, 7, numpy.float32))
+    del b, c
+    assert p.used_bytes() == before
+    _check_consistent(p)
+
+
+def test_default_pool_counts_other_threads_frees():
+    # A block another thread freed and kept for its next allocation (Note
+    # [freed-block stash]) counts as free in every query, from any thread,
+    # even before that thread has exited.
+    import threading
+    p = cp.get_default_memory_pool()
+    gc.collect()
+    cp.cuda.Device().synchronize()
+    before = p.used_bytes()
+    kept = []
+
+    def work():
+        for n in (10, 100, 10):
+            x = cp.arange(n, dtype=cp.float64) * 2
+            kept.append(float(x.sum()))
+            del x
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert kept == [90.0, 9900.0, 90.0]
+    assert p.used_bytes() == before
+    _check_consistent(p)
+
+    go, done = threading.Event(), threading.Event()
+    seen = []
+
+    def idle_worker():
+        x = cp.ones(64, dtype=cp.int32)
+        del x
+        seen.append(p.used_bytes())     # the worker sees its own free
+        done.set()
+        go.wait(30)
+
+    t = threading.Thread(target=idle_worker)
+    t.start()
+    assert done.wait(30)
+    assert p.used_bytes() == before      # the worker's block is still free
+    go.set()
+    t.join()
+    assert seen == [before]
+    assert p.used_bytes() == before
+
+
+def test_default_pool_statistics_while_threads_allocate():
+    # Threads allocate and free small blocks (each keeping its last one
+    # aside) while the main thread queries and empties the pool, which takes
+    # those blocks back: no block is lost or given out twice.
+    import threading
+    p = cp.get_default_memory_pool()
+    gc.collect()
+    cp.cuda.Device().synchronize()
+    before = p.used_bytes()
+    stop = threading.Event()
+    errors = []
+
+    def churn(seed):
+        try:
+            s = cp.cuda.Stream()
+            rng = numpy.random.RandomState(seed)
+            while not stop.is_set():
+                n = int(rng.choice([1, 100, 1000, 5000]))
+                with s:
+                    x = cp.arange(n, dtype=cp.int32)
+                    y = x + 1
+                    total = int(y.sum())
+                if total != n * (n + 1) // 2:
+                    errors.append((n, total))
+                del x, y
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=churn, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for i in range(300):
+        used, total = p.used_bytes(), p.total_bytes()
+        assert before <= used <= total
+        if i % 50 == 0:
+            p.free_all_blocks()
+    stop.set()
+    for t in threads:
+        t.join()
+    assert errors == []
+    gc.collect()
+    cp.cuda.Device().synchronize()
+    assert p.used_bytes() == before
+    _check_consistent(p)
+
+
 def test_get_default_memory_pool_is_singleton():
     assert cp.get_default_memory_pool() is cp.get_default_memory_pool()
     assert cp.cuda.get_default_memory_pool() is cp.get_default_memory_pool()
