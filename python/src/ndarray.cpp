@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "src/ops/indexing_internal.hpp"
 
 namespace cuarray::py {
 
@@ -439,6 +440,32 @@ void assign_element(array& view, nb::handle value) {
   view.fill(python_scalar ? to_scalar(value, view.type(), true) : numpy_element(value, view.type()));
 }
 
+// Whether the assigned value `o` nests sequences deeper than `remaining` more dimensions: a list or tuple where
+// none may remain, or an array with more dimensions than remain. NumPy discovers the shape of a value assigned
+// to a view with the view's ndim as its limit, and refuses a deeper one before it converts any element (a
+// value array, by contrast, may carry leading unit dimensions). Strings are not sequences here.
+bool nests_deeper(PyObject* o, int remaining) {
+  if (PyList_Check(o) || PyTuple_Check(o)) {
+    if (remaining == 0) return true;
+    for (Py_ssize_t i = 0, n = PySequence_Fast_GET_SIZE(o); i < n; ++i) {
+      if (nests_deeper(PySequence_Fast_GET_ITEM(o, i), remaining - 1)) return true;
+    }
+    return false;
+  }
+  if (is_ndarray(o)) return as_py_array(o).a.ndim() > remaining;
+  if (PyObject_HasAttrString(o, "__array_interface__") || PyObject_HasAttrString(o, "__cuda_array_interface__") ||
+      PyObject_HasAttrString(o, "__array__")) {
+    nb::object ndim = nb::steal(PyObject_GetAttrString(o, "ndim"));
+    if (!ndim.is_valid()) {
+      PyErr_Clear();
+      return false;
+    }
+    return PyLong_Check(ndim.ptr()) && nb::cast<int>(ndim) > remaining;
+  }
+  if (PyUnicode_Check(o) || PyBytes_Check(o) || PyDict_Check(o)) return false;
+  return remaining == 0 && PySequence_Check(o);
+}
+
 void setitem(nb::handle self, nb::handle key, nb::handle value) {
   const array& a = self_of(self).a;
   index_key k = to_index_key(key);
@@ -448,6 +475,11 @@ void setitem(nb::handle self, nb::handle key, nb::handle value) {
       assign_element(view, value);
       return;
     }
+    if ((PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) && nests_deeper(value.ptr(), view.ndim())) {
+      throw value_error("setting an array element with a sequence. The requested array would exceed the maximum "
+                        "number of dimension of " +
+                        std::to_string(view.ndim()) + ".");
+    }
     assign_value(view, value);
     return;
   }
@@ -455,9 +487,10 @@ void setitem(nb::handle self, nb::handle key, nb::handle value) {
   try {
     v = to_assigned_value(value, a.type());
   } catch (...) {
-    // NumPy checks the key (too many indices, a boolean index of the wrong shape, an integer out of range)
-    // before it converts the value: a key error wins. This path only runs when the value is bad anyway.
-    cuarray::getitem(a, k, index_mode::wrap);
+    // NumPy parses the key (too many indices, a boolean index of the wrong shape, an integer out of range)
+    // before it converts the value: such a key error wins. Whether the index arrays broadcast together, and
+    // their values, it checks after: the value's error wins over those. This path only runs for a bad value.
+    cuarray::detail::check_index_key(a, k);
     throw;
   }
   if (v.is_scalar) cuarray::setitem(a, k, v.s);

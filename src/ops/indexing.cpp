@@ -16,6 +16,7 @@
 #include "cuarray/select.hpp"
 #include "src/core/internal.hpp"
 #include "src/kernels/index_kernels.hpp"
+#include "src/ops/indexing_internal.hpp"
 #include "src/ops/manipulation_internal.hpp"
 
 namespace cuarray {
@@ -181,6 +182,12 @@ prepared_key prepare(const array& a, const index_key& key) {
   p.view = array(a.storage(), std::move(d));
   return p;
 }
+
+}  // namespace
+
+void detail::check_index_key(const array& a, const index_key& key) { prepare(a, key); }
+
+namespace {
 
 // Note [index modes]: by default an out-of-range value in an index array wraps around (CuPy's choice: no
 // synchronisation, and never a read or write outside the array); CUARRAY_CHECK_INDEX=1 or mode raise inspects
