@@ -445,6 +445,10 @@ void assign_element(array& view, nb::handle value) {
 // to a view with the view's ndim as its limit, and refuses a deeper one before it converts any element (a
 // value array, by contrast, may carry leading unit dimensions). Strings are not sequences here.
 bool nests_deeper(PyObject* o, int remaining) {
+  // Python numbers and strings first: a long list of them must not pay an attribute lookup per item.
+  if (PyFloat_Check(o) || PyLong_Check(o) || PyComplex_Check(o) || PyUnicode_Check(o) || PyBytes_Check(o)) {
+    return false;
+  }
   if (PyList_Check(o) || PyTuple_Check(o)) {
     if (remaining == 0) return true;
     for (Py_ssize_t i = 0, n = PySequence_Fast_GET_SIZE(o); i < n; ++i) {
@@ -462,8 +466,7 @@ bool nests_deeper(PyObject* o, int remaining) {
     }
     return PyLong_Check(ndim.ptr()) && nb::cast<int>(ndim) > remaining;
   }
-  if (PyUnicode_Check(o) || PyBytes_Check(o) || PyDict_Check(o)) return false;
-  return remaining == 0 && PySequence_Check(o);
+  return remaining == 0 && !PyDict_Check(o) && PySequence_Check(o);
 }
 
 void setitem(nb::handle self, nb::handle key, nb::handle value) {
