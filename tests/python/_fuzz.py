@@ -168,7 +168,7 @@ class Arr:
                 v = _matrix_fill(v, self.fill).astype(dt)
         if self.fill == 'sorted' and len(shape) >= 1:
             v = numpy.sort(v, axis=-1)
-        return numpy.ascontiguousarray(v)
+        return numpy.asarray(v, order='C')  # (ascontiguousarray would make a 0-d input 1-d)
 
     def apply_view(self, a):
         if self.view == 'T':
@@ -2758,7 +2758,8 @@ def _tree_repr(t):
 
 def _along(case, x):
     axis = case.extra.get('axis', -1)
-    return (x.ravel(), -1) if axis is None else (x, axis)
+    # A 0-d input sorts as its one element (NumPy's argsort and partition of a 0-d array give shape (1,)).
+    return (x.ravel(), -1) if axis is None or x.ndim == 0 else (x, axis)
 
 
 def _contract_check(case, np_side, cu_side):
