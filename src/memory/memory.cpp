@@ -542,7 +542,7 @@ storage_ptr memory_pool::allocate_unobserved(std::size_t bytes, int device, stre
   detail::pool_core& core = impl_->get(device);
   const bool immortal = this == g_default_pool.load(std::memory_order_relaxed);  // Note [immortal pool]
   const bool stashable = immortal && bytes <= stash_max;
-  const std::size_t size = stashable ? detail::pool_core::rounded(bytes) : 0;
+  const std::size_t size = detail::pool_core::rounded(bytes);
   void* p = nullptr;
   if (stashable) {  // Note [freed-block stash]
     record_list& kept = tls_records;
@@ -563,47 +563,32 @@ storage_ptr memory_pool::allocate_unobserved(std::size_t bytes, int device, stre
   try {
     std::shared_ptr<void> keep;
     if (!immortal) keep = impl_;
-    return std::allocate_shared<pooled_memory>(record_allocator<pooled_memory>(), p, detail::pool_core::rounded(bytes),
-                                               device, std::move(keep), &core, stream.ptr(), stashable);
+    return std::allocate_shared<pooled_memory>(record_allocator<pooled_memory>(), p, size, device, std::move(keep),
+                                               &core, stream.ptr(), stashable);
   } catch (...) {
     core.deallocate(p);
     throw;
   }
 }
 
-// Each first takes every thread's stashed block back (Note [freed-block stash]).
-std::size_t memory_pool::used_bytes() const {
-  settle(this);
-  return impl_->get(current_device()).used_bytes();
+namespace {
+// The current device's pool after every thread's stashed block is back in it (Note [freed-block stash]): what
+// every query and change of a pool's blocks looks at. The limit is a setting, not a state, so get_limit reads it
+// as it is.
+detail::pool_core& settled(const memory_pool* pool, memory_pool::impl& impl) {
+  settle(pool);
+  return impl.get(current_device());
 }
-std::size_t memory_pool::total_bytes() const {
-  settle(this);
-  return impl_->get(current_device()).total_bytes();
-}
-std::size_t memory_pool::free_bytes() const {
-  settle(this);
-  return impl_->get(current_device()).free_bytes();
-}
-std::size_t memory_pool::n_free_blocks() const {
-  settle(this);
-  return impl_->get(current_device()).n_free_blocks();
-}
-void memory_pool::free_all_blocks() {
-  settle(this);
-  impl_->get(current_device()).free_all_blocks();
-}
-void memory_pool::free_all_blocks(stream_ref s) {
-  settle(this);
-  impl_->get(current_device()).free_all_blocks(s.ptr());
-}
-void memory_pool::set_limit(std::size_t bytes) {
-  settle(this);
-  impl_->get(current_device()).set_limit(bytes);
-}
-std::size_t memory_pool::get_limit() const {
-  settle(this);
-  return impl_->get(current_device()).get_limit();
-}
+}  // namespace
+
+std::size_t memory_pool::used_bytes() const { return settled(this, *impl_).used_bytes(); }
+std::size_t memory_pool::total_bytes() const { return settled(this, *impl_).total_bytes(); }
+std::size_t memory_pool::free_bytes() const { return settled(this, *impl_).free_bytes(); }
+std::size_t memory_pool::n_free_blocks() const { return settled(this, *impl_).n_free_blocks(); }
+void memory_pool::free_all_blocks() { settled(this, *impl_).free_all_blocks(); }
+void memory_pool::free_all_blocks(stream_ref s) { settled(this, *impl_).free_all_blocks(s.ptr()); }
+void memory_pool::set_limit(std::size_t bytes) { settled(this, *impl_).set_limit(bytes); }
+std::size_t memory_pool::get_limit() const { return impl_->get(current_device()).get_limit(); }
 
 // ---------------------------------------------------------------------------------------------------------
 // Driver's stream-ordered allocator
