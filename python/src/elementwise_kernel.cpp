@@ -3,6 +3,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -137,6 +138,11 @@ nb::object reduction_call(const reduction_kernel& k, nb::tuple args, nb::handle 
       for (nb::handle x : axis) o.axis->push_back(to_c_int_axis(x));  // Note [huge axes]
     } else {
       o.axis->push_back(to_c_int_axis(axis));
+      // Note [reduction axes] (args.hpp): a single integer axis of 0-d operands may be 0 or -1, as NumPy's
+      // reductions take it, and reduces over nothing (axis=None); a tuple gets no such leave.
+      bool zero_d = std::all_of(in.begin(), in.end(),
+                                [](const ufunc_arg& x) { return !x.arr.defined() || x.arr.ndim() == 0; });
+      if (zero_d && ((*o.axis)[0] == 0 || (*o.axis)[0] == -1)) o.axis.reset();
     }
   }
   o.keepdims = keepdims;

@@ -96,6 +96,7 @@ nb::object one_d(nb::handle a, nb::handle n, nb::handle axis, nb::handle norm, n
   array x = to_array(a, "fft");
   if (n.is_none()) {
     int ax = to_axis(axis);
+    if (ax < -x.ndim() || ax >= x.ndim()) throw index_error("tuple index out of range");  // a.shape[axis]
     return result(F(x, std::nullopt, ax, to_norm(norm), to_out(out)), out);
   }
   fft::norm_mode nm{};

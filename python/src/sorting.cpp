@@ -1,6 +1,7 @@
 // Bindings of sorting, searching and set operations, and of ndarray.sort/argsort/partition/searchsorted.
 #include <nanobind/stl/string.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,6 +61,14 @@ std::vector<std::int64_t> to_kth(nb::handle obj) {
 std::optional<int> checked_axis(std::optional<int> axis, const array& a) {
   if (axis) normalize_axis(*axis, a.ndim());
   return axis;
+}
+
+// argpartition's axis, checked before kth: NumPy takes a 0-d array as a 1-element 1-D one there (its
+// PyArray_CheckAxis), so axis 0 or -1 passes and a bad kth is the error.
+std::optional<int> argpartition_axis(nb::handle axis, const array& a) {
+  std::optional<int> ax = args::to_opt_int_axis(axis);
+  if (ax) normalize_axis(*ax, std::max(1, a.ndim()));
+  return ax;
 }
 
 // searchsorted's v: a Python number takes the array's dtype where NumPy's weak-scalar rules allow it. A Python
@@ -201,7 +210,7 @@ void init_sorting(nb::module_& m) {
       [](nb::handle a, nb::handle kth, nb::handle axis, nb::handle kind, nb::handle order) {
     check_order(order);
     array x = to_array(a, "argpartition");
-    std::optional<int> ax = checked_axis(args::to_opt_int_axis(axis), x);
+    std::optional<int> ax = argpartition_axis(axis, x);
     return wrap(argpartition(x, to_kth(kth), ax, select_kind(kind)));
       },
       nb::arg("a"), nb::arg("kth"), nb::arg("axis").none() = -1, nb::arg("kind") = "introselect",
@@ -351,7 +360,7 @@ void init_sorting(nb::module_& m) {
                   [](nb::handle self, nb::handle kth, nb::handle axis, nb::handle kind, nb::handle order) {
     check_order(order);
     const array& a = as_py_array(self).a;
-    std::optional<int> ax = checked_axis(args::to_opt_int_axis(axis), a);
+    std::optional<int> ax = argpartition_axis(axis, a);
     return wrap(argpartition(a, to_kth(kth), ax, select_kind(kind)));
                   },
                   nb::is_method(), nb::name("argpartition"), nb::arg("kth"), nb::arg("axis").none() = -1,

@@ -306,12 +306,75 @@ nb::object call_checked(const py_ufunc& u, nb::args args, nb::kwargs kwargs) {
   return nb::steal(t);
 }
 
+// Note [comparison with None]: NumPy compares with None through its object loop, where None equals nothing
+// but None: `equal(a, None)` and `a == None` are False over a's shape (not_equal True), and `equal(None,
+// None)` is True. cuarray has no object dtype; it gets the same answer by calling the ufunc again with bool
+// operands that have the answer built in: the other operand becomes False of its shape (an array of zeros,
+// or the scalar False) and None becomes True (both None: both False). out=, where=, order= and the
+// broadcast then go through the ufunc's own checks. It is looked for only after a conversion failed (a
+// TypeError), so other calls never look. Returns the two replacements, or nothing where the call is not an
+// equal or not_equal with None and an operand cuarray takes.
+std::optional<std::pair<nb::object, nb::object>> none_replaced(const ufunc_def& d, nb::handle a, nb::handle b) {
+  static const ufunc_def* const eq = find_ufunc("equal");
+  static const ufunc_def* const ne = find_ufunc("not_equal");
+  if ((&d != eq && &d != ne) || (!a.is_none() && !b.is_none())) return std::nullopt;
+  nb::handle other = a.is_none() ? b : a;
+  nb::object for_other = nb::bool_(false);
+  if (is_ndarray(other)) {
+    for_other = wrap(zeros(as_py_array(other).a.shape(), dtype::bool_));
+  } else if (!other.is_none()) {
+    ufunc_arg_ref r;
+    std::optional<array> holder;
+    try {
+      if (!to_arg_ref(other, r, holder, false)) return std::nullopt;
+    } catch (const type_error&) {
+      return std::nullopt;  // a host array keeps its error
+    }
+    if (r.arr != nullptr) for_other = wrap(zeros(r.arr->shape(), dtype::bool_));
+  }
+  nb::object for_none = nb::bool_(!other.is_none());
+  if (a.is_none()) return std::make_pair(for_none, other.is_none() ? for_none : for_other);
+  return std::make_pair(for_other, for_none);
+}
+
+// A ufunc call with None among equal's or not_equal's inputs (Note [comparison with None]): NumPy's object
+// loop refuses a dtype= other than bool and, where an array or a number is compared, casting='no' or
+// 'equiv' (that input would be cast to object). An invalid object where the call is not one.
+nb::object call_none_compared(const py_ufunc& u, nb::handle args, nb::handle kwargs) {
+  const Py_ssize_t n = PyTuple_GET_SIZE(args.ptr());
+  if (n < 2) return nb::object();
+  nb::handle a = PyTuple_GET_ITEM(args.ptr(), 0), b = PyTuple_GET_ITEM(args.ptr(), 1);
+  auto replaced = none_replaced(*u.def, a, b);
+  if (!replaced) return nb::object();
+  PyObject* dt = PyDict_GetItemString(kwargs.ptr(), "dtype");
+  if (dt != nullptr && dt != Py_None && to_dtype(dt) != dtype::bool_) {
+    throw type_error("No loop matching the specified signature and casting was found for ufunc " + u.name);
+  }
+  PyObject* casting = PyDict_GetItemString(kwargs.ptr(), "casting");
+  if (casting != nullptr && PyUnicode_Check(casting) && (!a.is_none() || !b.is_none())) {
+    std::string rule = nb::cast<std::string>(nb::handle(casting));
+    if (rule == "no" || rule == "equiv") {
+      throw type_error("Cannot cast ufunc '" + u.name + "' input " + (a.is_none() ? "1" : "0") +
+                       " to dtype('O') with casting rule '" + rule + "'");
+    }
+  }
+  nb::object new_args = nb::steal(PyTuple_New(n));
+  PyTuple_SET_ITEM(new_args.ptr(), 0, replaced->first.release().ptr());
+  PyTuple_SET_ITEM(new_args.ptr(), 1, replaced->second.release().ptr());
+  for (Py_ssize_t i = 2; i < n; ++i) {
+    PyTuple_SET_ITEM(new_args.ptr(), i, nb::borrow(PyTuple_GET_ITEM(args.ptr(), i)).release().ptr());
+  }
+  return call_checked(u, nb::borrow<nb::args>(new_args), nb::borrow<nb::kwargs>(kwargs));
+}
+
 // A ufunc call with its arguments as a tuple and a dict: the general path, and __call__.
 nb::object call(const py_ufunc& u, nb::args args, nb::kwargs kwargs) {
   try {
     return call_checked(u, args, kwargs);
   } catch (const type_error&) {
     nb::object r = defer_to_override(nb::find(u), args, kwargs);  // Note [ufunc overrides]
+    if (r.is_valid()) return r;
+    r = call_none_compared(u, args, kwargs);  // Note [comparison with None]
     if (r.is_valid()) return r;
     throw;
   }
@@ -347,6 +410,9 @@ nb::object binary(const ufunc_def* d, nb::handle a, nb::handle b) {
     static nb::object ndarray_np = numpy().attr("ndarray");
     if (PyObject_IsInstance(a.ptr(), ndarray_np.ptr()) == 1) host_array_error(a);
     if (PyObject_IsInstance(b.ptr(), ndarray_np.ptr()) == 1) host_array_error(b);
+    if (auto replaced = none_replaced(*d, a, b)) {  // `a == None` (Note [comparison with None])
+      return binary(d, replaced->first, replaced->second);
+    }
     return nb::borrow(Py_NotImplemented);
   }
   if (d->nout == 1) return wrap_made([&] { return call_ufunc1(*d, in, 2); });
@@ -453,6 +519,8 @@ PyObject* ufunc_vectorcall(PyObject* self, PyObject* const* args, std::size_t na
     } catch (const type_error&) {
       auto [targs, kw] = packed();
       nb::object r = defer_to_override(self, targs, kw);  // Note [ufunc overrides]
+      if (r.is_valid()) return r;
+      r = call_none_compared(u, targs, kw);  // Note [comparison with None]
       if (r.is_valid()) return r;
       throw;
     }

@@ -336,6 +336,12 @@ def test_1d_errors():
         cp.fft.fft(cp.asarray(numpy.float64(1.0)))
     with pytest.raises(ValueError, match="Invalid norm value"):
         cp.fft.fft(x, norm="bad")
+    # With n None NumPy reads a.shape[axis] before it looks at the norm: an IndexError wins.
+    for f in (cp.fft.fft, cp.fft.ifft, cp.fft.rfft, cp.fft.irfft, cp.fft.hfft, cp.fft.ihfft):
+        with pytest.raises(IndexError):
+            f(cp.asarray(numpy.uint8(3)), norm="bogus", axis=0)
+        with pytest.raises(IndexError):
+            f(x, norm="bogus", axis=2)
     with pytest.raises(TypeError):
         cp.fft.rfft(x)
     with pytest.raises(TypeError):

@@ -718,3 +718,22 @@ def test_var_one_pass_non_finite_and_empty():
     # ddof at or beyond the count: inf (or NaN for a zero M2), as the division by max(n - ddof, 0)
     y = numpy.array([[1.0, 3.0], [2.0, 2.0]])
     _check(cp.var(cp.asarray(y), axis=1, ddof=2), _np(numpy.var, y, axis=1, ddof=2))
+
+
+# A ReductionKernel takes axes as NumPy's reductions do: a single integer axis of 0-d operands may be 0 or -1
+# (it reduces over nothing), a tuple or any other axis is an AxisError.
+@pytest.mark.gpu
+@pytest.mark.parametrize("axis", [0, -1, (0,), (-1,), 1, -2, None, ()], ids=repr)
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_reduction_kernel_axis_of_0d(axis, keepdims):
+    k = cp.ReductionKernel("T x", "T y", "x * x", "a + b", "y = a", "0", "sumsq0d")
+    host = numpy.complex64(3 + 4j)
+    try:
+        want = numpy.sum(numpy.asarray(host) ** 2, axis=axis, keepdims=keepdims)
+    except numpy.exceptions.AxisError:
+        with pytest.raises(numpy.exceptions.AxisError):
+            k(cp.asarray(host), axis=axis, keepdims=keepdims)
+        return
+    got = k(cp.asarray(host), axis=axis, keepdims=keepdims)
+    assert got.shape == numpy.shape(want) and got.dtype == numpy.complex64
+    numpy.testing.assert_allclose(got.get(), want, rtol=1e-6)

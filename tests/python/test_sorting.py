@@ -559,3 +559,17 @@ def test_searchsorted_python_int_beyond_the_dtype(xp, dtype, v, side):
     a = xp.asarray(numpy.array([0, 1, 1, 2], dtype=dtype) if dtype != "bool" else numpy.array([False, True, True]))
     sorter = xp.arange(a.shape[0])
     return xp.searchsorted(a, v, side=side), a.searchsorted(v, side=side, sorter=sorter)
+
+
+# NumPy's argpartition (and argsort) take a 0-d array as a 1-element 1-D one: axis 0 or -1 passes, so a bad
+# kth is the error; sort and partition refuse any integer axis of a 0-d array.
+@gpu
+@pytest.mark.parametrize("axis", [-1, 0, 1, -2, None], ids=repr)
+@pytest.mark.parametrize("kth", [0, -1, 1, "x", [0]], ids=repr)
+@pytest.mark.parametrize("func", ["partition", "argpartition", "a.argpartition"])
+@testing.numpy_cuarray_equal()
+def test_partition_of_0d(xp, func, kth, axis):
+    a = xp.asarray(numpy.complex64(1 + 2j))
+    if func == "a.argpartition":
+        return a.argpartition(kth, axis=axis)
+    return getattr(xp, func)(a, kth, axis=axis)

@@ -102,6 +102,78 @@ def test_comparisons_return_bool(xp):
     return a < b, a <= b, a > b, a >= b, a == b, a != b
 
 
+# NumPy compares with None through its object loop: None equals nothing but None (Note [comparison with None]
+# in python/src/ufunc.cpp). The operators give arrays too, not Python's identity answer.
+@pytest.mark.parametrize("form", ["==", "!=", "r==", "r!=", "equal", "not_equal", "equal-r", "not_equal-r"])
+@pytest.mark.parametrize("shape", [(), (0,), (1,), (3, 4)], ids=str)
+@testing.numpy_cuarray_equal()
+def test_compare_with_none(xp, form, shape):
+    a = testing.shaped_arange(shape, xp, numpy.int64)
+    ops = {"==": lambda: a == None, "!=": lambda: a != None,  # noqa: E711 (the comparison is the test)
+           "r==": lambda: None == a, "r!=": lambda: None != a,  # noqa: E711
+           "equal": lambda: xp.equal(a, None), "not_equal": lambda: xp.not_equal(a, None),
+           "equal-r": lambda: xp.equal(None, a), "not_equal-r": lambda: xp.not_equal(None, a)}
+    return ops[form]()
+
+
+@pytest.mark.parametrize("case", ["none-none", "ne-none-none", "scalar", "out", "out-where", "out-bcast",
+                                  "out-bad-shape", "dtype-bool", "casting-safe", "where-false", "positional-out",
+                                  "strided"])
+@testing.numpy_cuarray_equal()
+def test_compare_with_none_keywords(xp, case):
+    a = testing.shaped_arange((2, 3), xp, numpy.float32)
+    if case == "none-none":
+        return xp.equal(None, None)
+    if case == "ne-none-none":
+        return xp.not_equal(None, None)
+    if case == "scalar":
+        return xp.equal(2.5, None), xp.not_equal(None, 7)
+    if case == "out":
+        out = xp.full((2, 3), 5, numpy.float32)
+        r = xp.not_equal(a, None, out=out)
+        assert r is out
+        return out
+    if case == "out-where":
+        out = xp.full((2, 3), 5, numpy.int8)
+        xp.not_equal(a, None, out=out, where=xp.asarray(numpy.array([True, False, True])))
+        return out
+    if case == "out-bcast":
+        out = xp.full((4, 2, 3), 5, numpy.int16)
+        xp.equal(None, a, out=out)
+        return out
+    if case == "out-bad-shape":
+        return xp.equal(a, None, out=xp.zeros((3,), bool))
+    if case == "dtype-bool":
+        return xp.equal(a, None, dtype=bool)
+    if case == "casting-safe":
+        return xp.not_equal(a, None, casting="safe")
+    if case == "where-false":
+        out = xp.ones((2, 3), bool)
+        xp.equal(a, None, out=out, where=False)
+        return out
+    if case == "positional-out":
+        out = xp.zeros((2, 3), bool)
+        xp.not_equal(None, a, out)
+        return out
+    return xp.equal(a[:, ::-2], None)
+
+
+# NumPy's errors are its UFuncTypeError subclasses; cuarray raises TypeError.
+@pytest.mark.parametrize("case", ["dtype-float", "casting-no", "casting-equiv", "less", "add", "greater-r"])
+@testing.numpy_cuarray_equal(accept_error=TypeError)
+def test_compare_with_none_errors(xp, case):
+    a = testing.shaped_arange((2, 3), xp, numpy.float32)
+    if case == "dtype-float":
+        return xp.equal(a, None, dtype=numpy.float64)
+    if case in ("casting-no", "casting-equiv"):
+        return xp.equal(a, None, casting=case[8:])
+    if case == "less":
+        return xp.less(a, None)
+    if case == "add":
+        return xp.add(a, None)
+    return None > a
+
+
 @testing.numpy_cuarray_allclose()
 def test_out_and_where(xp):
     a = testing.shaped_arange((3, 4), xp, numpy.float64)
