@@ -28,6 +28,12 @@ struct reduce_options {
 /// integers widen to int64 / uint64, other types stay.
 dtype sum_result_type(dtype t);
 
+/// Note [loop dtype from out]: the dtype a ufunc reduction (`op`: sum, prod, max or min, and their nan forms)
+/// folds in, as NumPy's ufunc.reduce picks it: dtype= when given; else, with out=, the promotion of out's dtype
+/// and the input's (sum of int64 into a float64 out adds in float64, so it does not wrap; min of uint16 with
+/// initial=2.5 into a complex out keeps 2.5); else sum_result_type for sum and prod, the input's for max/min.
+dtype reduction_loop_type(std::string_view op, dtype in, const std::optional<dtype>& dtype_, const array& out);
+
 /// A built-in reduction as the engine runs it, for code generators that fold their own expressions the same
 /// way (fuse): the result and accumulator dtypes, and CUDA C++ over the engine's names (`acc_t`; the combine
 /// writes `r` from `a` and `b`; the map writes `m` from the element `x`).

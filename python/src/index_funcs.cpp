@@ -130,14 +130,18 @@ void init_index_funcs(nb::module_& m) {
   m.def(
       "tril_indices",
       [](nb::handle n, nb::handle k, nb::handle mm) {
-    return pair_tuple(tril_indices(to_index(n), to_index(k), to_opt_index(mm)));
+    std::int64_t rows = to_index(n);  // Note [argument order] (manipulation.cpp)
+    std::int64_t diag = to_index(k);
+    return pair_tuple(tril_indices(rows, diag, to_opt_index(mm)));
       },
       nb::arg("n"), nb::arg("k") = 0, nb::arg("m").none() = nb::none(),
       "Indices of the lower triangle of an (n, m) array.");
   m.def(
       "triu_indices",
       [](nb::handle n, nb::handle k, nb::handle mm) {
-    return pair_tuple(triu_indices(to_index(n), to_index(k), to_opt_index(mm)));
+    std::int64_t rows = to_index(n);  // Note [argument order] (manipulation.cpp)
+    std::int64_t diag = to_index(k);
+    return pair_tuple(triu_indices(rows, diag, to_opt_index(mm)));
       },
       nb::arg("n"), nb::arg("k") = 0, nb::arg("m").none() = nb::none(),
       "Indices of the upper triangle of an (n, m) array.");

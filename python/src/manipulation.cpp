@@ -467,7 +467,13 @@ void init_manipulation(nb::module_& m) {
   m.def(
       "swapaxes",
       [](nb::handle a, nb::handle x, nb::handle y) {
-    return ret(a, swapaxes(arg_array(a), to_c_int_axis(x), to_c_int_axis(y)));
+    // Note [argument order]: the arguments of one C++ call are evaluated in no set order (GCC goes right to
+    // left), so conversions that can fail are made one statement each, in NumPy's order: with axis1=2**32
+    // and axis2='x', NumPy's OverflowError for axis1 comes first.
+    array arr = arg_array(a);
+    int ax1 = to_c_int_axis(x);
+    int ax2 = to_c_int_axis(y);
+    return ret(a, swapaxes(arr, ax1, ax2));
       },
       nb::arg("a"), nb::arg("axis1"), nb::arg("axis2"), "Interchange two axes.");
   m.def(
@@ -479,7 +485,10 @@ void init_manipulation(nb::module_& m) {
   m.def(
       "rollaxis",
       [](nb::handle a, nb::handle axis, nb::handle start) {
-    return ret(a, rollaxis(arg_array(a), to_c_int_axis(axis), to_c_int_axis(start)));
+    array arr = arg_array(a);  // Note [argument order]
+    int ax = to_c_int_axis(axis);
+    int st = to_c_int_axis(start);
+    return ret(a, rollaxis(arr, ax, st));
       },
       nb::arg("a"), nb::arg("axis"), nb::arg("start") = 0, "Roll an axis backwards to the given position.");
   m.def(
@@ -752,7 +761,9 @@ void init_manipulation(nb::module_& m) {
   nb::setattr(cls, "swapaxes",
               nb::cpp_function(
                   [](nb::handle self, nb::handle x, nb::handle y) {
-    return ret(self, swapaxes(as_py_array(self).a, to_c_int_axis(x), to_c_int_axis(y)));
+    int ax1 = to_c_int_axis(x);  // Note [argument order]
+    int ax2 = to_c_int_axis(y);
+    return ret(self, swapaxes(as_py_array(self).a, ax1, ax2));
                   },
                   nb::is_method(), nb::name("swapaxes"), nb::arg("axis1"), nb::arg("axis2")));
   nb::setattr(cls, "repeat",

@@ -126,11 +126,18 @@ index_item host_index(nb::handle o) {
   return index_item::of(as_py_array(from_numpy(host, nb::none(), false)).a);
 }
 
-index_item to_index_item(nb::handle h) {
+// A slice whose parts Python refuses (a zero step, a start that is no integer) sets `slice_error` (when given)
+// and stands as a full slice: NumPy reports the key's index errors first (Note [slice errors last]).
+index_item to_index_item(nb::handle h, std::optional<nb::python_error>* slice_error = nullptr) {
   PyObject* o = h.ptr();
   if (PySlice_Check(o)) {
     Py_ssize_t start, stop, step;
-    if (PySlice_Unpack(o, &start, &stop, &step) < 0) throw nb::python_error();
+    if (PySlice_Unpack(o, &start, &stop, &step) < 0) {
+      if (slice_error == nullptr) throw nb::python_error();
+      if (!*slice_error) slice_error->emplace();  // takes the Python error
+      else PyErr_Clear();
+      return index_item::slice(0, PY_SSIZE_T_MAX, 1);
+    }
     return index_item::slice(start, stop, step);
   }
   if (PyLong_CheckExact(o)) return index_item::at(index_value(o));
@@ -155,14 +162,22 @@ index_item to_index_item(nb::handle h) {
   invalid_index();
 }
 
-index_key to_index_key(nb::handle key) {
+// Note [slice errors last]: NumPy parses the whole key (a second ellipsis, too many indices, a float index)
+// before it computes any slice, so `x0d[6::0]` is "too many indices" and not "slice step cannot be zero". A
+// slice Python refuses waits while the key is checked against `a`, and is raised after.
+index_key to_index_key(nb::handle key, const array& a) {
   index_key k;
+  std::optional<nb::python_error> slice_error;
   if (PyTuple_Check(key.ptr())) {
     Py_ssize_t n = PyTuple_GET_SIZE(key.ptr());
     k.reserve(n);
-    for (Py_ssize_t i = 0; i < n; ++i) k.push_back(to_index_item(PyTuple_GET_ITEM(key.ptr(), i)));
+    for (Py_ssize_t i = 0; i < n; ++i) k.push_back(to_index_item(PyTuple_GET_ITEM(key.ptr(), i), &slice_error));
   } else {
-    k.push_back(to_index_item(key));
+    k.push_back(to_index_item(key, &slice_error));
+  }
+  if (slice_error) {
+    cuarray::detail::check_index_key(a, k);
+    throw std::move(*slice_error);
   }
   return k;
 }
@@ -326,7 +341,7 @@ nb::object from_numpy(nb::handle host, nb::handle order_obj, bool packed) {
 
 nb::object getitem(nb::handle self, nb::handle key) {
   const array& a = self_of(self).a;
-  index_key k = to_index_key(key);
+  index_key k = to_index_key(key, a);
   if (is_basic(k)) return view_of(self, cuarray::getitem(a, k));
   return wrap(cuarray::getitem(a, k));
 }
@@ -471,7 +486,7 @@ bool nests_deeper(PyObject* o, int remaining) {
 
 void setitem(nb::handle self, nb::handle key, nb::handle value) {
   const array& a = self_of(self).a;
-  index_key k = to_index_key(key);
+  index_key k = to_index_key(key, a);
   if (is_basic(k)) {
     array view = cuarray::getitem(a, k);
     if (is_element_key(k, a.ndim())) {
@@ -522,7 +537,7 @@ nb::object item(nb::handle self, nb::args args) {
   } else {
     nb::tuple key = args.size() == 1 ? nb::borrow<nb::tuple>(args[0]) : nb::tuple(args);
     if (static_cast<int>(key.size()) != a.ndim()) throw value_error("incorrect number of indices for array");
-    index_key k = to_index_key(key);
+    index_key k = to_index_key(key, a);
     if (!is_basic(k)) invalid_index();
     element = cuarray::getitem(a, k);
   }

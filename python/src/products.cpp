@@ -181,8 +181,12 @@ void init_products(nb::module_& m) {
       [](nb::handle a, nb::handle b, nb::handle axisa, nb::handle axisb, nb::handle axisc, nb::handle axis) {
     std::optional<int> ax;
     if (!axis.is_none()) ax = to_int_axis(axis);
-    return wrap(cross(to_array(a, "cross"), to_array(b, "cross"), to_int_axis(axisa), to_int_axis(axisb),
-                      to_int_axis(axisc), ax));
+    array x = to_array(a, "cross");  // Note [argument order] (manipulation.cpp)
+    array y = to_array(b, "cross");
+    int aa = to_int_axis(axisa);
+    int ab = to_int_axis(axisb);
+    int ac = to_int_axis(axisc);
+    return wrap(cross(x, y, aa, ab, ac, ax));
       },
       nb::arg("a"), nb::arg("b"), nb::arg("axisa") = -1, nb::arg("axisb") = -1, nb::arg("axisc") = -1,
       nb::arg("axis").none() = nb::none(), "Cross product of 3-element vectors.");

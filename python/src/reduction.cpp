@@ -55,12 +55,16 @@ bool scalar_axis_ok(const char* name, dtype t) {
   return true;
 }
 
-// The result dtype of reduction `name` without dtype=: what NumPy casts initial= to (sum of bool is int64, so
-// initial=2.5 adds 2). add/multiply widen small integers to the platform integer, as the engine does.
-dtype initial_type(const char* name, dtype t) {
+// The dtype NumPy casts initial= to: the reduction's loop (Note [loop dtype from out], cuarray/reduction.hpp),
+// so sum of bool is int64 (initial=2.5 adds 2) and nanmin of uint64 into an int64 out takes initial=-5.
+dtype initial_type(const char* name, dtype t, const std::optional<dtype>& dtype_, const array& out) {
   std::string_view n(name);
-  if (n != "sum" && n != "prod" && n != "nansum" && n != "nanprod") return t;
-  return sum_result_type(t);
+  if (n == "amax" || n == "nanmax") n = "max";
+  if (n == "amin" || n == "nanmin") n = "min";
+  if (n == "sum" || n == "prod" || n == "nansum" || n == "nanprod" || n == "max" || n == "min") {
+    return reduction_loop_type(n, t, dtype_, out);
+  }
+  return dtype_ ? *dtype_ : t;
 }
 
 // NumPy's nanmean/nanvar/nanstd refuse a non-inexact dtype= or out= for inexact input (before any axis check).
@@ -84,7 +88,7 @@ reduce_options options(nb::handle axis, nb::handle dtype_obj, nb::handle out, bo
   o.keepdims = keepdims;
   if (!initial.is_none()) {
     if (!initial_ok) throw type_error("this reduction takes no 'initial'");
-    o.initial = to_scalar(initial, o.dtype_ ? *o.dtype_ : initial_type(name, a.type()), false);
+    o.initial = to_scalar(initial, initial_type(name, a.type(), o.dtype_, o.out), false);
   }
   if (!where.is_none() && !(PyBool_Check(where.ptr()) && where.ptr() == Py_True)) {
     if (PyBool_Check(where.ptr())) {

@@ -312,13 +312,21 @@ nb::object call_checked(const py_ufunc& u, nb::args args, nb::kwargs kwargs) {
 // operands that have the answer built in: the other operand becomes False of its shape (an array of zeros,
 // or the scalar False) and None becomes True (both None: both False). out=, where=, order= and the
 // broadcast then go through the ufunc's own checks. It is looked for only after a conversion failed (a
-// TypeError), so other calls never look. Returns the two replacements, or nothing where the call is not an
-// equal or not_equal with None and an operand cuarray takes.
-std::optional<std::pair<nb::object, nb::object>> none_replaced(const ufunc_def& d, nb::handle a, nb::handle b) {
+// TypeError), so other calls never look. With `strings` (the operators `==` and `!=`), a str or bytes
+// operand is taken as None is: NumPy 2's operators answer all False (all True) where the comparison has no
+// loop, and its ufuncs raise. Returns the two replacements, or nothing where the call is not an equal or
+// not_equal with None and an operand cuarray takes.
+std::optional<std::pair<nb::object, nb::object>> none_replaced(const ufunc_def& d, nb::handle a, nb::handle b,
+                                                               bool strings = false) {
   static const ufunc_def* const eq = find_ufunc("equal");
   static const ufunc_def* const ne = find_ufunc("not_equal");
-  if ((&d != eq && &d != ne) || (!a.is_none() && !b.is_none())) return std::nullopt;
-  nb::handle other = a.is_none() ? b : a;
+  auto unequal_to_all = [strings](nb::handle h) {
+    return h.is_none() || (strings && (PyUnicode_Check(h.ptr()) || PyBytes_Check(h.ptr())));
+  };
+  if ((&d != eq && &d != ne) || (!unequal_to_all(a) && !unequal_to_all(b))) return std::nullopt;
+  if (!a.is_none() && unequal_to_all(a) && !b.is_none() && unequal_to_all(b)) return std::nullopt;  // str, str
+  const bool a_none = unequal_to_all(a);
+  nb::handle other = a_none ? b : a;
   nb::object for_other = nb::bool_(false);
   if (is_ndarray(other)) {
     for_other = wrap(zeros(as_py_array(other).a.shape(), dtype::bool_));
@@ -333,7 +341,7 @@ std::optional<std::pair<nb::object, nb::object>> none_replaced(const ufunc_def& 
     if (r.arr != nullptr) for_other = wrap(zeros(r.arr->shape(), dtype::bool_));
   }
   nb::object for_none = nb::bool_(!other.is_none());
-  if (a.is_none()) return std::make_pair(for_none, other.is_none() ? for_none : for_other);
+  if (a_none) return std::make_pair(for_none, other.is_none() ? for_none : for_other);
   return std::make_pair(for_other, for_none);
 }
 
@@ -410,7 +418,7 @@ nb::object binary(const ufunc_def* d, nb::handle a, nb::handle b) {
     static nb::object ndarray_np = numpy().attr("ndarray");
     if (PyObject_IsInstance(a.ptr(), ndarray_np.ptr()) == 1) host_array_error(a);
     if (PyObject_IsInstance(b.ptr(), ndarray_np.ptr()) == 1) host_array_error(b);
-    if (auto replaced = none_replaced(*d, a, b)) {  // `a == None` (Note [comparison with None])
+    if (auto replaced = none_replaced(*d, a, b, true)) {  // `a == None` (Note [comparison with None])
       return binary(d, replaced->first, replaced->second);
     }
     return nb::borrow(Py_NotImplemented);

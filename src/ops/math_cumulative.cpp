@@ -80,7 +80,8 @@ array accumulate(const array& a_in_peer, std::optional<int> axis_in, std::option
   } else {
     axis = normalize_axis(*axis_in, a.ndim());
   }
-  dtype rt = dt ? *dt : (out.defined() ? out.type() : default_accumulator(a.type()));
+  // Note [loop dtype from out]: without dtype=, an out= sets the loop with the input (NumPy promotes them).
+  dtype rt = dt ? *dt : (out.defined() ? promote_types(out.type(), a.type()) : default_accumulator(a.type()));
   if (out.defined() && out.shape() != a.shape()) {
     throw value_error("provided out is the wrong size for the accumulation.");
   }

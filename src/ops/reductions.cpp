@@ -33,6 +33,13 @@ dtype sum_result_type(dtype t) {
   }
 }
 
+dtype reduction_loop_type(std::string_view op, dtype in, const std::optional<dtype>& dtype_, const array& out) {
+  if (dtype_) return *dtype_;
+  if (out.defined()) return promote_types(out.type(), in);
+  bool sum_or_prod = op == "sum" || op == "prod" || op == "nansum" || op == "nanprod";
+  return sum_or_prod ? sum_result_type(in) : in;
+}
+
 namespace {
 
 array uf(std::string_view name, const array& a) { return call_ufunc(name, std::vector<array>{a})[0]; }
@@ -235,7 +242,7 @@ const red::spec& sum_spec(bool product, bool skip_nan, dtype in, dtype out) {
 }
 
 array sum_like(const array& a, const reduce_options& o, bool product, bool skip_nan) {
-  dtype out = o.dtype_ ? *o.dtype_ : sum_result_type(a.type());
+  dtype out = reduction_loop_type(product ? "prod" : "sum", a.type(), o.dtype_, o.out);
   const red::spec& s = sum_spec(product, skip_nan, a.type(), out);
   if (array r; plain(o) && red::run_full(s, a, out, r)) return r;
   std::vector<int> axes = reduction_axes(o.axis, a.ndim());
@@ -271,7 +278,7 @@ const red::spec& logical_spec(bool any_, dtype in) {
 }
 
 array extreme_like(const array& a, const reduce_options& o, bool maximum, bool skip_nan) {
-  dtype out = o.dtype_ ? *o.dtype_ : a.type();
+  dtype out = reduction_loop_type(maximum ? "max" : "min", a.type(), o.dtype_, o.out);
   const red::spec& s = extreme_spec(maximum, skip_nan, a.type(), out);
   // An empty input falls through: run_full takes none, and require_nonempty raises NumPy's error.
   if (array r; plain(o) && red::run_full(s, a, out, r)) return r;
@@ -328,7 +335,9 @@ array mean_impl(const array& a, const reduce_options& o, bool skip_nan, array* m
   const red::spec& s = interned(k, a.type(), acc, [&](dtype i, dtype c) {
     red::spec r = simple_spec(skip_nan ? "nanmean" : "mean", i, c, c, "r = a + b;", "ca_cast<acc_t>(0)");
     if (skip_nan) r.map = "m = ca_anynan(x) ? ca_cast<acc_t>(0) : ca_cast<acc_t>(x);";
-    if (divide_in_kernel) r.post = is_complex(c) ? "y = a / (decltype(a.re))_n;" : "y = a / (acc_t)_n;";
+    // A complex sum is divided as NumPy's true_divide does it, by the count as a complex number: an infinite
+    // part makes the other part NaN ((x - inf j) / (3 + 0j) is (nan - inf j)), as NumPy's mean gives.
+    if (divide_in_kernel) r.post = is_complex(c) ? "y = ca_uf_divide(a, ca_cast<acc_t>(_n));" : "y = a / (acc_t)_n;";
     return r;
   });
   if (array m; divide_in_kernel && !mean_acc_out && plain(o) && red::run_full(s, a, acc, m)) {

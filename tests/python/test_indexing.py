@@ -663,3 +663,20 @@ def test_many_index_arrays(xp, ndim, op):
         return xp.take_along_axis(x, idx, axis=1)
     xp.put_along_axis(x, idx % shape[1], -1.0, axis=1)
     return x
+
+
+# Note [slice errors last] (python/src/ndarray.cpp): NumPy checks the whole key before it computes a slice, so
+# an index error of the key wins over a zero step or a slice of non-integers.
+@pytest.mark.gpu
+@pytest.mark.parametrize("key", [(slice(6, None, 0),), (slice(None, None, 0), 1), (1, slice(None, None, 0)),
+                                 (slice(None, None, 0), Ellipsis, Ellipsis), (slice(None, None, 0), 1.5),
+                                 (slice(0, "x"),), (slice(None, None, 0),), (slice(None, None, 0), [1])], ids=repr)
+@pytest.mark.parametrize("shape", [(), (3,)], ids=str)
+@pytest.mark.parametrize("op", ["get", "set"])
+@testing.numpy_cuarray_equal()
+def test_slice_errors_come_after_the_key_checks(xp, key, shape, op):
+    a = xp.zeros(shape, dtype=numpy.int64)
+    if op == "get":
+        return a[key]
+    a[key] = 1
+    return a

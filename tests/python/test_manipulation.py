@@ -727,3 +727,16 @@ def test_pad_width_type_checked_before_mode(xp, pad_width, mode):
 @testing.numpy_cuarray_equal(accept_error=ValueError)
 def test_tile_negative_reps_of_empty_input(xp, shape, reps):
     return xp.tile(_arr(xp, shape, "uint8"), reps)
+
+
+# Note [argument order] (python/src/manipulation.cpp): NumPy converts the axes left to right, so the first
+# bad one names the error.
+@pytest.mark.gpu
+@pytest.mark.parametrize("axes", [(2 ** 32, "x"), ("x", 2 ** 32), (2 ** 70, 0), (0, 2 ** 70), (5, "x")], ids=repr)
+@pytest.mark.parametrize("func", ["swapaxes", "a.swapaxes", "rollaxis"])
+@testing.numpy_cuarray_equal()
+def test_axis_arguments_convert_left_to_right(xp, func, axes):
+    a = xp.zeros((2, 3), dtype=numpy.float32)
+    if func == "a.swapaxes":
+        return a.swapaxes(*axes)
+    return getattr(xp, func)(a, *axes)

@@ -737,3 +737,72 @@ def test_reduction_kernel_axis_of_0d(axis, keepdims):
     got = k(cp.asarray(host), axis=axis, keepdims=keepdims)
     assert got.shape == numpy.shape(want) and got.dtype == numpy.complex64
     numpy.testing.assert_allclose(got.get(), want, rtol=1e-6)
+
+
+# Note [loop dtype from out]: without dtype=, NumPy's ufunc reductions and accumulations fold in the promotion
+# of out's dtype and the input's, so a float out keeps an int64 product from wrapping, a complex out keeps
+# initial=2.5, and an int64 out takes nanmin's initial=-5 over uint64 input.
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", ["prod-i64-f64", "sum-i64-f64", "sum-bool-i8", "min-u16-c128", "max-f64-i32",
+                                  "nanmin-u64-i64", "nansum-i64-f64", "sum-f64-f32", "cumsum-f64-i8",
+                                  "cumsum-i64-bool", "cumprod-i64-f64", "sum-u32-i32-axis"])
+@testing.numpy_cuarray_allclose(rtol=1e-12)
+def test_reduction_loop_dtype_follows_out(xp, case):
+    big = xp.asarray(numpy.array([2 ** 40, 2 ** 40, -(2 ** 41)], numpy.int64))
+    if case == "prod-i64-f64":
+        out = xp.zeros((1,), numpy.float64)
+        xp.prod(big[::-1], keepdims=True, initial=1, out=out)
+        return out
+    if case == "sum-i64-f64":
+        out = xp.zeros((), numpy.float64)
+        xp.sum(xp.asarray(numpy.array([2 ** 62, 2 ** 62, 5])), out=out)
+        return out
+    if case == "sum-bool-i8":
+        out = xp.zeros((), numpy.int8)
+        xp.sum(xp.ones(200, dtype=bool), out=out)
+        return out
+    if case == "min-u16-c128":
+        out = xp.zeros((2,), numpy.complex128)
+        xp.min(xp.asarray(numpy.array([[3, 2], [4, 9]], numpy.uint16)), axis=0, initial=2.5, out=out)
+        return out
+    if case == "max-f64-i32":
+        out = xp.zeros((), numpy.int32)
+        xp.max(xp.asarray(numpy.array([1.5, 2.75])), out=out)
+        return out
+    if case == "nanmin-u64-i64":
+        out = xp.zeros((1,), numpy.int64)
+        xp.nanmin(xp.asarray(numpy.array([[3, 4]], numpy.uint64)), axis=1, initial=-5, out=out)
+        return out
+    if case == "nansum-i64-f64":
+        out = xp.zeros((), numpy.float64)
+        xp.nansum(xp.asarray(numpy.array([2 ** 62, 2 ** 62])), out=out)
+        return out
+    if case == "sum-f64-f32":
+        out = xp.zeros((), numpy.float32)
+        xp.sum(xp.asarray(numpy.array([1e30, 1e30, -1e30])), out=out)
+        return out
+    if case == "cumsum-f64-i8":
+        out = xp.zeros((3,), numpy.int8)
+        xp.cumsum(xp.asarray(numpy.array([1.5, 2.5, 0.75])), out=out)
+        return out
+    if case == "cumsum-i64-bool":
+        out = xp.zeros((3,), bool)
+        xp.cumsum(xp.asarray(numpy.array([1, -1, 0])), out=out)
+        return out
+    if case == "cumprod-i64-f64":
+        out = xp.zeros((3,), numpy.float64)
+        xp.cumprod(big, out=out)
+        return out
+    out = xp.zeros((2,), numpy.int32)
+    xp.sum(xp.asarray(numpy.array([[2 ** 31, 7], [2 ** 31, 9]], numpy.uint32)), axis=1, out=out)
+    return out
+
+
+# NumPy divides a complex mean by the count as a complex number: an infinite part makes the other part NaN.
+@pytest.mark.gpu
+@pytest.mark.parametrize("axis", [None, 0])
+@testing.numpy_cuarray_allclose(rtol=1e-12)
+def test_complex_mean_with_infinite_parts(xp, axis):
+    a = xp.asarray(numpy.array([[35.22 - 4.25j], [7 - numpy.inf * 1j], [-60.03 + 3.75j]]))
+    with numpy.errstate(invalid="ignore"):
+        return xp.mean(a, axis=axis)

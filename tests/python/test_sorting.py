@@ -573,3 +573,13 @@ def test_partition_of_0d(xp, func, kth, axis):
     if func == "a.argpartition":
         return a.argpartition(kth, axis=axis)
     return getattr(xp, func)(a, kth, axis=axis)
+
+
+# NumPy holds a Python int beyond int64 and uint64 as an object, which does not order with complex numbers.
+@gpu
+@pytest.mark.parametrize("v", [2 ** 63 - 1, 2 ** 64 - 1, 2 ** 64, -(2 ** 63), -(2 ** 63) - 1, -(2 ** 70)], ids=str)
+@pytest.mark.parametrize("dtype", ["complex64", "float32", "int16"])
+@testing.numpy_cuarray_equal(accept_error=TypeError)
+def test_searchsorted_big_python_int(xp, v, dtype):
+    a = xp.asarray(numpy.array([-3, 1, 2], dtype=dtype))
+    return xp.searchsorted(a, v, side="right")

@@ -103,8 +103,10 @@ def test_comparisons_return_bool(xp):
 
 
 # NumPy compares with None through its object loop: None equals nothing but None (Note [comparison with None]
-# in python/src/ufunc.cpp). The operators give arrays too, not Python's identity answer.
-@pytest.mark.parametrize("form", ["==", "!=", "r==", "r!=", "equal", "not_equal", "equal-r", "not_equal-r"])
+# in python/src/ufunc.cpp). The operators give arrays too, not Python's identity answer, and NumPy 2's
+# operators answer a str or bytes the same way.
+@pytest.mark.parametrize("form", ["==", "!=", "r==", "r!=", "equal", "not_equal", "equal-r", "not_equal-r",
+                                  "=='x'", "!=b'x'", "r=='x'"])
 @pytest.mark.parametrize("shape", [(), (0,), (1,), (3, 4)], ids=str)
 @testing.numpy_cuarray_equal()
 def test_compare_with_none(xp, form, shape):
@@ -112,7 +114,8 @@ def test_compare_with_none(xp, form, shape):
     ops = {"==": lambda: a == None, "!=": lambda: a != None,  # noqa: E711 (the comparison is the test)
            "r==": lambda: None == a, "r!=": lambda: None != a,  # noqa: E711
            "equal": lambda: xp.equal(a, None), "not_equal": lambda: xp.not_equal(a, None),
-           "equal-r": lambda: xp.equal(None, a), "not_equal-r": lambda: xp.not_equal(None, a)}
+           "equal-r": lambda: xp.equal(None, a), "not_equal-r": lambda: xp.not_equal(None, a),
+           "=='x'": lambda: a == "x", "!=b'x'": lambda: a != b"x", "r=='x'": lambda: "x" == a}
     return ops[form]()
 
 
