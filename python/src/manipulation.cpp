@@ -485,8 +485,9 @@ void init_manipulation(nb::module_& m) {
   m.def(
       "rollaxis",
       [](nb::handle a, nb::handle axis, nb::handle start) {
-    array arr = arg_array(a);  // Note [argument order]
+    array arr = arg_array(a);  // Note [argument order]: NumPy normalises axis before it looks at start
     int ax = to_c_int_axis(axis);
+    normalize_axis(ax, arr.ndim());
     int st = to_c_int_axis(start);
     return ret(a, rollaxis(arr, ax, st));
       },

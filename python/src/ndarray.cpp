@@ -162,21 +162,31 @@ index_item to_index_item(nb::handle h, std::optional<nb::python_error>* slice_er
   invalid_index();
 }
 
-// Note [slice errors last]: NumPy parses the whole key (a second ellipsis, too many indices, a float index)
-// before it computes any slice, so `x0d[6::0]` is "too many indices" and not "slice step cannot be zero". A
-// slice Python refuses waits while the key is checked against `a`, and is raised after.
+// Note [slice errors last]: NumPy parses the whole key (a second ellipsis, too many indices, a float index, a
+// boolean index of the wrong shape) before it computes any slice, so `x0d[6::0]` is "too many indices" and
+// not "slice step cannot be zero"; then it takes the items left to right, so an integer out of range before
+// the refused slice wins and one after it does not. A slice Python refuses waits while the key is checked
+// against `a`, the integers after it standing as full slices, and is raised after.
 index_key to_index_key(nb::handle key, const array& a) {
   index_key k;
   std::optional<nb::python_error> slice_error;
+  std::size_t refused = 0;  // the position of the first refused slice
   if (PyTuple_Check(key.ptr())) {
     Py_ssize_t n = PyTuple_GET_SIZE(key.ptr());
     k.reserve(n);
-    for (Py_ssize_t i = 0; i < n; ++i) k.push_back(to_index_item(PyTuple_GET_ITEM(key.ptr(), i), &slice_error));
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      k.push_back(to_index_item(PyTuple_GET_ITEM(key.ptr(), i), &slice_error));
+      if (!slice_error) refused = k.size();
+    }
   } else {
     k.push_back(to_index_item(key, &slice_error));
   }
   if (slice_error) {
-    cuarray::detail::check_index_key(a, k);
+    index_key checked = k;
+    for (std::size_t i = refused + 1; i < checked.size(); ++i) {
+      if (checked[i].k == index_item::kind::integer) checked[i] = index_item::slice(0, PY_SSIZE_T_MAX, 1);
+    }
+    cuarray::detail::check_index_key(a, checked);
     throw std::move(*slice_error);
   }
   return k;
@@ -510,6 +520,19 @@ void setitem(nb::handle self, nb::handle key, nb::handle value) {
     // their values, it checks after: the value's error wins over those. This path only runs for a bad value.
     cuarray::detail::check_index_key(a, k);
     throw;
+  }
+  if (!v.is_scalar && v.arr.ndim() > 1 && k.size() == 1) {
+    // A lone boolean index as deep as the array (NumPy's boolean-subscript assignment) takes a value of at
+    // most one dimension.
+    const index_item& it = k[0];
+    int bool_ndim = it.k == index_item::kind::boolean                                  ? 0
+                    : it.k == index_item::kind::array && it.arr.type() == dtype::bool_ ? it.arr.ndim()
+                                                                                       : -1;
+    if (bool_ndim == a.ndim()) {
+      cuarray::detail::check_index_key(a, k);
+      throw type_error("NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has " +
+                       std::to_string(v.arr.ndim()) + " dimensions");
+    }
   }
   if (v.is_scalar) cuarray::setitem(a, k, v.s);
   else cuarray::setitem(a, k, v.arr);

@@ -199,8 +199,9 @@ array repeat(const array& a_peer, const std::vector<std::int64_t>& repeats, std:
     throw value_error("operands could not be broadcast together with shape (" + std::to_string(n) + ",) (" +
                       std::to_string(repeats.size()) + ",)");
   }
+  // NumPy broadcasts repeats to the axis first: along an empty axis none is left to be negative.
   for (auto r : repeats) {
-    if (r < 0) throw value_error("repeats may not contain negative values.");
+    if (r < 0 && n > 0) throw value_error("repeats may not contain negative values.");
   }
   shape_t shape = a.shape();
   if (repeats.size() == 1) {

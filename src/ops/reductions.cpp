@@ -329,8 +329,10 @@ array mean_impl(const array& a, const reduce_options& o, bool skip_nan, array* m
   dtype acc = mean_acc(a.type(), o.dtype_);
   dtype out = mean_out(a.type(), o.dtype_);
   // The sum divided by the count in the kernel's post step (plain mean), or the sum alone (a mask or nanmean
-  // counts the elements apart).
-  const bool divide_in_kernel = !skip_nan && !o.where.defined();
+  // counts the elements apart). A complex sum into a real out= is NumPy's sum into out (the real part) and
+  // a real division there, so an infinite imaginary part leaves the real part alone.
+  const bool real_out = is_complex(acc) && o.out.defined() && !is_complex(o.out.type());
+  const bool divide_in_kernel = !skip_nan && !o.where.defined() && !real_out;
   kind k = skip_nan ? kind::nanmean : (divide_in_kernel ? kind::mean : kind::mean_total);
   const red::spec& s = interned(k, a.type(), acc, [&](dtype i, dtype c) {
     red::spec r = simple_spec(skip_nan ? "nanmean" : "mean", i, c, c, "r = a + b;", "ca_cast<acc_t>(0)");
@@ -350,6 +352,7 @@ array mean_impl(const array& a, const reduce_options& o, bool skip_nan, array* m
     m = run(s, a, axes, acc, mask, array(), 0, mean_acc_out ? array() : direct_out(a, axes, o));
   } else {
     array total = run(s, a, axes, acc, mask);
+    if (real_out) total = real(total);
     array n = counts(a, axes, mask, skip_nan);
     m = uf("divide", total, n.astype(real_of(acc))).astype(acc, order::K, false);
   }

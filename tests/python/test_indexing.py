@@ -670,8 +670,10 @@ def test_many_index_arrays(xp, ndim, op):
 @pytest.mark.gpu
 @pytest.mark.parametrize("key", [(slice(6, None, 0),), (slice(None, None, 0), 1), (1, slice(None, None, 0)),
                                  (slice(None, None, 0), Ellipsis, Ellipsis), (slice(None, None, 0), 1.5),
-                                 (slice(0, "x"),), (slice(None, None, 0),), (slice(None, None, 0), [1])], ids=repr)
-@pytest.mark.parametrize("shape", [(), (3,)], ids=str)
+                                 (slice(0, "x"),), (slice(None, None, 0),), (slice(None, None, 0), [1]),
+                                 (slice(2, None, 0), 6), (6, slice(None, None, 0)), (0, slice(None, None, 0)),
+                                 (slice(None, None, 0), 2 ** 63 - 1)], ids=repr)
+@pytest.mark.parametrize("shape", [(), (3,), (1, 4)], ids=str)
 @pytest.mark.parametrize("op", ["get", "set"])
 @testing.numpy_cuarray_equal()
 def test_slice_errors_come_after_the_key_checks(xp, key, shape, op):
@@ -679,4 +681,34 @@ def test_slice_errors_come_after_the_key_checks(xp, key, shape, op):
     if op == "get":
         return a[key]
     a[key] = 1
+    return a
+
+
+# NumPy's boolean-subscript assignment (one boolean index as deep as the array) takes a value of at most one
+# dimension; a boolean index with other items, or shallower than the array, broadcasts the value instead.
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", ["full-2d", "full-1d", "tuple-2d", "0d-false", "0d-true", "0d-array", "shallow",
+                                  "with-ellipsis", "scalar-true-3d", "wrong-shape-2d"])
+@testing.numpy_cuarray_equal()
+def test_boolean_assignment_value_dimensions(xp, case):
+    a = xp.zeros((2, 3))
+    mask = xp.asarray(numpy.array([[True, False, True], [False, True, True]]))
+    if case == "full-2d":
+        a[mask] = xp.ones((1, 4))
+    elif case == "full-1d":
+        a[mask] = xp.arange(4.0)
+    elif case == "tuple-2d":
+        a[(mask,)] = xp.ones((1, 4))
+    elif case in ("0d-false", "0d-true", "0d-array"):
+        a = xp.zeros(())
+        key = {"0d-false": False, "0d-true": True, "0d-array": xp.asarray(numpy.array(True))}[case]
+        a[key] = xp.ones((1, 1))
+    elif case == "shallow":
+        a[xp.asarray(numpy.array([True, False]))] = xp.ones((1, 3))
+    elif case == "with-ellipsis":
+        a[mask, ...] = xp.ones((1, 4))
+    elif case == "scalar-true-3d":
+        a[True] = xp.ones((1, 2, 3))
+    else:
+        a[xp.asarray(numpy.ones((3, 2), bool))] = xp.ones((1, 6))
     return a

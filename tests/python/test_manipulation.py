@@ -740,3 +740,12 @@ def test_axis_arguments_convert_left_to_right(xp, func, axes):
     if func == "a.swapaxes":
         return a.swapaxes(*axes)
     return getattr(xp, func)(a, *axes)
+
+
+# NumPy broadcasts repeats along the axis before it looks for negative counts: an empty axis has none.
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape,repeats,axis", [((4, 0), -1, 1), ((0,), -1, 0), ((0,), -1, None), ((4, 0), [-1], 1),
+                                                ((4, 2), -1, 1), ((4, 2), [1, -1], 1), ((4, 0), [], 1)], ids=str)
+@testing.numpy_cuarray_equal()
+def test_negative_repeats_along_an_empty_axis(xp, shape, repeats, axis):
+    return xp.repeat(xp.zeros(shape, dtype=numpy.float16), repeats, axis=axis)
