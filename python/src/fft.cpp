@@ -80,12 +80,6 @@ fft::axes_list to_axes(nb::handle obj) {
   return v;
 }
 
-// NumPy's fftshift of a 0-d array with no axis to shift (axes None or empty) ends in numpy.roll's unpacking of
-// nothing, a ValueError; an integer axis is IndexError (x.shape[axis]), as the shift itself reports.
-void check_shift_of_0d(const array& a, const fft::axes_list& axes) {
-  if (a.ndim() == 0 && (!axes || axes->empty())) throw value_error("not enough values to unpack (expected 2, got 0)");
-}
-
 nb::object result(array r, nb::handle out) {
   if (!out.is_none()) return nb::borrow(out);
   return wrap(std::move(r));
@@ -276,19 +270,13 @@ void init_fft(nb::module_& m) {
   f.def(
       "fftshift",
       [](nb::handle x, nb::handle axes) {
-    array a = to_array(x, "fft.fftshift");
-    fft::axes_list ax = args::to_axes(axes);
-    check_shift_of_0d(a, ax);
-    return wrap(fft::fftshift(a, ax));
+    return wrap(fft::fftshift(to_array(x, "fft.fftshift"), args::to_axes(axes)));
       },
       nb::arg("x"), nb::arg("axes").none() = none, "Move the zero-frequency term to the centre.");
   f.def(
       "ifftshift",
       [](nb::handle x, nb::handle axes) {
-    array a = to_array(x, "fft.ifftshift");
-    fft::axes_list ax = args::to_axes(axes);
-    check_shift_of_0d(a, ax);
-    return wrap(fft::ifftshift(a, ax));
+    return wrap(fft::ifftshift(to_array(x, "fft.ifftshift"), args::to_axes(axes)));
       },
       nb::arg("x"), nb::arg("axes").none() = none, "The inverse of fftshift.");
 

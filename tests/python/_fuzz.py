@@ -1940,6 +1940,10 @@ def gen_fft(s):
     uns = not x.supported()
     if kind == 'shift':
         ax = s.choice([None, 0, -1, (0, 1), nd])
+        if nd == 0 and ax is None:
+            # NumPy's roll fails on a 0-d array with nothing to shift (an internal unpacking ValueError); cuarray
+            # returns the array, as CuPy does (test_fft.test_fftshift): a difference kept on purpose.
+            ax = 0
         return Case('fft', 'f:fft.' + s.choice(['fftshift', 'ifftshift']), [x], {'axes': ax} if ax is not None
                     else {}, unsupported=uns)
     kw = {}

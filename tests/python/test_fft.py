@@ -636,14 +636,3 @@ def test_argument_errors_in_numpys_order(xp, call):
     name, shape, kw = call
     return getattr(xp.fft, name)(xp.asarray(numpy.ones(shape)), **kw)
 
-
-# NumPy's shifts of a 0-d array with nothing to shift end in numpy.roll's ValueError; an axis is IndexError.
-@pytest.mark.gpu
-@pytest.mark.parametrize("axes", [None, (), 0], ids=repr)
-@pytest.mark.parametrize("name", ["fftshift", "ifftshift"])
-def test_shift_of_0d(name, axes):
-    host = numpy.float32(2.5)
-    with pytest.raises(IndexError if axes == 0 else ValueError) as want:
-        getattr(numpy.fft, name)(numpy.asarray(host), axes=axes)
-    with pytest.raises(type(want.value)):
-        getattr(cp.fft, name)(cp.asarray(host), axes=axes)
