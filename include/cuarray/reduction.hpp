@@ -28,7 +28,7 @@ struct reduce_options {
 /// integers widen to int64 / uint64, other types stay.
 dtype sum_result_type(dtype t);
 
-/// Note [loop dtype from out]: the dtype a ufunc reduction (`op`: sum, prod, max or min, and their nan forms)
+/// Note [loop dtype from out]: the dtype a ufunc reduction (`op`: sum, prod, max or min, their nan forms, amax, amin)
 /// folds in, as NumPy's ufunc.reduce picks it: dtype= when given; else, with out=, the promotion of out's dtype
 /// and the input's (sum of int64 into a float64 out adds in float64, so it does not wrap; min of uint16 with
 /// initial=2.5 into a complex out keeps 2.5); else sum_result_type for sum and prod, the input's for max/min.

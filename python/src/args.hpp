@@ -33,6 +33,18 @@ inline bool is_numpy_scalar(nb::handle obj) {
   return PyObject_IsInstance(obj.ptr(), generic.ptr()) == 1;
 }
 
+/// Whether the Python int `o` fits neither int64 nor uint64 (NumPy holds such an int as an object).
+inline bool beyond_64_bits(PyObject* o) {
+  int overflow = 0;
+  PyLong_AsLongLongAndOverflow(o, &overflow);
+  if (overflow > 0) {
+    PyLong_AsUnsignedLongLong(o);
+    if (!PyErr_Occurred()) return false;
+    PyErr_Clear();
+  }
+  return overflow != 0;
+}
+
 /// A Python or NumPy scalar as a ufunc operand under NEP 50: Python int/float/complex are weak, bool and NumPy
 /// scalars strong (numpy.float64 and numpy.complex128 subclass float and complex, so they are tested first).
 /// nullopt for anything else. A Python int beyond uint64 raises OverflowError, or becomes a weak float64 when

@@ -136,7 +136,7 @@ index_item to_index_item(nb::handle h, std::optional<nb::python_error>* slice_er
       if (slice_error == nullptr) throw nb::python_error();
       if (!*slice_error) slice_error->emplace();  // takes the Python error
       else PyErr_Clear();
-      return index_item::slice(0, PY_SSIZE_T_MAX, 1);
+      return index_item::slice();
     }
     return index_item::slice(start, stop, step);
   }
@@ -184,7 +184,7 @@ index_key to_index_key(nb::handle key, const array& a) {
   if (slice_error) {
     index_key checked = k;
     for (std::size_t i = refused + 1; i < checked.size(); ++i) {
-      if (checked[i].k == index_item::kind::integer) checked[i] = index_item::slice(0, PY_SSIZE_T_MAX, 1);
+      if (checked[i].k == index_item::kind::integer) checked[i] = index_item::slice();
     }
     cuarray::detail::check_index_key(a, checked);
     throw std::move(*slice_error);

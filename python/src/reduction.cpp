@@ -58,11 +58,10 @@ bool scalar_axis_ok(const char* name, dtype t) {
 // The dtype NumPy casts initial= to: the reduction's loop (Note [loop dtype from out], cuarray/reduction.hpp),
 // so sum of bool is int64 (initial=2.5 adds 2) and nanmin of uint64 into an int64 out takes initial=-5.
 dtype initial_type(const char* name, dtype t, const std::optional<dtype>& dtype_, const array& out) {
-  std::string_view n(name);
-  if (n == "amax" || n == "nanmax") n = "max";
-  if (n == "amin" || n == "nanmin") n = "min";
-  if (n == "sum" || n == "prod" || n == "nansum" || n == "nanprod" || n == "max" || n == "min") {
-    return reduction_loop_type(n, t, dtype_, out);
+  static constexpr std::string_view ufunc_reductions[] = {"sum",  "prod",   "nansum", "nanprod", "max",
+                                                          "amax", "nanmax", "min",    "amin",    "nanmin"};
+  if (std::find(std::begin(ufunc_reductions), std::end(ufunc_reductions), name) != std::end(ufunc_reductions)) {
+    return reduction_loop_type(name, t, dtype_, out);
   }
   return dtype_ ? *dtype_ : t;
 }

@@ -96,16 +96,9 @@ array search_values(nb::handle v, const array& a, std::string& side) {
       return full(shape_t{}, to_scalar(above ? hi : lo, at, false), at);
     }
   }
-  if (PyLong_Check(o) && is_complex(at)) {
-    // Beyond int64 and uint64 NumPy holds the int as an object, and an object int does not order with complex.
-    int overflow = 0;
-    PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow > 0) {
-      PyLong_AsUnsignedLongLong(o);
-      if (PyErr_Occurred()) PyErr_Clear();
-      else overflow = 0;
-    }
-    if (overflow != 0) throw type_error("'<' not supported between instances of 'complex' and 'int'");
+  // Beyond int64 and uint64 NumPy holds the int as an object, and an object int does not order with complex.
+  if (PyLong_Check(o) && is_complex(at) && args::beyond_64_bits(o)) {
+    throw type_error("'<' not supported between instances of 'complex' and 'int'");
   }
   if (PyLong_Check(o)) {
     t = is_integer(at) || is_inexact(at) ? at : dtype::int64;

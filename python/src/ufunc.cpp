@@ -324,7 +324,6 @@ std::optional<std::pair<nb::object, nb::object>> none_replaced(const ufunc_def& 
     return h.is_none() || (strings && (PyUnicode_Check(h.ptr()) || PyBytes_Check(h.ptr())));
   };
   if ((&d != eq && &d != ne) || (!unequal_to_all(a) && !unequal_to_all(b))) return std::nullopt;
-  if (!a.is_none() && unequal_to_all(a) && !b.is_none() && unequal_to_all(b)) return std::nullopt;  // str, str
   const bool a_none = unequal_to_all(a);
   nb::handle other = a_none ? b : a;
   nb::object for_other = nb::bool_(false);
