@@ -55,6 +55,25 @@ ufunc_arg to_operand(nb::handle obj, const char* func) {
   unsupported(obj, func);
 }
 
+// where's x or y: an operand, a Python int beyond 64 bits as a big_int (Note [where's Python ints]).
+ufunc_arg where_operand(nb::handle obj) {
+  if (PyLong_Check(obj.ptr()) && !PyBool_Check(obj.ptr())) {
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
+    if (overflow > 0) {
+      PyLong_AsUnsignedLongLong(obj.ptr());
+      if (!PyErr_Occurred()) overflow = 0;
+      PyErr_Clear();
+    }
+    if (overflow != 0) {
+      double d = PyLong_AsDouble(obj.ptr());
+      if (d == -1.0 && PyErr_Occurred()) throw nb::python_error();
+      return ufunc_arg(array(), scalar::from_double(d), true, true);
+    }
+  }
+  return to_operand(obj, "where");
+}
+
 // An array argument: a cuarray array, or a scalar as a 0-d array of NumPy's dtype for it.
 array to_array(nb::handle obj, const char* func) {
   if (is_ndarray(obj)) return as_py_array(obj).a;
@@ -287,7 +306,9 @@ void init_elementwise_funcs(nb::module_& m) {
         if (is_traced(args[0]) || is_traced(args[1]) || is_traced(args[2])) {
           return call_traced("where", args, kwargs);  // Note [fuse by value]
         }
-        ufunc_arg c = to_operand(args[0], "where"), x = to_operand(args[1], "where"), y = to_operand(args[2], "where");
+        ufunc_arg c = to_operand(args[0], "where");
+        ufunc_arg x = where_operand(args[1]);
+        ufunc_arg y = where_operand(args[2]);
         return wrap(where(c, x, y));
       },
       nb::sig("def where(condition, x=None, y=None, /)"),

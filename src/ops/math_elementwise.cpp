@@ -551,8 +551,28 @@ array i0(const array& x) {
   return r;
 }
 
+// Note [where's Python ints]: NumPy 2.5's where converts a Python int to the result dtype as its ufuncs do
+// (numpy#30803): one out of the dtype's range is OverflowError (NumPy 2.0 to 2.4 wrapped it), and one beyond 64
+// bits (a big_int operand, carried as float64) takes part as a Python int and needs an inexact result.
 array where(const ufunc_arg& condition, const ufunc_arg& x, const ufunc_arg& y) {
-  dtype rt = result_type({&x, &y});
+  auto typed = [](const ufunc_arg& o) {
+    ufunc_arg t = o;
+    if (o.big_int) t.value = scalar::from_int(0);  // promotes as a Python int
+    return t;
+  };
+  const ufunc_arg xt = typed(x), yt = typed(y);
+  dtype rt = result_type({&xt, &yt});
+  for (const ufunc_arg* o : {&x, &y}) {
+    if (!o->is_scalar() || !o->weak) continue;
+    if (o->big_int) {
+      if (!is_inexact(rt)) throw overflow_error("Python int too large to convert to C long");
+      continue;
+    }
+    const char k = kind(o->value.type);
+    if ((k == 'i' || k == 'u') && is_integer(rt) && !weak_fits(o->value, rt)) {
+      throw overflow_error("Python integer " + int_text(o->value) + " out of bounds for " + std::string(name(rt)));
+    }
+  }
   shape_t shape;
   const array* proto = nullptr;
   int device = -1;
@@ -570,7 +590,6 @@ array where(const ufunc_arg& condition, const ufunc_arg& x, const ufunc_arg& y) 
   if (device < 0) device = current_device();
   array out = new_like(rt, shape, proto, device);
   auto op_of = [&](const ufunc_arg& o, dtype t) {
-    // A weak int that the dtype cannot hold wraps, as NumPy 2's where casts it (ufuncs would raise).
     return o.is_scalar() ? ew::operand::of_scalar(o.value, t) : ew::operand::of(o.arr, t);
   };
   ew::run(where_spec(), {op_of(condition, bool_), op_of(x, rt), op_of(y, rt)}, {ew::operand::of(out, rt)}, shape);

@@ -776,6 +776,35 @@ def test_where_with_scalars_follows_nep50(xp, x, y):
     return xp.where(c, x, y)
 
 
+# Note [where's Python ints]: NumPy 2.5's where converts a Python int to the result dtype as its ufuncs do
+# (numpy#30803; 2.0 to 2.4 wrapped it), and one beyond 64 bits needs an inexact result. Stated here rather than
+# compared, so that the test does not depend on the NumPy version installed.
+@gpu
+@pytest.mark.parametrize("x,y,want", [
+    ("u8", 1000, OverflowError), (1000, "u8", OverflowError), ("u16", -1, OverflowError),
+    (-(2 ** 63), "u32", OverflowError), (2 ** 64, 3, OverflowError), (2 ** 64, "i8", OverflowError),
+    (2 ** 64, "u64", OverflowError), ("u8", 255, numpy.uint8), ("i8", -128, numpy.int8),
+    (2 ** 64, float("inf"), numpy.float64), ("f32", 2 ** 64, numpy.float32), (-(2 ** 70), 1.5, numpy.float64),
+    ("u64", 2 ** 64 - 1, numpy.uint64), (2 ** 63, 1, OverflowError), (300, 1.5, numpy.float64)], ids=str)
+def test_where_python_ints_are_checked_against_the_result_dtype(x, y, want):
+    arrays = {"u8": numpy.array([1, 2], numpy.uint8), "u16": numpy.array([1, 2], numpy.uint16),
+              "u32": numpy.array([1, 2], numpy.uint32), "u64": numpy.array([1, 2], numpy.uint64),
+              "i8": numpy.array([1, -2], numpy.int8), "f32": numpy.array([0.5, 1.5], numpy.float32)}
+    host = {k: arrays[k] for k in (x, y) if isinstance(k, str)}
+    xd = cp.asarray(host[x]) if isinstance(x, str) else x
+    yd = cp.asarray(host[y]) if isinstance(y, str) else y
+    c = cp.asarray(numpy.array([True, False]))
+    if isinstance(want, type) and issubclass(want, Exception):
+        with pytest.raises(want):
+            cp.where(c, xd, yd)
+        return
+    got = cp.where(c, xd, yd)
+    assert got.dtype == want
+    xv = host[x] if isinstance(x, str) else numpy.full(2, x, dtype=want)
+    yv = host[y] if isinstance(y, str) else numpy.full(2, y, dtype=want)
+    numpy.testing.assert_array_equal(got.get(), numpy.where([True, False], xv, yv).astype(want))
+
+
 @gpu
 @pytest.mark.parametrize("cdtype", ["bool", "int8", "float64", "complex64", "float16"])
 @testing.numpy_cuarray_equal()
