@@ -632,8 +632,10 @@ void init_ufunc(nb::module_& m) {
             if (!dt.is_none()) o.dtype_ = to_dtype(dt);
             o.out = out_of(out);
             o.keepdims = keepdims;
-            if (initial.is_valid() && !initial.is_none())
-              o.initial = to_scalar(initial, o.dtype_ ? *o.dtype_ : x.type(), false);
+            if (initial.is_valid() && !initial.is_none()) {  // cast to the loop's type (Note [loop dtype from out])
+              std::optional<dtype> lt = ufunc_method_loop_dtype(*u.def, x.type(), o.dtype_, o.out);
+              o.initial = to_scalar(initial, lt ? *lt : x.type(), false);
+            }
             if (!where.is_none() && !(PyBool_Check(where.ptr()) && where.ptr() == Py_True)) o.where = arr_of(where);
             return returned(out, ufunc_reduce(*u.def, x, o));
           },

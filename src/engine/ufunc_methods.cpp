@@ -44,6 +44,23 @@ const ufunc_loop& reduce_loop(const ufunc_def& u, dtype t, const std::optional<d
   return resolve_loop(u, args, o);
 }
 
+}  // namespace
+
+std::optional<dtype> ufunc_method_loop_dtype(const ufunc_def& u, dtype in, const std::optional<dtype>& dt,
+                                             const array& out) {
+  if (dt || !out.defined()) return dt;
+  const dtype p = promote_types(out.type(), in);
+  try {
+    const ufunc_loop& l = reduce_loop(u, in, p);
+    if (l.in[0] == p && l.in[1] == p && l.out[0] == p) return p;
+  } catch (const type_error&) {
+    // no loop of that type: the input's loop, cast into out
+  }
+  return std::nullopt;
+}
+
+namespace {
+
 bool associative(const ufunc_def& u) {
   static const char* const names[] = {"add",        "multiply",    "maximum",    "minimum",     "fmax",
                                       "fmin",       "logical_and", "logical_or", "logical_xor", "bitwise_and",
@@ -118,7 +135,7 @@ array ufunc_reduce(const ufunc_def& u, const array& a, const reduce_options& o) 
                      "') to dtype('bool') according to the rule 'safe'");
   }
   std::vector<int> axes = reduction_axes(o.axis, a.ndim());
-  const ufunc_loop& l = reduce_loop(u, a.type(), o.dtype_);
+  const ufunc_loop& l = reduce_loop(u, a.type(), ufunc_method_loop_dtype(u, a.type(), o.dtype_, o.out));
   dtype out = l.out[0];
   dtype acc = compute_of(out);
   red::spec s;
@@ -193,7 +210,7 @@ array ufunc_accumulate(const ufunc_def& u, const array& a_peer, int axis, const 
   require_binary(u, "accumulate");
   if (a.ndim() == 0) throw type_error("cannot accumulate on a scalar");
   int ax = normalize_axis(axis, a.ndim());
-  const ufunc_loop& l = reduce_loop(u, a.type(), dt);
+  const ufunc_loop& l = reduce_loop(u, a.type(), ufunc_method_loop_dtype(u, a.type(), dt, out));
   dtype t = l.out[0];
   if (u.name == "add") return cumsum(a, ax, t, out);
   if (u.name == "multiply") return cumprod(a, ax, t, out);
@@ -226,7 +243,7 @@ array ufunc_reduceat(const ufunc_def& u, const array& a_peer, const array& indic
   if (indices.ndim() != 1) throw value_error("index must be 1-dimensional");
   if (!is_integer(indices.type()))
     throw type_error("Cannot cast array data from indices to int64 according to the rule 'safe'");
-  const ufunc_loop& l = reduce_loop(u, a.type(), dt);
+  const ufunc_loop& l = reduce_loop(u, a.type(), ufunc_method_loop_dtype(u, a.type(), dt, out));
   dtype t = l.out[0];
   array rows = rows_of(a, ax, t);
   std::int64_t n = rows.shape()[1], nrows = rows.shape()[0];

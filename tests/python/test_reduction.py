@@ -811,3 +811,49 @@ def test_complex_mean_with_infinite_parts(xp, axis):
     with numpy.errstate(invalid="ignore"):
         return xp.mean(a, axis=axis)
 
+
+
+# Note [loop dtype from out] for the ufunc methods: an out= of another dtype runs the loop of the promotion
+# where the ufunc has one (add.reduce of int64 into float64 does not wrap); logical_or into a float out keeps
+# its bool loop and casts.
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", ["add-i64-f64", "multiply-i64-f64", "maximum-u16-c128-initial", "logical_or-f64",
+                                  "bitwise_or-u8-i64", "accumulate-f64-i8", "reduceat-i64-f64", "add-i8-i16",
+                                  "add-f64-i32", "minimum-u64-i64-initial", "add-bool-bool"])
+@testing.numpy_cuarray_allclose(rtol=1e-12)
+def test_ufunc_methods_loop_dtype_follows_out(xp, case):
+    big = xp.asarray(numpy.array([2 ** 62, 2 ** 62, 5]))
+    if case == "add-i64-f64":
+        out = xp.zeros((), numpy.float64)
+        xp.add.reduce(big, out=out)
+    elif case == "multiply-i64-f64":
+        out = xp.zeros((), numpy.float64)
+        xp.multiply.reduce(xp.asarray(numpy.array([2 ** 40, 2 ** 40])), out=out)
+    elif case == "maximum-u16-c128-initial":
+        out = xp.zeros((), numpy.complex128)
+        xp.maximum.reduce(xp.asarray(numpy.array([3, 4], numpy.uint16)), initial=5.5, out=out)
+    elif case == "logical_or-f64":
+        out = xp.zeros((), numpy.float64)
+        xp.logical_or.reduce(xp.asarray(numpy.array([0, 2])), out=out)
+    elif case == "bitwise_or-u8-i64":
+        out = xp.zeros((), numpy.int64)
+        xp.bitwise_or.reduce(xp.asarray(numpy.array([1, 2], numpy.uint8)), out=out)
+    elif case == "accumulate-f64-i8":
+        out = xp.zeros((3,), numpy.int8)
+        xp.add.accumulate(xp.asarray(numpy.array([1.5, 2.5, 0.75])), out=out)
+    elif case == "reduceat-i64-f64":
+        out = xp.zeros((2,), numpy.float64)
+        xp.add.reduceat(big, xp.asarray(numpy.array([0, 2])), out=out)
+    elif case == "add-i8-i16":
+        out = xp.zeros((), numpy.int16)
+        xp.add.reduce(xp.asarray(numpy.array([100, 100, 100], numpy.int8)), out=out)
+    elif case == "add-f64-i32":
+        out = xp.zeros((), numpy.int32)
+        xp.add.reduce(xp.asarray(numpy.array([1.5, 2.5])), out=out)
+    elif case == "minimum-u64-i64-initial":
+        out = xp.zeros((), numpy.int64)
+        xp.minimum.reduce(xp.asarray(numpy.array([3, 4], numpy.uint64)), initial=-5, out=out)
+    else:
+        out = xp.zeros((), bool)
+        xp.add.reduce(xp.asarray(numpy.array([True, True])), out=out)
+    return out
