@@ -57,19 +57,10 @@ ufunc_arg to_operand(nb::handle obj, const char* func) {
 
 // where's x or y: an operand, a Python int beyond 64 bits as a big_int (Note [where's Python ints]).
 ufunc_arg where_operand(nb::handle obj) {
-  if (PyLong_Check(obj.ptr()) && !PyBool_Check(obj.ptr())) {
-    int overflow = 0;
-    PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
-    if (overflow > 0) {
-      PyLong_AsUnsignedLongLong(obj.ptr());
-      if (!PyErr_Occurred()) overflow = 0;
-      PyErr_Clear();
-    }
-    if (overflow != 0) {
-      double d = PyLong_AsDouble(obj.ptr());
-      if (d == -1.0 && PyErr_Occurred()) throw nb::python_error();
-      return ufunc_arg(array(), scalar::from_double(d), true, true);
-    }
+  if (PyLong_Check(obj.ptr()) && !PyBool_Check(obj.ptr()) && args::beyond_64_bits(obj.ptr())) {
+    double d = PyLong_AsDouble(obj.ptr());
+    if (d == -1.0 && PyErr_Occurred()) throw nb::python_error();
+    return ufunc_arg(array(), scalar::from_double(d), true, true);
   }
   return to_operand(obj, "where");
 }
