@@ -64,6 +64,13 @@ scalar fill_scalar(nb::handle value, dtype t) {
   return to_scalar(value, t, false);
 }
 
+// full() and full_like() into an empty result with a fill value that is no Python number (None, a str, a list):
+// NumPy's copyto(out, value, casting='unsafe') converts no element there, so only the value's shape must
+// broadcast (full((0, 3), None, dtype=int) is an empty array; full((0,), [1, 2]) NumPy's ValueError).
+void fill_empty(array& out, nb::handle host) {
+  out.assign(zeros(shape_t{}, out.type()).broadcast_to(to_shape(host.attr("shape"))));
+}
+
 // eye's and identity's N and M: dimensions, with to_shape's rules (a bool is a TypeError, an integer beyond
 // int64 a ValueError, as NumPy's zeros((N, M)) has them).
 std::int64_t to_dim(nb::handle v, bool check_sign = true) { return to_shape(nb::make_tuple(v), check_sign)[0]; }
@@ -113,6 +120,11 @@ void init_creation(nb::module_& m) {
       // dtype by NumPy (nan for None into a float, its exceptions otherwise) before any device use.
       nb::object host = numpy().attr("asarray")(value);
       dtype t = dt.is_none() ? to_dtype(host.attr("dtype")) : to_dtype(dt);
+      if (shape_size(s) == 0) {
+        array out = empty(s, t, o);
+        fill_empty(out, host);
+        return wrap(std::move(out));
+      }
       if (nb::cast<int>(host.attr("ndim")) == 0) return wrap(full(s, to_scalar(host, t, false), t, o));
       host = as_numeric_host(host, t);
       array out = empty(s, t, o);
@@ -173,6 +185,11 @@ void init_creation(nb::module_& m) {
     to_order(ord, order::K);
     dtype t = dt.is_none() ? a.a.type() : to_dtype(dt);
     nb::object host = is_python_scalar(value) ? nb::borrow(value) : numpy().attr("asarray")(value);
+    if (!is_python_scalar(value) && shape_size(shape.is_none() ? a.a.shape() : to_shape(shape)) == 0) {
+      array out = like(a.a, dt, ord, shape);
+      fill_empty(out, host);
+      return wrap(std::move(out));
+    }
     if (is_python_scalar(value) || nb::cast<int>(host.attr("ndim")) == 0) {
       scalar v = fill_scalar(host, t);
       array out = like(a.a, dt, ord, shape);

@@ -315,7 +315,11 @@ void init_elementwise_funcs(nb::module_& m) {
     casting rule = parse_casting(nb::cast<std::string>(casting_obj));
     // str and bytes (numpy.str_, numpy.bytes_ too) are converted below, after the mask, in NumPy's order.
     bool text_src = PyUnicode_Check(src.ptr()) || PyBytes_Check(src.ptr());
-    ufunc_arg s = text_src ? ufunc_arg() : to_operand(src, "copyto");
+    // A Python int beyond 64 bits converts into a floating or complex dst (NumPy's copyto of a weak int); into
+    // an integer or bool dst it stays to_operand's OverflowError, as in NumPy.
+    const bool big_into_inexact = PyLong_Check(src.ptr()) && !PyBool_Check(src.ptr()) &&
+                                  is_inexact(as_py_array(dst).a.type()) && args::beyond_64_bits(src.ptr());
+    ufunc_arg s = text_src ? ufunc_arg() : (big_into_inexact ? where_operand(src) : to_operand(src, "copyto"));
     array mask;
     PyObject* w = where_obj.ptr();
     static nb::object np_bool = numpy().attr("bool_");

@@ -232,7 +232,18 @@ void init_random(nb::module_& m) {
     if (PyLong_Check(a.ptr()) || (is_numpy_scalar(a) && nb::hasattr(a, "__index__"))) {
       std::int64_t n = args::to_index(a);
       array pa = p.is_none() ? array() : to_param_array(p);
-      return sized(size, [&](const size_arg& sz) { return e.g.choice(n, sz, replace, pa, shuffle); });
+      if (!PyUnicode_Check(size.ptr())) {
+        return sized(size, [&](const size_arg& sz) { return e.g.choice(n, sz, replace, pa, shuffle); });
+      }
+      // A str size meets NumPy's np.prod(size): first, for a population of 0 or less, multiply's TypeError on
+      // the str; else, after p's checks, np.prod(size, dtype=intp)'s ValueError from int().
+      if (n <= 0) throw type_error("ufunc 'multiply' did not contain a loop for a str size");
+      try {
+        return sized(size, [&](const size_arg& sz) { return e.g.choice(n, sz, replace, pa, shuffle); });
+      } catch (const type_error& err) {
+        if (std::string_view(err.what()) != size_type_message(size)) throw;
+        throw value_error("invalid literal for int() with base 10: " + nb::cast<std::string>(nb::repr(size)));
+      }
     }
     array pop = to_param_array(a);
     array pa = p.is_none() ? array() : to_param_array(p);

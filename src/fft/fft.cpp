@@ -243,12 +243,14 @@ array c2c_nd(const array& a, const std::vector<int>& axes, const std::vector<std
   return finish(dest, out);
 }
 
+[[noreturn]] void refuse_complex(const array& a, const char* func) {
+  throw type_error(std::string("ufunc '") + func + "' not supported for the input types (" +
+                   std::string(name(a.type())) + "): the input must be real");
+}
+
 array r2c_nd(const array& a, const std::vector<int>& axes, const std::vector<std::int64_t>& lens, norm_mode norm,
              const array& out, const char* func, bool conjugate_result) {
-  if (is_complex(a.type())) {
-    throw type_error(std::string("ufunc '") + func + "' not supported for the input types (" +
-                     std::string(name(a.type())) + "): the input must be real");
-  }
+  if (is_complex(a.type())) refuse_complex(a, func);
   dtype ct = complex_of(a.type()), rt = real_of(ct);
   int h = axes.back();
   std::int64_t n = lens.back();
@@ -386,6 +388,36 @@ array n_d(const array& a, const sizes& s, const axes_list& axes, norm_mode norm,
           bool inverse, const char* func) {
   std::vector<int> ax;
   std::vector<std::int64_t> sv;
+  if (f == family::r2c && is_complex(a.type()) && !(axes && axes->empty())) {
+    // NumPy's rfftn: _cook_nd_args, then the 1-D rfft over the last axis, whose ufunc refuses complex input
+    // once that axis and its length pass; the other axes are never looked at.
+    std::vector<std::int64_t> given = s ? *s : std::vector<std::int64_t>{};
+    if (!s) {
+      if (axes) {
+        for (int k : *axes) given.push_back(a.shape()[normalize_axis(k, a.ndim())]);
+      } else {
+        given.assign(a.shape().begin(), a.shape().end());
+      }
+    }
+    if (axes) {
+      ax = *axes;
+    } else {
+      for (int k = -static_cast<int>(given.size()); k < 0; ++k) ax.push_back(k);
+    }
+    if (given.size() != ax.size()) throw value_error("Shape and axes have different lengths.");
+    if (!ax.empty()) {
+      std::int64_t len = given.back();
+      if (len == -1 || len == default_length) {
+        len = a.shape()[normalize_axis(ax.back(), a.ndim())];
+        check_length(len);
+      } else {
+        check_length(len);
+        normalize_axis(ax.back(), a.ndim());
+      }
+      refuse_complex(a, func);
+    }
+    ax.clear();
+  }
   cook(a, s, axes, f == family::c2r, ax, sv);
   if (ax.empty()) {
     if (f != family::c2c) throw index_error("list index out of range");

@@ -316,9 +316,11 @@ index_plan plan_advanced(const array& a, prepared_key key, index_mode mode, arra
     for (std::int64_t n : plan.b_shape) plan.result_shape.push_back(n);
   }
   if (value) *value = fit_value(*value, plan.result_shape);
+  // NumPy checks no index array whose broadcast shape is empty ("all indices got broadcast away").
   for (const advanced_axis& ax : key.advanced) {
+    if (nb == 0) break;
     std::int64_t n = v.shape()[ax.view_axis];
-    if (n == 0 && nb > 0 && ax.idx.size() > 0) {
+    if (n == 0 && ax.idx.size() > 0) {
       // Nothing is in range of an empty axis: NumPy's IndexError whatever the mode.
       std::int64_t first = ax.idx.astype(int64).host_value<std::int64_t>();
       throw index_error("index " + std::to_string(first) + " is out of bounds for axis " +
@@ -563,10 +565,21 @@ array take(const array& a_in, const array& indices_in, std::optional<int> axis, 
   const array a = detail::on_current_device(a_in), indices = detail::on_current_device(indices_in);
   array src = axis ? a : a.reshape(shape_t{-1});
   int ax = axis ? normalize_axis(*axis, a.ndim()) : 0;
-  if (mode == index_mode::raise && src.shape()[ax] == 0 && indices.size() > 0) {
+  // NumPy's take (PyArray_TakeFrom): an empty axis refuses a non-empty result in every mode, and the indices
+  // are checked in its loop over the axes before `axis` with each index, so none is when those axes are empty.
+  shape_t rshape;
+  std::int64_t outer = 1;
+  for (int d = 0; d < ax; ++d) {
+    rshape.push_back(src.shape()[d]);
+    outer *= src.shape()[d];
+  }
+  for (std::int64_t n : indices.shape()) rshape.push_back(n);
+  for (int d = ax + 1; d < src.ndim(); ++d) rshape.push_back(src.shape()[d]);
+  if (src.shape()[ax] == 0 && shape_size(rshape) != 0) {
     throw index_error("cannot do a non-empty take from an empty axes.");
   }
-  array result = getitem(src, along(ax, indices), mode);
+  array result = outer == 0 ? detail::new_array(a.type(), rshape, order::C, a.device())
+                            : getitem(src, along(ax, indices), mode);
   if (!out.defined()) return result;
   if (out.shape() != result.shape()) throw value_error("output array does not match result of ndarray.take");
   array dst = out;

@@ -364,9 +364,10 @@ array insert(const array& arr_in_peer, const index_obj& obj, const array& values
     shape_t shape = arr.shape();
     shape[axis] += numnew;
     array out = detail::new_array(arr.type(), shape, o, arr.device());
+    // The values' assignment first: it checks their shape even where the result is empty (NumPy's ValueError).
+    slice_axis(out, axis, index, index + numnew).assign(v);
     if (out.size() == 0) return out;
     slice_axis(out, axis, 0, index).assign(slice_axis(arr, axis, 0, index));
-    slice_axis(out, axis, index, index + numnew).assign(v);
     slice_axis(out, axis, index + numnew, shape[axis]).assign(slice_axis(arr, axis, index, n));
     return out;
   }
@@ -391,10 +392,25 @@ array insert(const array& arr_in_peer, const index_obj& obj, const array& values
     if (!is_new[static_cast<std::size_t>(j)]) old_positions.push_back(j);
   }
   array out = detail::new_array(arr.type(), shape, o, arr.device());
-  if (out.size() == 0) return out;
   shape_t vshape = shape;
   vshape[axis] = numnew;
-  array v = values.shape() == vshape ? values : values.broadcast_to(vshape);
+  // NumPy assigns the values through the index array: their shape is checked even where the result is empty.
+  array v = values;
+  while (v.ndim() > static_cast<int>(vshape.size()) && v.shape()[0] == 1) {
+    v = v.reshape(shape_t(v.shape().begin() + 1, v.shape().end()));
+  }
+  shape_t common;
+  try {
+    common = broadcast_shapes({v.shape(), vshape});
+  } catch (const value_error&) {
+    common.clear();
+  }
+  if (common != vshape) {
+    throw value_error("shape mismatch: value array of shape " + shape_to_string(values.shape()) +
+                      " could not be broadcast to indexing result of shape " + shape_to_string(vshape));
+  }
+  if (out.size() == 0) return out;
+  if (v.shape() != vshape) v = v.broadcast_to(vshape);
   // Later duplicates win, as NumPy's assignment through an index array.
   detail::axis_map_copy(out, v, axis, numnew, indices, {});
   detail::axis_map_copy(out, arr, axis, n, old_positions, {});

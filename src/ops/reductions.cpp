@@ -328,18 +328,29 @@ array counts(const array& a, const std::vector<int>& axes, const array& mask, bo
 array mean_impl(const array& a, const reduce_options& o, bool skip_nan, array* mean_acc_out = nullptr) {
   dtype acc = mean_acc(a.type(), o.dtype_);
   dtype out = mean_out(a.type(), o.dtype_);
+  // Note [mean into out]: NumPy's _mean sums into out= (the sum cast there) and then divides in place,
+  // true_divide(out, count, out=out): where out='s type is not the mean's own (mean(int16 data, dtype=int16,
+  // out=float64)), the division runs on the cast sum in out's type and the count's (float64 for an integer
+  // out), not in the accumulator. nanmean's _divide_by_count does the same.
+  const bool divide_in_out = o.out.defined() && o.out.type() != out && !mean_acc_out;
   // The sum divided by the count in the kernel's post step (plain mean), or the sum alone (a mask or nanmean
   // counts the elements apart). A complex sum into a real out= is NumPy's sum into out (the real part) and
   // a real division there, so an infinite imaginary part leaves the real part alone.
   const bool real_out = is_complex(acc) && o.out.defined() && !is_complex(o.out.type());
-  const bool divide_in_kernel = !skip_nan && !o.where.defined() && !real_out;
+  const bool divide_in_kernel = !skip_nan && !o.where.defined() && !real_out && !divide_in_out;
   kind k = skip_nan ? kind::nanmean : (divide_in_kernel ? kind::mean : kind::mean_total);
   const red::spec& s = interned(k, a.type(), acc, [&](dtype i, dtype c) {
     red::spec r = simple_spec(skip_nan ? "nanmean" : "mean", i, c, c, "r = a + b;", "ca_cast<acc_t>(0)");
     if (skip_nan) r.map = "m = ca_anynan(x) ? ca_cast<acc_t>(0) : ca_cast<acc_t>(x);";
     // A complex sum is divided as NumPy's true_divide does it, by the count as a complex number: an infinite
-    // part makes the other part NaN ((x - inf j) / (3 + 0j) is (nan - inf j)), as NumPy's mean gives.
-    if (divide_in_kernel) r.post = is_complex(c) ? "y = ca_uf_divide(a, ca_cast<acc_t>(_n));" : "y = a / (acc_t)_n;";
+    // part makes the other part NaN ((x - inf j) / (3 + 0j) is (nan - inf j)), as NumPy's mean gives. An
+    // integer or bool sum (dtype= of one) is divided in float64 and cast back, as true_divide and NumPy's
+    // cast give it: an empty slice is NaN cast (0 for unsigned types), not an integer division by zero.
+    if (divide_in_kernel) {
+      r.post = is_complex(c)   ? "y = ca_uf_divide(a, ca_cast<acc_t>(_n));"
+               : is_inexact(c) ? "y = a / (acc_t)_n;"
+                               : "y = ca_cast<acc_t>((double)a / (double)_n);";
+    }
     return r;
   });
   if (array m; divide_in_kernel && !mean_acc_out && plain(o) && red::run_full(s, a, acc, m)) {
@@ -350,6 +361,12 @@ array mean_impl(const array& a, const reduce_options& o, bool skip_nan, array* m
   array m;
   if (divide_in_kernel) {
     m = run(s, a, axes, acc, mask, array(), 0, mean_acc_out ? array() : direct_out(a, axes, o));
+  } else if (divide_in_out) {
+    array total = run(s, a, axes, acc, mask);
+    if (real_out) total = real(total);
+    total = total.astype(o.out.type(), order::K, false);
+    array n = counts(a, axes, mask, skip_nan);
+    return finish(uf("divide", total, n), a, axes, o.keepdims, o.out, "add");
   } else {
     array total = run(s, a, axes, acc, mask);
     if (real_out) total = real(total);

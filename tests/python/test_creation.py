@@ -535,3 +535,14 @@ def test_host_readers_match_numpy(xp, tmp_path):
 @testing.numpy_cuarray_equal()
 def test_arange_infinite_and_tiny_steps(xp, args):
     return xp.arange(*args)
+
+
+# NumPy's full and full_like copy the fill value into the new array by copyto(casting='unsafe'): into an empty
+# result no element is converted, so None or a str passes where only its shape must broadcast; a Python int
+# out of range is still its OverflowError.
+@pytest.mark.parametrize('value', [None, 'x', [None], [None, None], 2 ** 70, 'abc', [[1], [2]]], ids=repr)
+@pytest.mark.parametrize('shape', [(1, 4, 0), (0,), (0, 3)], ids=str)
+@pytest.mark.parametrize('dtype', [numpy.int32, numpy.int8, numpy.float64], ids=str)
+@testing.numpy_cuarray_equal(accept_error=True)
+def test_full_of_an_empty_shape_converts_no_element(xp, value, shape, dtype):
+    return xp.full(shape, value, dtype=dtype), xp.full_like(xp.zeros(shape, numpy.int16), value, dtype=dtype)

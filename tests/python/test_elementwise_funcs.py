@@ -873,6 +873,22 @@ def test_copyto_python_and_numpy_scalars(xp, dtype, value):
     return dst
 
 
+# A Python int beyond 64 bits converts into a floating or complex destination as NumPy's copyto of a weak
+# int does (beyond float64's range: int-to-float's OverflowError); into an integer or bool one it is NumPy's
+# OverflowError.
+@gpu
+@pytest.mark.parametrize("value", [2 ** 70, -2 ** 70, 2 ** 64, 2 ** 200, 2 ** 1100],
+                         ids=["2**70", "-2**70", "2**64", "2**200", "2**1100"])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128", "int64", "uint64",
+                                   "bool"])
+@pytest.mark.parametrize("casting", ["same_kind", "no", "unsafe"])
+@testing.numpy_cuarray_equal(accept_error=OverflowError)
+def test_copyto_python_int_beyond_64_bits(xp, dtype, value, casting):
+    dst = xp.asarray(numpy.zeros(3, dtype=dtype))
+    _quiet(xp.copyto, dst, value, casting=casting)
+    return dst
+
+
 @gpu
 @pytest.mark.parametrize("value", ["x", "", "12", " 7 ", "300", "-1", "1.5", "1+2j", "nan", "1e60", b"0", b"",
                                    b"2.5", numpy.str_("3")])

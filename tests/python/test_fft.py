@@ -636,3 +636,24 @@ def test_argument_errors_in_numpys_order(xp, call):
     name, shape, kw = call
     return getattr(xp.fft, name)(xp.asarray(numpy.ones(shape)), **kw)
 
+
+
+# NumPy's rfftn is _cook_nd_args, then the 1-D rfft over the last axis: complex input is that ufunc's
+# TypeError once the last axis and its length pass, whatever the other axes are.
+@gpu
+@pytest.mark.parametrize("call", [
+    ("rfft2", (3,), dict(axes=(-2, -1), s=(2, 4))),
+    ("rfftn", (3,), dict(axes=(5, 0), s=(2, 4))),
+    ("rfftn", (3,), dict(axes=(0, 5), s=(2, 4))),
+    ("rfftn", (3,), dict(axes=(-1,), s=(0,))),
+    ("rfftn", (3, 2), dict()),
+    ("rfftn", (3,), dict(axes=(-2, -1))),
+    ("rfft2", (3,), dict(s=(2, 4, 5), axes=(-2, -1))),
+    ("rfftn", (3,), dict(axes=())),
+    ("rfft", (3,), dict(n=4, axis=5)),
+    ("rfft", (3,), dict(n=4)),
+], ids=repr)
+@testing.numpy_cuarray_equal(accept_error=True)
+def test_rfft_of_complex_input_in_numpys_order(xp, call):
+    name, shape, kw = call
+    return getattr(xp.fft, name)(xp.asarray(numpy.ones(shape, complex)), **kw)

@@ -177,6 +177,37 @@ def test_getitem_empty_axis_error(xp):
     return _arr(xp, (0, 3))[[0]]
 
 
+# NumPy checks no index array whose broadcast with the others is empty ("all indices got broadcast away"),
+# in getitem and setitem alike, also under CUARRAY_CHECK_INDEX=1; an integer is checked whatever the arrays.
+@gpu
+def test_indices_broadcast_away_are_not_checked():
+    code = ("import numpy, cuarray as cp\n"
+            "x = cp.zeros((4, 0, 3), cp.int32)\n"
+            "print('a', x[cp.zeros(0, cp.uint32), (0,), 2].shape)\n"
+            "y = cp.zeros((4, 5))\n"
+            "print('b', y[cp.zeros((0, 1), cp.int64), [9]].shape)\n"
+            "y[cp.zeros((0, 1), cp.int64), cp.asarray([9])] = 1\n"
+            "print('c', float(y.sum()))\n"
+            "try:\n    y[cp.zeros(0, cp.int64), 7]\nexcept IndexError as e:\n    print('d', e)\n"
+            "try:\n    y[cp.asarray([0, 9])]\nexcept IndexError as e:\n    print('e', e)\n")
+    env = dict(os.environ, CUARRAY_CHECK_INDEX="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "a (0,)" in out.stdout and "b (0, 1)" in out.stdout and "c 0.0" in out.stdout
+    assert "d index 7 is out of bounds for axis 1 with size 5" in out.stdout
+    assert "e index 9 is out of bounds for axis 0 with size 4" in out.stdout
+
+
+@gpu
+@pytest.mark.parametrize("key", [(numpy.zeros(0, numpy.uint32), (0,), 2),
+                                 (numpy.zeros((0, 1), numpy.int64), [2]),
+                                 (numpy.zeros((0, 1), numpy.int64), numpy.zeros(2, numpy.int64))], ids=str)
+@testing.numpy_cuarray_equal()
+def test_getitem_indices_broadcast_away(xp, key):
+    x = xp.zeros((4, 0, 3), numpy.int32) if len(key) == 3 else _arr(xp, (4, 5))
+    return x[_key(xp, key)]
+
+
 # -- GPU: setitem --------------------------------------------------------------------------------------------------
 
 SET_KEYS = [k for i, k in enumerate(KEYS) if i not in (1, 13, 14)]  # those repeat an index: the winner is unspecified
@@ -383,6 +414,19 @@ def test_take_and_compress_axis_types_match_numpy(xp, axis, func):
     if func == "take":
         return xp.take(a, xp.asarray(numpy.array([0, 2])), axis=axis)
     return xp.compress(xp.asarray(numpy.array([True, False, True])), a, axis=axis)
+
+
+# NumPy's take checks the indices in its loop over the axes before `axis`, once per index: with one of those
+# axes empty it checks none; an empty `axis` refuses a non-empty result in every mode.
+@gpu
+@pytest.mark.parametrize("shape,idx,axis", [((0, 1), -2, 1), ((0, 3), [7], 1), ((0, 0), [5], 1), ((1, 0), 5, 0),
+                                            ((2, 0), [5], 1), ((3, 0), [7], 0), ((2, 0, 3), [9], 2),
+                                            ((0, 2), [], 1)], ids=str)
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+@testing.numpy_cuarray_equal(accept_error=IndexError)
+def test_take_with_empty_axes_as_numpy(xp, shape, idx, axis, mode):
+    a = xp.zeros(shape, dtype=numpy.int64)
+    return xp.take(a, xp.asarray(numpy.array(idx, dtype=numpy.int64)), axis=axis, mode=mode)
 
 
 @gpu

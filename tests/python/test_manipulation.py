@@ -563,6 +563,20 @@ def test_insert(xp, obj, values, axis):
     return xp.insert(a, obj, values, axis)
 
 
+# NumPy assigns insert's values into the new array even when it is empty: values that do not fit the slot
+# are its ValueError, values that do fit give the empty result.
+@gpu
+@pytest.mark.parametrize("obj,values", [(-1, [1, 2]), (-1, [1]), ([0, 1], [1, 2]), ([0, 1], 5), (1, [[[3]]]),
+                                        ([0, 2], [[[1]], [[2]]]), (slice(0, 2), [1, 2, 3])], ids=str)
+@pytest.mark.parametrize("layout", ["c", "reversed"])
+@testing.numpy_cuarray_equal(accept_error=ValueError)
+def test_insert_into_an_empty_result(xp, obj, values, layout):
+    a = xp.zeros((3, 3, 0), numpy.float32)
+    if layout == "reversed":
+        a = a[::-1]
+    return xp.insert(a, obj, values, axis=0)
+
+
 @gpu
 @pytest.mark.parametrize("trim", ["fb", "f", "b", "BF"])
 @testing.numpy_cuarray_equal(accept_error=ValueError)

@@ -829,6 +829,21 @@ def test_integers_text_size_is_a_type_error_first():
 
 
 @gpu
+def test_choice_of_an_int_with_a_str_size():
+    # NumPy's choice takes np.prod(size): for a population of 0 or less that is multiply's TypeError on the
+    # str; otherwise, after p's checks, np.prod(size, dtype=intp)'s ValueError (fuzz 3:4678, 3:5206, 4:7810).
+    for lib in (numpy.random, cr):
+        with pytest.raises(TypeError):
+            lib.default_rng(0).choice(0, size='x')
+        with pytest.raises(TypeError):
+            lib.default_rng(0).choice(-1, size='x', replace=False)
+        with pytest.raises(ValueError):
+            lib.default_rng(0).choice(5, size='x')
+        with pytest.raises(ValueError, match="probabilities do not sum to 1|Probabilities"):
+            lib.default_rng(0).choice(2, size='x', p=[0.2, 0.2])
+
+
+@gpu
 def test_integers_uint64_full_range_and_choice_of_nothing():
     # 2**64 is uint64's exclusive high (fuzz 0:5830); ints just past it stay out of bounds.
     r = cr.default_rng(548).integers(0, 2 ** 64, size=(), dtype='uint64')

@@ -857,3 +857,71 @@ def test_ufunc_methods_loop_dtype_follows_out(xp, case):
         out = xp.zeros((), bool)
         xp.add.reduce(xp.asarray(numpy.array([True, True])), out=out)
     return out
+
+
+# Note [mean into out]: NumPy's mean sums into out= and divides there, so an out= of another type than the
+# mean's own (an integer dtype= into a float out) divides the cast sum in out's type, not in the accumulator;
+# an integer dtype= divides as true_divide (float64) and casts, so an empty slice is a cast NaN, not a
+# division by zero. Also nanmean (whose integer form is mean) and the where= form.
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", ["i16-into-f64", "i16-into-f64-axis", "i16-0d", "i16-axis", "empty-u16",
+                                  "empty-u16-into-u32", "f64-into-i64", "c128-into-f32", "f32-f64-into-f16",
+                                  "nanmean-u32-i16-into-f64", "nanmean-f64-f32-into-f64", "where-i16-into-f32"])
+@testing.numpy_cuarray_allclose(rtol=1e-6)
+def test_mean_divides_in_out_as_numpy(xp, case):
+    ints = xp.asarray(numpy.arange(1, 7, dtype=numpy.uint32).reshape(3, 2) * 3 + 1)
+    with warnings.catch_warnings(), numpy.errstate(invalid="ignore", divide="ignore"):
+        warnings.simplefilter("ignore")
+        if case == "i16-into-f64":
+            out = xp.zeros((), numpy.float64)
+            xp.mean(ints, dtype=numpy.int16, out=out)
+            return out
+        if case == "i16-into-f64-axis":
+            out = xp.zeros((2,), numpy.float64)
+            xp.mean(ints, axis=0, dtype=numpy.int16, out=out)
+            return out
+        if case == "i16-0d":
+            return xp.mean(ints, dtype=numpy.int16)
+        if case == "i16-axis":
+            return xp.mean(ints, axis=0, dtype=numpy.int16)
+        if case == "empty-u16":
+            return xp.mean(xp.zeros((0, 2), numpy.uint32), axis=0, dtype=numpy.uint16)
+        if case == "empty-u16-into-u32":
+            out = xp.ones((2,), numpy.uint32)
+            xp.mean(xp.zeros((0, 2), numpy.uint32), axis=0, dtype=numpy.uint16, out=out)
+            return out
+        if case == "f64-into-i64":
+            out = xp.zeros((2,), numpy.int64)
+            xp.mean(xp.asarray(numpy.array([[1.9, 2.5], [1.9, 3.75], [1.9, -4.0]])), axis=0, out=out)
+            return out
+        if case == "c128-into-f32":
+            out = xp.zeros((), numpy.float32)
+            xp.mean(xp.asarray(numpy.array([1 + 1j, 2.5 - 3j])), out=out)
+            return out
+        if case == "f32-f64-into-f16":
+            out = xp.zeros((), numpy.float16)
+            xp.mean(xp.asarray(numpy.array([1.5, 2.25], numpy.float32)), dtype=numpy.float64, out=out)
+            return out
+        if case == "nanmean-u32-i16-into-f64":
+            out = xp.zeros((), numpy.float64)
+            xp.nanmean(ints, dtype=numpy.int16, out=out)
+            return out
+        if case == "nanmean-f64-f32-into-f64":
+            out = xp.zeros((), numpy.float64)
+            xp.nanmean(xp.asarray(numpy.array([1.5, numpy.nan, 2.25])), dtype=numpy.float32, out=out)
+            return out
+        out = xp.zeros((2,), numpy.float32)
+        w = xp.asarray(numpy.array([[True, False], [True, True], [False, True]]))
+        xp.mean(ints, axis=0, dtype=numpy.int16, out=out, where=w)
+        return out
+
+
+# NumPy checks the axes of a reduction before it casts initial=: an AxisError or repeated-axis ValueError
+# wins over initial's OverflowError.
+@pytest.mark.gpu
+@pytest.mark.parametrize("axis", [3, (0, 0), -2])
+@pytest.mark.parametrize("fn", ["min", "max", "sum", "nanmax"])
+@testing.numpy_cuarray_equal(accept_error=True)
+def test_reduction_axis_checked_before_initial(xp, fn, axis):
+    a = xp.asarray(numpy.array([3, 4], numpy.uint8))
+    return getattr(xp, fn)(a if axis != 3 else a[0], axis=axis, initial=-5)
