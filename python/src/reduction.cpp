@@ -87,8 +87,8 @@ reduce_options options(nb::handle axis, nb::handle dtype_obj, nb::handle out, bo
   o.keepdims = keepdims;
   if (!initial.is_none()) {
     if (!initial_ok) throw type_error("this reduction takes no 'initial'");
-    (void)reduction_axes(o.axis,
-                         a.ndim());  // NumPy's AxisError and repeated-axis ValueError come before initial's cast
+    // NumPy's AxisError and repeated-axis ValueError come before initial's cast.
+    (void)reduction_axes(o.axis, a.ndim());
     o.initial = to_scalar(initial, initial_type(name, a.type(), o.dtype_, o.out), false);
   }
   if (!where.is_none() && !(PyBool_Check(where.ptr()) && where.ptr() == Py_True)) {
