@@ -187,6 +187,23 @@ prepared_key prepare(const array& a, const index_key& key) {
 
 void detail::check_index_key(const array& a, const index_key& key) { prepare(a, key); }
 
+array detail::fit_value(array val, const shape_t& result_shape) {
+  while (val.ndim() > static_cast<int>(result_shape.size()) && val.shape()[0] == 1) {
+    val = val.reshape(shape_t(val.shape().begin() + 1, val.shape().end()));
+  }
+  shape_t common;
+  try {
+    common = broadcast_shapes({val.shape(), result_shape});
+  } catch (const value_error&) {
+    common.clear();
+  }
+  if (common != result_shape) {
+    throw value_error("shape mismatch: value array of shape " + shape_text(val.shape()) +
+                      " could not be broadcast to indexing result of shape " + shape_text(result_shape));
+  }
+  return val;
+}
+
 namespace {
 
 // Note [index modes]: by default an out-of-range value in an index array wraps around (CuPy's choice: no
@@ -267,25 +284,6 @@ struct index_plan {
   std::int64_t len = 0, stride = 0;
 };
 
-// NumPy drops the value's leading unit dimensions first, as in basic assignment (a (1, 2, 3) value fills an
-// indexing result of shape (2, 3)), then broadcasts it to the result: a ValueError otherwise.
-array fit_value(array val, const shape_t& result_shape) {
-  while (val.ndim() > static_cast<int>(result_shape.size()) && val.shape()[0] == 1) {
-    val = val.reshape(shape_t(val.shape().begin() + 1, val.shape().end()));
-  }
-  shape_t common;
-  try {
-    common = broadcast_shapes({val.shape(), result_shape});
-  } catch (const value_error&) {
-    common.clear();
-  }
-  if (common != result_shape) {
-    throw value_error("shape mismatch: value array of shape " + shape_text(val.shape()) +
-                      " could not be broadcast to indexing result of shape " + shape_text(result_shape));
-  }
-  return val;
-}
-
 // `value` (for an assignment) is fitted to the result shape before any index is checked against its axis:
 // NumPy reports a value of the wrong shape before an out-of-range index.
 index_plan plan_advanced(const array& a, prepared_key key, index_mode mode, array* value = nullptr) {
@@ -315,7 +313,7 @@ index_plan plan_advanced(const array& a, prepared_key key, index_mode mode, arra
   if (key.insert_at >= static_cast<int>(plan.plain.size())) {
     for (std::int64_t n : plan.b_shape) plan.result_shape.push_back(n);
   }
-  if (value) *value = fit_value(*value, plan.result_shape);
+  if (value) *value = detail::fit_value(*value, plan.result_shape);
   // NumPy checks no index array whose broadcast shape is empty ("all indices got broadcast away").
   for (const advanced_axis& ax : key.advanced) {
     if (nb == 0) break;

@@ -10,6 +10,7 @@
 #include "cuarray/ufunc.hpp"
 #include "src/core/internal.hpp"
 #include "src/kernels/manip_kernels.hpp"
+#include "src/ops/indexing_internal.hpp"
 #include "src/ops/manipulation_internal.hpp"
 
 namespace cuarray {
@@ -395,20 +396,7 @@ array insert(const array& arr_in_peer, const index_obj& obj, const array& values
   shape_t vshape = shape;
   vshape[axis] = numnew;
   // NumPy assigns the values through the index array: their shape is checked even where the result is empty.
-  array v = values;
-  while (v.ndim() > static_cast<int>(vshape.size()) && v.shape()[0] == 1) {
-    v = v.reshape(shape_t(v.shape().begin() + 1, v.shape().end()));
-  }
-  shape_t common;
-  try {
-    common = broadcast_shapes({v.shape(), vshape});
-  } catch (const value_error&) {
-    common.clear();
-  }
-  if (common != vshape) {
-    throw value_error("shape mismatch: value array of shape " + shape_to_string(values.shape()) +
-                      " could not be broadcast to indexing result of shape " + shape_to_string(vshape));
-  }
+  array v = detail::fit_value(values, vshape);
   if (out.size() == 0) return out;
   if (v.shape() != vshape) v = v.broadcast_to(vshape);
   // Later duplicates win, as NumPy's assignment through an index array.
