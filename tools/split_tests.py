@@ -4,8 +4,8 @@ Usage: python3 tools/split_tests.py N K   (1 <= K <= N)
 
 Files go, largest first, to the part with the fewest bytes so far (ties: the lowest part; the known slow files
 count extra), so that the parts take about as long; the split depends only on the files, so each call computes
-the same parts, e.g. GPU_CHECK_PYTEST_ARGS="-m gpu -n 16 --dist load $(python3 tools/split_tests.py 2 1)". Paths are relative to the
-repository root, where gpu_check.sh runs pytest.
+the same parts, e.g. GPU_CHECK_PYTEST_ARGS="-m gpu -n 16 --dist load $(python3 tools/split_tests.py 2 1)".
+Paths are relative to the repository root, where gpu_check.sh runs pytest.
 """
 import os
 import sys
