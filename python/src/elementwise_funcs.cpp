@@ -55,13 +55,18 @@ ufunc_arg to_operand(nb::handle obj, const char* func) {
   unsupported(obj, func);
 }
 
+// A Python int beyond 64 bits as a weak big_int operand (its value as float64; past float64's range Python's
+// OverflowError), or nothing for any other object.
+std::optional<ufunc_arg> big_int_operand(nb::handle obj) {
+  if (!PyLong_Check(obj.ptr()) || PyBool_Check(obj.ptr()) || !args::beyond_64_bits(obj.ptr())) return std::nullopt;
+  double d = PyLong_AsDouble(obj.ptr());
+  if (d == -1.0 && PyErr_Occurred()) throw nb::python_error();
+  return ufunc_arg(array(), scalar::from_double(d), true, true);
+}
+
 // where's x or y: an operand, a Python int beyond 64 bits as a big_int (Note [where's Python ints]).
 ufunc_arg where_operand(nb::handle obj) {
-  if (PyLong_Check(obj.ptr()) && !PyBool_Check(obj.ptr()) && args::beyond_64_bits(obj.ptr())) {
-    double d = PyLong_AsDouble(obj.ptr());
-    if (d == -1.0 && PyErr_Occurred()) throw nb::python_error();
-    return ufunc_arg(array(), scalar::from_double(d), true, true);
-  }
+  if (std::optional<ufunc_arg> big = big_int_operand(obj)) return *big;
   return to_operand(obj, "where");
 }
 
@@ -317,9 +322,9 @@ void init_elementwise_funcs(nb::module_& m) {
     bool text_src = PyUnicode_Check(src.ptr()) || PyBytes_Check(src.ptr());
     // A Python int beyond 64 bits converts into a floating or complex dst (NumPy's copyto of a weak int); into
     // an integer or bool dst it stays to_operand's OverflowError, as in NumPy.
-    const bool big_into_inexact = PyLong_Check(src.ptr()) && !PyBool_Check(src.ptr()) &&
-                                  is_inexact(as_py_array(dst).a.type()) && args::beyond_64_bits(src.ptr());
-    ufunc_arg s = text_src ? ufunc_arg() : (big_into_inexact ? where_operand(src) : to_operand(src, "copyto"));
+    std::optional<ufunc_arg> big;
+    if (!text_src && is_inexact(as_py_array(dst).a.type())) big = big_int_operand(src);
+    ufunc_arg s = text_src ? ufunc_arg() : (big ? *big : to_operand(src, "copyto"));
     array mask;
     PyObject* w = where_obj.ptr();
     static nb::object np_bool = numpy().attr("bool_");

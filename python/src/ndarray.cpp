@@ -521,19 +521,6 @@ void setitem(nb::handle self, nb::handle key, nb::handle value) {
     cuarray::detail::check_index_key(a, k);
     throw;
   }
-  if (!v.is_scalar && v.arr.ndim() > 1 && k.size() == 1) {
-    // A lone boolean index as deep as the array (NumPy's boolean-subscript assignment) takes a value of at
-    // most one dimension.
-    const index_item& it = k[0];
-    int bool_ndim = it.k == index_item::kind::boolean                                  ? 0
-                    : it.k == index_item::kind::array && it.arr.type() == dtype::bool_ ? it.arr.ndim()
-                                                                                       : -1;
-    if (bool_ndim == a.ndim()) {
-      cuarray::detail::check_index_key(a, k);
-      throw type_error("NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has " +
-                       std::to_string(v.arr.ndim()) + " dimensions");
-    }
-  }
   if (v.is_scalar) cuarray::setitem(a, k, v.s);
   else cuarray::setitem(a, k, v.arr);
 }

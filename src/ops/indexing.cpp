@@ -502,11 +502,18 @@ void setitem(const array& a, const index_key& key, const array& value, index_mod
     view.assign(value);  // broadcasting, casting and overlap handled there
     return;
   }
-  if (key.size() == 1 && key[0].k == index_item::kind::array && key[0].arr.type() == bool_ &&
-      key[0].arr.shape() == a.shape() && value.ndim() > 1) {
-    // NumPy's assignment through a mask of the array's own shape takes a 0-d or 1-d value only.
-    throw type_error("NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has " +
-                     std::to_string(value.ndim()) + " dimensions");
+  if (key.size() == 1 && value.ndim() > 1) {
+    // A lone boolean index as deep as the array (NumPy's boolean-subscript assignment; a Python bool counts for
+    // a 0-d array) takes a value of at most one dimension, once the key itself has passed NumPy's parsing.
+    const index_item& it = key[0];
+    const int bool_ndim = it.k == index_item::kind::boolean                           ? 0
+                          : it.k == index_item::kind::array && it.arr.type() == bool_ ? it.arr.ndim()
+                                                                                      : -1;
+    if (bool_ndim == a.ndim()) {
+      prepare(a, key);
+      throw type_error("NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has " +
+                       std::to_string(value.ndim()) + " dimensions");
+    }
   }
   if (std::optional<array> mask = whole_mask(a, key)) {
     // a[mask] = v where v broadcasts to the selected rows' shape needs no count: a masked copy.

@@ -303,6 +303,20 @@ std::string int_text(const scalar& v) {
   return v.type == uint64 ? std::to_string(static_cast<std::uint64_t>(v.to_int64())) : std::to_string(v.to_int64());
 }
 
+// A weak Python int operand converted to `t` as NumPy 2 converts one (ufuncs, copyto, where): OverflowError when
+// it lies outside an integer t's range, or when it is beyond 64 bits (a big_int) and t is not inexact.
+void check_weak_int(const ufunc_arg& o, dtype t) {
+  if (!o.is_scalar() || !o.weak) return;
+  if (o.big_int) {
+    if (!is_inexact(t)) throw overflow_error("Python int too large to convert to C long");
+    return;
+  }
+  const char k = kind(o.value.type);
+  if ((k == 'i' || k == 'u') && is_integer(t) && !weak_fits(o.value, t)) {
+    throw overflow_error("Python integer " + int_text(o.value) + " out of bounds for " + std::string(name(t)));
+  }
+}
+
 // NEP 50: the dtype a weak Python scalar takes next to the strong dtype `strong` (if any).
 dtype weak_type(const scalar& v, std::optional<dtype> strong) {
   char k = kind(v.type);
@@ -562,17 +576,8 @@ array where(const ufunc_arg& condition, const ufunc_arg& x, const ufunc_arg& y) 
   };
   const ufunc_arg xt = typed(x), yt = typed(y);
   dtype rt = result_type({&xt, &yt});
-  for (const ufunc_arg* o : {&x, &y}) {
-    if (!o->is_scalar() || !o->weak) continue;
-    if (o->big_int) {
-      if (!is_inexact(rt)) throw overflow_error("Python int too large to convert to C long");
-      continue;
-    }
-    const char k = kind(o->value.type);
-    if ((k == 'i' || k == 'u') && is_integer(rt) && !weak_fits(o->value, rt)) {
-      throw overflow_error("Python integer " + int_text(o->value) + " out of bounds for " + std::string(name(rt)));
-    }
-  }
+  check_weak_int(x, rt);
+  check_weak_int(y, rt);
   shape_t shape;
   const array* proto = nullptr;
   int device = -1;
@@ -603,10 +608,7 @@ void copyto(const array& dst_in, const ufunc_arg& src, casting rule, const array
   if (src.is_scalar()) {
     const scalar& v = src.value;
     dtype from = src.weak ? weak_type(v, dst.type()) : v.type;
-    bool weak_int_src = src.weak && (kind(v.type) == 'i' || kind(v.type) == 'u');
-    if (weak_int_src && is_integer(dst.type()) && !weak_fits(v, dst.type())) {
-      throw overflow_error("Python integer " + int_text(v) + " out of bounds for " + std::string(name(dst.type())));
-    }
+    check_weak_int(src, dst.type());
     if (!can_cast(from, dst.type(), rule)) {
       throw type_error("Cannot cast scalar from " + dtype_repr(from) + " to " + dtype_repr(dst.type()) +
                        " according to the rule '" + rule_s + "'");

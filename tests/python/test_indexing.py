@@ -147,6 +147,14 @@ def test_getitem_wraps_by_default():
     assert int(d[2]) == -1
 
 
+def _run_checking_indices(code):
+    """Runs `code` in a fresh Python with CUARRAY_CHECK_INDEX=1 (read once per process); asserts it exits 0."""
+    env = dict(os.environ, CUARRAY_CHECK_INDEX="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out
+
+
 @gpu
 def test_check_index_mode_raises():
     code = ("import cuarray as cp\n"
@@ -154,9 +162,7 @@ def test_check_index_mode_raises():
             "try:\n    a[cp.asarray([1, 5])]\nexcept IndexError as e:\n    print('getitem', e)\n"
             "try:\n    a[cp.asarray([-6])] = 1\nexcept IndexError as e:\n    print('setitem', e)\n"
             "print(a[cp.asarray([-5, 4])].tolist())\n")
-    env = dict(os.environ, CUARRAY_CHECK_INDEX="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
+    out = _run_checking_indices(code)
     assert "getitem index 5 is out of bounds for axis 0 with size 5" in out.stdout
     assert "setitem index -6 is out of bounds for axis 0 with size 5" in out.stdout
     assert "[0, 4]" in out.stdout
@@ -190,9 +196,7 @@ def test_indices_broadcast_away_are_not_checked():
             "print('c', float(y.sum()))\n"
             "try:\n    y[cp.zeros(0, cp.int64), 7]\nexcept IndexError as e:\n    print('d', e)\n"
             "try:\n    y[cp.asarray([0, 9])]\nexcept IndexError as e:\n    print('e', e)\n")
-    env = dict(os.environ, CUARRAY_CHECK_INDEX="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
+    out = _run_checking_indices(code)
     assert "a (0,)" in out.stdout and "b (0, 1)" in out.stdout and "c 0.0" in out.stdout
     assert "d index 7 is out of bounds for axis 1 with size 5" in out.stdout
     assert "e index 9 is out of bounds for axis 0 with size 4" in out.stdout
