@@ -361,16 +361,13 @@ array mean_impl(const array& a, const reduce_options& o, bool skip_nan, array* m
   array m;
   if (divide_in_kernel) {
     m = run(s, a, axes, acc, mask, array(), 0, mean_acc_out ? array() : direct_out(a, axes, o));
-  } else if (divide_in_out) {
-    array total = run(s, a, axes, acc, mask);
-    if (real_out) total = real(total);
-    total = total.astype(o.out.type(), order::K, false);
-    array n = counts(a, axes, mask, skip_nan);
-    return finish(uf("divide", total, n), a, axes, o.keepdims, o.out, "add");
   } else {
     array total = run(s, a, axes, acc, mask);
     if (real_out) total = real(total);
     array n = counts(a, axes, mask, skip_nan);
+    if (divide_in_out) {  // Note [mean into out]
+      return finish(uf("divide", total.astype(o.out.type(), order::K, false), n), a, axes, o.keepdims, o.out, "add");
+    }
     m = uf("divide", total, n.astype(real_of(acc))).astype(acc, order::K, false);
   }
   if (mean_acc_out) *mean_acc_out = m;
